@@ -33,6 +33,7 @@ import ml_dtypes
 import numpy as np
 
 from .core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
+from .core.constants import make_on_default_device
 from .core.ir import ClosedJaxpr, Eqn, Jaxpr, Literal, Var, eval_jaxpr
 from .core.primitive import PRIMITIVES
 from .ops.control_flow import Branch
@@ -150,7 +151,8 @@ class Exported:
         return bytearray(MAGIC + bytes([FORMAT_VERSION]) + json.dumps(doc, separators=(",", ":")).encode())
 
 
-def export(fun_jit: Callable, *, platforms: Any = None, disabled_checks: Any = (), **_: Any) -> Callable[..., Exported]:
+def export(fun_jit: Callable, *, platforms: Any = None, disabled_checks: Any = (),
+           **_: Any) -> Callable[..., Exported]:
     """``export(jit(f))(*args, **kwargs)``: ``f`` staged out at the arguments' shapes and
     dtypes (arrays or `fgrad.ShapeDtypeStruct` s; static arguments as values) as an
     `Exported`, as ``jax.export.export``.
@@ -205,7 +207,8 @@ def deserialize(blob: bytes | bytearray) -> Exported:
         return Exported(str(doc["fun_name"]), _decode_tree(doc["in_tree"]), _decode_tree(doc["out_tree"]),
                         tuple(_decode_aval(a) for a in doc["in_avals"]),
                         tuple(_decode_aval(a) for a in doc["out_avals"]),
-                        ClosedJaxpr(jaxpr, consts), tuple(str(p) for p in doc["platforms"]))
+                        ClosedJaxpr(jaxpr, [make_on_default_device("asarray", c) for c in consts]),
+                        tuple(str(p) for p in doc["platforms"]))
     except SerializationError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, UnicodeDecodeError) as e:

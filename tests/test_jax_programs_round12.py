@@ -45,9 +45,12 @@ RTOL_PROGRAM = {
     ("polynomials", "32"): 1e-3,
 }
 
-(test_program_prints_what_jax_prints_32bit, test_program_prints_what_jax_prints,
- test_stored_output_is_live_jax, test_every_program_has_stored_outputs_and_no_fgrad_import) = program_tests(
-    PROGRAMS, NAMES, FAST, RTOL_PROGRAM, 15)
+(
+    test_program_prints_what_jax_prints_32bit,
+    test_program_prints_what_jax_prints,
+    test_stored_output_is_live_jax,
+    test_every_program_has_stored_outputs_and_no_fgrad_import,
+) = program_tests(PROGRAMS, NAMES, FAST, RTOL_PROGRAM, 15)
 
 
 # ---- jax.export -------------------------------------------------------------------------------
@@ -55,12 +58,13 @@ RTOL_PROGRAM = {
 
 def _model(params, batch):
     h = fnp.tanh(batch["x"] @ params["w"] + params["b"])
-    return {"mean": h.mean(axis=0), "out": h}, fnp.sum(h ** 2)
+    return {"mean": h.mean(axis=0), "out": h}, fnp.sum(h**2)
 
 
 def _loop(x, n):
     def body(i, c):
         return lax.cond(i % 2 == 0, lambda v: v * 1.5, lambda v: fnp.cos(v), c)
+
     return lax.fori_loop(0, n, body, x), lax.cumsum(x)
 
 
@@ -70,7 +74,11 @@ def test_export_attributes_and_call():
     f32 = fnp.float32
     spec = fgrad.ShapeDtypeStruct((3,), f32)
     exp = export.export(fgrad.jit(lambda x, y: fnp.sin(x) * y + fnp.sum(x)))(spec, spec)
-    assert exp.fun_name == "<lambda>" and exp.nr_devices == 1 and exp.platforms == ("cpu",)
+    assert (
+        exp.fun_name == "<lambda>"
+        and exp.nr_devices == 1
+        and exp.platforms == (("cpu",) if fgrad.default_backend() == "cpu" else ("cuda",))
+    )
     assert str(exp.in_avals) == "(ShapedArray(float32[3]), ShapedArray(float32[3]))"
     assert str(exp.out_avals) == "(ShapedArray(float32[3]),)"
     assert str(exp.in_tree) == "PyTreeDef(((*, *), {}))" and str(exp.out_tree) == "PyTreeDef(*)"
@@ -106,19 +114,27 @@ def test_export_serialize_round_trip():
     back = export.deserialize(blob)
     assert (back.fun_name, back.in_avals, back.out_avals) == (exp.fun_name, exp.in_avals, exp.out_avals)
     assert back.in_tree == exp.in_tree and back.out_tree == exp.out_tree
-    assert fgrad.tree.all(fgrad.tree.map(lambda a, b: bool(fnp.array_equal(a, b)),
-                                         back.call(params, batch), _model(params, batch)))
+    assert fgrad.tree.all(
+        fgrad.tree.map(
+            lambda a, b: bool(fnp.array_equal(a, b)), back.call(params, batch), _model(params, batch)
+        )
+    )
 
     def energy(call, w):
         return call({"w": w, "b": params["b"]}, batch)[1]
 
-    np.testing.assert_allclose(fgrad.grad(lambda w: energy(back.call, w))(params["w"]),
-                               fgrad.grad(lambda w: energy(_model, w))(params["w"]), rtol=1e-14)
+    np.testing.assert_allclose(
+        fgrad.grad(lambda w: energy(back.call, w))(params["w"]),
+        fgrad.grad(lambda w: energy(_model, w))(params["w"]),
+        rtol=1e-14,
+    )
     k = fnp.arange(4.0)
-    for fn in [lambda x: fnp.sort(x)[::-1] * k + x[1],
-               lambda x: fgrad.nn.relu(x) + fnp.where(x > 0, 1.0, 2.0),  # custom_jvp, nested jit
-               lambda x: lax.scan(lambda c, y: (c + y, c * y), 0.0, x),
-               lambda x: _loop(x, 3)]:
+    for fn in [
+        lambda x: fnp.sort(x)[::-1] * k + x[1],
+        lambda x: fgrad.nn.relu(x) + fnp.where(x > 0, 1.0, 2.0),  # custom_jvp, nested jit
+        lambda x: lax.scan(lambda c, y: (c + y, c * y), 0.0, x),
+        lambda x: _loop(x, 3),
+    ]:
         e = export.export(fgrad.jit(fn))(fnp.ones(4))
         r = export.deserialize(e.serialize())
         x = fnp.array([3.0, -1.0, 2.0, 0.5])
@@ -139,8 +155,9 @@ def test_export_serialization_is_data_only():
     """The format is JSON data: a program holding a Python callback is refused when written,
     and bytes that are not the format -- a pickle, an unknown primitive or kind of value,
     arrays whose bytes do not match -- are refused when read (never executed)."""
-    exp = export.export(fgrad.jit(lambda x: fgrad.pure_callback(
-        np.sin, fgrad.ShapeDtypeStruct((3,), fnp.float64), x)))(fnp.ones(3))
+    exp = export.export(
+        fgrad.jit(lambda x: fgrad.pure_callback(np.sin, fgrad.ShapeDtypeStruct((3,), fnp.float64), x))
+    )(fnp.ones(3))
     with pytest.raises(export.SerializationError, match="HostCallback"):
         exp.serialize()
     import pickle
@@ -149,7 +166,12 @@ def test_export_serialization_is_data_only():
         def __reduce__(self):
             return (exec, ("raise SystemExit('pickle ran')",))
 
-    for blob in [pickle.dumps(Boom()), b"FGRADEXP\x01" + pickle.dumps(Boom()), b"FGRADEXP\x02{}", b"FGRADEXP"]:
+    for blob in [
+        pickle.dumps(Boom()),
+        b"FGRADEXP\x01" + pickle.dumps(Boom()),
+        b"FGRADEXP\x02{}",
+        b"FGRADEXP",
+    ]:
         with pytest.raises(export.SerializationError):
             export.deserialize(blob)
     good = json.loads(bytes(export.export(fgrad.jit(fnp.sin))(1.0).serialize()[9:]))
@@ -166,14 +188,20 @@ def test_export_serialization_is_data_only():
         d["program"]["jaxpr"]["eqns"][0]["params"] = {"f": {"function": "os.system"}}
 
     def set_array(d):
-        d["program"]["consts"] = [{"array": base64.b64encode(b"abc").decode(), "dtype": "float64", "shape": [4]}]
+        d["program"]["consts"] = [
+            {"array": base64.b64encode(b"abc").decode(), "dtype": "float64", "shape": [4]}
+        ]
         d["program"]["jaxpr"]["constvars"] = [[[4], "float64", False]]
 
     def set_dtype(d):
         d["in_avals"] = [[[], "object", False]]
 
-    for change, words in [(set_prim, "unknown primitive 'os.system'"), (set_param, "unknown kind of parameter"),
-                          (set_array, "bytes do not match"), (set_dtype, "unsupported dtype")]:
+    for change, words in [
+        (set_prim, "unknown primitive 'os.system'"),
+        (set_param, "unknown kind of parameter"),
+        (set_array, "bytes do not match"),
+        (set_dtype, "unsupported dtype"),
+    ]:
         with pytest.raises(export.SerializationError, match=words):
             export.deserialize(tampered(change))
 
@@ -221,9 +249,14 @@ def test_float8_dtypes_and_promotion():
     missed the bfloat16 scalar type (``result_type(jnp.bfloat16, 2.0)`` gave float64).
     Values: JAX 0.10.2."""
     assert [float(fnp.finfo(t).eps) for t in (fnp.float8_e4m3fn, fnp.float8_e5m2, fnp.float8_e4m3fnuz)] == [
-        0.125, 0.25, 0.125]
+        0.125,
+        0.25,
+        0.125,
+    ]
     assert float(fnp.finfo(fnp.float8_e4m3fn).max) == 448.0 and fnp.finfo(fnp.float8_e5m2).nexp == 5
-    assert fnp.issubdtype(fnp.float8_e4m3fn, fnp.floating) and not fnp.issubdtype(fnp.float8_e5m2, fnp.integer)
+    assert fnp.issubdtype(fnp.float8_e4m3fn, fnp.floating) and not fnp.issubdtype(
+        fnp.float8_e5m2, fnp.integer
+    )
     assert fnp.result_type(fnp.int16, fnp.float16) == np.float16
     assert fnp.result_type(fnp.bfloat16, 2.0) == fnp.bfloat16
     assert fnp.result_type(fnp.ones(2, fnp.int8), fnp.ones(2, fnp.float16), 2.0) == np.float16
@@ -238,11 +271,17 @@ def test_bitcast_between_widths():
     x = fnp.array([1.0, -2.0], fnp.float32)
     assert lax.bitcast_convert_type(x, fnp.uint8).tolist() == [[0, 0, 128, 63], [0, 0, 0, 192]]
     assert lax.bitcast_convert_type(x, fnp.int16).tolist() == [[0, 16256], [0, -16384]]
-    assert fgrad.jit(lambda v: lax.bitcast_convert_type(v, fnp.int16))(x).tolist() == [[0, 16256], [0, -16384]]
+    assert fgrad.jit(lambda v: lax.bitcast_convert_type(v, fnp.int16))(x).tolist() == [
+        [0, 16256],
+        [0, -16384],
+    ]
     back = lax.bitcast_convert_type(fnp.array([[0, 0, 128, 63]], fnp.uint8), fnp.float32)
     assert back.dtype == np.float32 and back.tolist() == [1.0]
     cols = lax.bitcast_convert_type(x, fnp.uint8).T  # vmap over the bytes' axis
-    assert fgrad.vmap(lambda b: lax.bitcast_convert_type(b, fnp.float32), in_axes=1)(cols).tolist() == [1.0, -2.0]
+    assert fgrad.vmap(lambda b: lax.bitcast_convert_type(b, fnp.float32), in_axes=1)(cols).tolist() == [
+        1.0,
+        -2.0,
+    ]
     with pytest.raises(ValueError, match="last axis of size 4"):
         lax.bitcast_convert_type(fnp.ones(3, fnp.uint8), fnp.float32)
 
@@ -256,14 +295,20 @@ def test_reduce_window_any_computation_and_same_with_base_dilation():
     xn = np.arange(1.0, 13.0).reshape(3, 4)
     assert got.tolist() == [[xn[i, j] * xn[i, j + 1] for j in range(3)] for i in range(3)]
     assert lax.reduce_window(x, 1.0, lax.mul, (2, 2), (1, 2), "SAME", base_dilation=(1, 2)).tolist() == [
-        [5.0, 12.0, 21.0], [45.0, 60.0, 77.0], [9.0, 10.0, 11.0]]
+        [5.0, 12.0, 21.0],
+        [45.0, 60.0, 77.0],
+        [9.0, 10.0, 11.0],
+    ]
     assert lax.reduce_window(x, -fnp.inf, lax.max, (2, 2), (1, 2), "SAME", base_dilation=(1, 2)).tolist() == [
-        [5.0, 6.0, 7.0], [9.0, 10.0, 11.0], [9.0, 10.0, 11.0]]
-    assert lax.reduce_window(x, 0.0, lax.add, (3, 2), (2, 3), "SAME", base_dilation=(2, 2),
-                             window_dilation=(1, 2)).tolist() == [[0.0, 5.0, 0.0], [0.0, 13.0, 0.0],
-                                                                  [0.0, 21.0, 0.0]]
+        [5.0, 6.0, 7.0],
+        [9.0, 10.0, 11.0],
+        [9.0, 10.0, 11.0],
+    ]
+    assert lax.reduce_window(
+        x, 0.0, lax.add, (3, 2), (2, 3), "SAME", base_dilation=(2, 2), window_dilation=(1, 2)
+    ).tolist() == [[0.0, 5.0, 0.0], [0.0, 13.0, 0.0], [0.0, 21.0, 0.0]]
     logsum = lax.reduce_window(x, -fnp.inf, fnp.logaddexp, (2, 2), (1, 1), "VALID")
-    want = [[np.log(np.exp(xn[i:i + 2, j:j + 2]).sum()) for j in range(3)] for i in range(2)]
+    want = [[np.log(np.exp(xn[i : i + 2, j : j + 2]).sum()) for j in range(3)] for i in range(2)]
     np.testing.assert_allclose(logsum, want, rtol=1e-14)
     g = fgrad.grad(lambda v: lax.reduce_window(v, 1.0, lax.mul, (1, 2), (1, 1), "VALID").sum())(x)
     np.testing.assert_allclose(g, fgrad.grad(lambda v: (v[:, :-1] * v[:, 1:]).sum())(x))
@@ -278,11 +323,15 @@ def test_quantile_inverted_cdf_and_nearest_ties():
         assert float(fnp.quantile(x, q, method="inverted_cdf")) == np.quantile(x, q, method="inverted_cdf")
     y = np.array([3.0, np.nan, 4, 1, np.nan])
     for q in [0.0, 0.2, 1 / 3, 0.5, 0.9, 1.0]:
-        assert float(fnp.nanquantile(y, q, method="inverted_cdf")) == np.nanquantile(y, q, method="inverted_cdf")
-    assert fnp.quantile(fnp.array([0.5, 4.0, 6.0, 8.0]), fnp.array([0.5, 1 / 6, 0.25]),
-                        method="nearest").tolist() == [4.0, 0.5, 4.0]
-    assert fnp.quantile(fnp.arange(5.0), fnp.array([0.125, 0.375, 0.625, 0.875]),
-                        method="nearest").tolist() == [0.0, 1.0, 2.0, 3.0]
+        assert float(fnp.nanquantile(y, q, method="inverted_cdf")) == np.nanquantile(
+            y, q, method="inverted_cdf"
+        )
+    assert fnp.quantile(
+        fnp.array([0.5, 4.0, 6.0, 8.0]), fnp.array([0.5, 1 / 6, 0.25]), method="nearest"
+    ).tolist() == [4.0, 0.5, 4.0]
+    assert fnp.quantile(
+        fnp.arange(5.0), fnp.array([0.125, 0.375, 0.625, 0.875]), method="nearest"
+    ).tolist() == [0.0, 1.0, 2.0, 3.0]
     assert fnp.nanquantile(fnp.array([0.5, 4.0, fnp.nan, 6.0, 8.0]), 0.5, method="nearest").tolist() == 4.0
 
 
@@ -292,20 +341,29 @@ def test_unique_with_size_under_jit():
     result named tuples are JAX's ``_UniqueCountsResult`` ...  Values: JAX 0.10.2."""
     labels = fnp.array([3, 1, 2, 3, 3, 1, 7])
     with fgrad.enable_x64(False):
-        vals, idx, inv, counts = fgrad.jit(lambda a: fnp.unique(
-            a, size=6, return_index=True, return_inverse=True, return_counts=True))(labels)
+        vals, idx, inv, counts = fgrad.jit(
+            lambda a: fnp.unique(a, size=6, return_index=True, return_inverse=True, return_counts=True)
+        )(labels)
         assert vals.dtype == np.int32 and counts.dtype == np.int32
     assert (vals.tolist(), idx.tolist(), inv.tolist(), counts.tolist()) == (
-        [1, 2, 3, 7, 1, 1], [1, 2, 0, 6, 1, 1], [2, 0, 1, 2, 2, 0, 3], [2, 1, 3, 1, 0, 0])
+        [1, 2, 3, 7, 1, 1],
+        [1, 2, 0, 6, 1, 1],
+        [2, 0, 1, 2, 2, 0, 3],
+        [2, 1, 3, 1, 0, 0],
+    )
     short = fnp.unique(labels, size=2, return_counts=True)
     assert [a.tolist() for a in short] == [[1, 2], [2, 1]]
-    vals, inv = fgrad.jit(lambda a: fnp.unique(a, size=6, fill_value=-1, return_inverse=True))(labels.reshape(7, 1))
+    vals, inv = fgrad.jit(lambda a: fnp.unique(a, size=6, fill_value=-1, return_inverse=True))(
+        labels.reshape(7, 1)
+    )
     assert vals.tolist() == [1, 2, 3, 7, -1, -1] and inv.shape == (7, 1)
     nan = fnp.array([1.0, fnp.nan, fnp.nan, 0.0])
     assert str(fnp.unique(nan, size=6, return_counts=True)[1].tolist()) == "[1, 1, 2, 0, 0, 0]"
     assert fnp.unique(nan, size=6, return_counts=True, equal_nan=False)[1].tolist() == [1, 1, 1, 1, 0, 0]
     assert fgrad.vmap(lambda a: fnp.unique(a, size=3))(fnp.array([[1, 1, 2], [3, 0, 3]])).tolist() == [
-        [1, 2, 1], [0, 3, 0]]
+        [1, 2, 1],
+        [0, 3, 0],
+    ]
     assert type(fnp.unique_counts(labels)).__name__ == "_UniqueCountsResult"
 
 
@@ -357,33 +415,56 @@ def test_bitcast_quantile_unique_match_live_jax():
     with jax.enable_x64(True), fgrad.enable_x64(True):
         a = np.array([[1.5, -2.25], [3.0, 1e-3]], np.float32)
         for dt in (np.uint8, np.int16, np.uint16):
-            np.testing.assert_array_equal(lax.bitcast_convert_type(a, dt), jax.lax.bitcast_convert_type(a, dt))
+            np.testing.assert_array_equal(
+                lax.bitcast_convert_type(a, dt), jax.lax.bitcast_convert_type(a, dt)
+            )
         b = np.arange(24, dtype=np.uint8).reshape(3, 8)
         for dt in (np.float32, np.float64, np.int16):
-            np.testing.assert_array_equal(lax.bitcast_convert_type(b if dt != np.int16 else b.reshape(3, 4, 2), dt),
-                                          jax.lax.bitcast_convert_type(b if dt != np.int16 else b.reshape(3, 4, 2), dt))
+            np.testing.assert_array_equal(
+                lax.bitcast_convert_type(b if dt != np.int16 else b.reshape(3, 4, 2), dt),
+                jax.lax.bitcast_convert_type(b if dt != np.int16 else b.reshape(3, 4, 2), dt),
+            )
         x = np.random.default_rng(0).normal(size=(5, 7)).round(1)
         x[1, 2] = np.nan
         q = np.array([0.0, 0.1, 0.5, 0.7, 1.0])
         for m in ("nearest", "inverted_cdf"):
-            np.testing.assert_array_equal(fnp.quantile(x[2:], q, axis=1, method=m),
-                                          jnp.quantile(x[2:], q, axis=1, method=m))
-            np.testing.assert_array_equal(fnp.nanquantile(x, q, axis=1, method=m),
-                                          jnp.nanquantile(x, q, axis=1, method=m))
+            np.testing.assert_array_equal(
+                fnp.quantile(x[2:], q, axis=1, method=m), jnp.quantile(x[2:], q, axis=1, method=m)
+            )
+            np.testing.assert_array_equal(
+                fnp.nanquantile(x, q, axis=1, method=m), jnp.nanquantile(x, q, axis=1, method=m)
+            )
         lab = np.array([4, 4, 0, 9, 2, 2, 2, 0])
         for size in (2, 4, 7):
-            got = fgrad.jit(lambda v, s=size: fnp.unique(v, size=s, return_index=True, return_inverse=True,
-                                                          return_counts=True))(lab)
-            want = jax.jit(lambda v, s=size: jnp.unique(v, size=s, return_index=True, return_inverse=True,
-                                                         return_counts=True))(lab)
+            got = fgrad.jit(
+                lambda v, s=size: fnp.unique(
+                    v, size=s, return_index=True, return_inverse=True, return_counts=True
+                )
+            )(lab)
+            want = jax.jit(
+                lambda v, s=size: jnp.unique(
+                    v, size=s, return_index=True, return_inverse=True, return_counts=True
+                )
+            )(lab)
             for g, w in zip(got, want):
                 np.testing.assert_array_equal(g, w)
         xr = np.arange(1.0, 21.0).reshape(4, 5)
-        for args in [((2, 3), (1, 2), "SAME", (1, 2), (1, 1)), ((3, 2), (2, 1), "SAME", (2, 1), (1, 2)),
-                     ((2, 2), (1, 1), [(1, 0), (0, 2)], (2, 2), (1, 1))]:
+        for args in [
+            ((2, 3), (1, 2), "SAME", (1, 2), (1, 1)),
+            ((3, 2), (2, 1), "SAME", (2, 1), (1, 2)),
+            ((2, 2), (1, 1), [(1, 0), (0, 2)], (2, 2), (1, 1)),
+        ]:
             win, st, pad, bd, wd = args
             for comp, init in ((lax.mul, 1.0), (lax.max, -np.inf), (lax.add, 0.0)):
                 got = lax.reduce_window(xr, init, comp, win, st, pad, base_dilation=bd, window_dilation=wd)
-                want = jax.lax.reduce_window(xr, init, getattr(jax.lax, comp.__name__), win, st, pad,
-                                             base_dilation=bd, window_dilation=wd)
+                want = jax.lax.reduce_window(
+                    xr,
+                    init,
+                    getattr(jax.lax, comp.__name__),
+                    win,
+                    st,
+                    pad,
+                    base_dilation=bd,
+                    window_dilation=wd,
+                )
                 np.testing.assert_array_equal(got, want)

@@ -591,7 +591,8 @@ def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = Fal
         Array([ 1,  3, -1, -1], dtype=int64)
     """
     if size is not None and axis is None:
-        return _unique_sized(ar, int(size), fill_value, return_index, return_inverse, return_counts, equal_nan)
+        return _unique_sized(ar, int(size), fill_value, return_index, return_inverse, return_counts,
+                             equal_nan)
     buf = _concrete(ar, "unique")
     res = np.unique(buf, return_index=return_index, return_inverse=return_inverse,
                     return_counts=return_counts, axis=axis, equal_nan=equal_nan)
@@ -641,7 +642,8 @@ def _unique_sized(ar, size, fill_value, return_index, return_inverse, return_cou
     srt = flat[perm]
     starts = fnp.not_equal(srt[1:], srt[:-1])
     if equal_nan and _dtype_kind(get_aval(flat).dtype) in "fc":
-        starts = fnp.logical_and(starts, fnp.logical_not(fnp.logical_and(fnp.isnan(srt[1:]), fnp.isnan(srt[:-1]))))
+        both_nan = fnp.logical_and(fnp.isnan(srt[1:]), fnp.isnan(srt[:-1]))
+        starts = fnp.logical_and(starts, fnp.logical_not(both_nan))
     first = fnp.concatenate([fnp.ones(1, bool), starts])
     group = fnp.cumsum(first) - 1
     slot = fnp.where(first, group, size)  # later members of a group, and groups past size, are dropped

@@ -535,8 +535,9 @@ def reduce_window(
     """Reduce each window of ``operand`` (``jax.lax.reduce_window``) with ``computation``:
     ``lax.add``/``lax.max``/``lax.min`` (or the NumPy functions, or ``'sum'``/``'max'``/
     ``'min'``) run as their window primitives; any other associative function of two arrays
-    (``lax.mul``, a user function) as a `lax.reduce` over the stacked windows; ``padding`` is ``'SAME'``, ``'VALID'`` or
-    ``(low, high)`` pairs, one entry per operand axis like the other window parameters.
+    (``lax.mul``, a user function) as a `lax.reduce` over the stacked windows; ``padding``
+    is ``'SAME'``, ``'VALID'`` or ``(low, high)`` pairs, one entry per operand axis like the
+    other window parameters.
     Padding cells hold ``init_value``, which is folded into every window as lax does.
 
     Example::

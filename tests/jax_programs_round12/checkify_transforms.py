@@ -21,12 +21,21 @@ def f(x, i):
     return y[i] / (i - 2)
 
 
-for errors, name in [(checkify.user_checks, "user"), (checkify.nan_checks, "nan"),
-                     (checkify.index_checks, "index"), (checkify.div_checks, "div"),
-                     (checkify.float_checks, "float"), (checkify.all_checks, "all")]:
+for errors, name in [
+    (checkify.user_checks, "user"),
+    (checkify.nan_checks, "nan"),
+    (checkify.index_checks, "index"),
+    (checkify.div_checks, "div"),
+    (checkify.float_checks, "float"),
+    (checkify.all_checks, "all"),
+]:
     cf = checkify.checkify(f, errors=errors)
-    for args in [(jnp.array([1.0, 2.0, 3.0]), 1), (jnp.array([-1.0, 2.0, 3.0]), 0),
-                 (jnp.array([1.0, 2.0, 3.0]), 5), (jnp.array([-9.0, 2.0, 3.0]), 1)]:
+    for args in [
+        (jnp.array([1.0, 2.0, 3.0]), 1),
+        (jnp.array([-1.0, 2.0, 3.0]), 0),
+        (jnp.array([1.0, 2.0, 3.0]), 5),
+        (jnp.array([-9.0, 2.0, 3.0]), 1),
+    ]:
         err, out = cf(*args)
         print(name, clean(err.get()))
 
@@ -51,6 +60,7 @@ def scanned(xs):
     def body(c, x):
         checkify.check(x != 3.0, "element {} is forbidden at carry {}", x, c)
         return c + x, c * x
+
     return lax.scan(body, 0.0, xs)
 
 
@@ -65,6 +75,7 @@ def looped(n):
         i, acc = s
         checkify.check(acc < 50, "overflow at step {}", i)
         return i + 1, acc * 2 + 1
+
     return lax.while_loop(lambda s: s[0] < n, body, (0, 1))
 
 
@@ -73,8 +84,10 @@ print(err.get(), out)
 err, out = jax.jit(checkify.checkify(looped))(10)
 print(clean(err.get()), out)
 
-branchy = checkify.checkify(lambda p, x: lax.cond(p, lambda v: jnp.log(v), lambda v: v * v[jnp.int32(7)], x),
-                            errors=checkify.all_checks)
+branchy = checkify.checkify(
+    lambda p, x: lax.cond(p, lambda v: jnp.log(v), lambda v: v * v[jnp.int32(7)], x),
+    errors=checkify.all_checks,
+)
 print(clean(branchy(True, jnp.array([-1.0, 1.0]))[0].get()))
 print(clean(branchy(False, jnp.array([-1.0, 1.0]))[0].get()))
 try:

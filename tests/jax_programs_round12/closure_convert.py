@@ -32,7 +32,7 @@ def fixed_point_fwd(f, a, x_init):
 def fixed_point_rev(f, res, x_star_bar):
     a, x_star = res
     _, vjp_a = jax.vjp(lambda a: f(a, x_star), a)
-    a_bar, = vjp_a(fixed_point(partial(rev_iter, f), (a, x_star, x_star_bar), x_star_bar))
+    (a_bar,) = vjp_a(fixed_point(partial(rev_iter, f), (a, x_star, x_star_bar), x_star_bar))
     return a_bar, jnp.zeros_like(x_star)
 
 
@@ -63,6 +63,7 @@ def fixed_point_closed(f, x_init):
 def damped_cos(w):
     def g(x):
         return 0.5 * jnp.cos(w * x) + 0.1 * w
+
     return fixed_point_closed(g, jnp.zeros_like(w))
 
 
@@ -91,8 +92,12 @@ print(jax.vmap(jax.grad(lambda x: clip_gradient(jnp.sin(x) * 4, 1.0)))(jnp.linsp
 
 
 def root_sqrt(a):
-    return lax.custom_root(lambda x: x * x - a, a, lambda g, y: fixed_point(
-        lambda b, x: x - g(x) / (2 * x), None, y), lambda g, y: y / g(1.0))
+    return lax.custom_root(
+        lambda x: x * x - a,
+        a,
+        lambda g, y: fixed_point(lambda b, x: x - g(x) / (2 * x), None, y),
+        lambda g, y: y / g(1.0),
+    )
 
 
 print(root_sqrt(5.0), jax.grad(root_sqrt)(5.0), jax.jit(jax.grad(root_sqrt))(9.0))

@@ -25,7 +25,7 @@ report(jnp.log, jnp.array([1.0, 2.0]))
 report(jax.jit(lambda v: jnp.sqrt(v) * 2.0), x)
 report(jax.jit(lambda v: jnp.sqrt(jnp.abs(v)) * 2.0), x)
 report(lambda v: jnp.sum(v / v), x)
-report(jax.grad(lambda v: jnp.sum(jnp.sqrt(v ** 2 + 1.0))), x)
+report(jax.grad(lambda v: jnp.sum(jnp.sqrt(v**2 + 1.0))), x)
 report(jax.grad(lambda v: jnp.sqrt(v)), 0.0)  # inf gradient is not a NaN
 report(jax.grad(lambda v: jnp.sum(jnp.where(v > 0, jnp.sqrt(v), 0.0))), x)  # NaN in the where's dead branch
 report(jax.vmap(lambda v: jnp.arcsin(v * 2.0)), x)

@@ -28,7 +28,7 @@ print(jax.jit(lambda a, b: exp.call(a, b) * 2)(x, y))
 
 def model(params, batch):
     h = jnp.tanh(batch["x"] @ params["w"] + params["b"])
-    return {"mean": h.mean(axis=0), "out": h}, jnp.sum(h ** 2)
+    return {"mean": h.mean(axis=0), "out": h}, jnp.sum(h**2)
 
 
 params = {"w": jnp.linspace(-1.0, 1.0, 6, dtype=f32).reshape(3, 2), "b": jnp.array([0.1, -0.2], f32)}
@@ -47,6 +47,7 @@ print(jax.tree.map(lambda a, b: bool(jnp.allclose(a, b)), exp2.call(params, batc
 def loop(x, n):
     def body(i, c):
         return lax.cond(i % 2 == 0, lambda v: v * 1.5, lambda v: jnp.cos(v), c)
+
     return lax.fori_loop(0, n, body, x), lax.cumsum(x)
 
 
@@ -63,7 +64,8 @@ print(jax.grad(lambda w: exp4.call(w) ** 2)(x))
 
 # integer and boolean arguments, scalars
 exp5 = export.export(jax.jit(lambda i, m: jnp.where(m, i * 2, -i)))(
-    jax.ShapeDtypeStruct((4,), jnp.int32), jax.ShapeDtypeStruct((4,), jnp.bool_))
+    jax.ShapeDtypeStruct((4,), jnp.int32), jax.ShapeDtypeStruct((4,), jnp.bool_)
+)
 print(exp5.in_avals, exp5.out_avals)
 print(exp5.call(jnp.arange(4, dtype=jnp.int32), jnp.array([True, False, True, False])))
 exp6 = export.export(jax.jit(lambda s: s * 3.0))(jax.ShapeDtypeStruct((), f32))
@@ -72,5 +74,5 @@ print(exp6.in_avals, exp6.call(jnp.float32(2.0)))
 # a call with the wrong shape is an error
 try:
     exp.call(jnp.ones(4, f32), jnp.ones(4, f32))
-except ValueError as e:
+except ValueError:
     print("ValueError")

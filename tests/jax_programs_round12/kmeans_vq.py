@@ -11,8 +11,9 @@ from jax.scipy.cluster.vq import vq
 key = jax.random.key(0)
 k1, k2, k3 = jax.random.split(key, 3)
 centers = jnp.array([[0.0, 0.0], [3.0, 3.0], [-3.0, 2.0]])
-pts = jnp.concatenate([c + 0.5 * jax.random.normal(k, (20, 2)) for c, k in
-                       zip(centers, jax.random.split(k1, 3))])
+pts = jnp.concatenate(
+    [c + 0.5 * jax.random.normal(k, (20, 2)) for c, k in zip(centers, jax.random.split(k1, 3))]
+)
 codes, dists = vq(pts[:6], centers)
 print(codes, dists)
 
@@ -42,7 +43,7 @@ def lloyd(x, init):
 
     c, _, it = lax.while_loop(cond, body, (init, init + 1.0, 0))
     code, d = vq(x, c)
-    return c, code, jnp.sum(d ** 2), it
+    return c, code, jnp.sum(d**2), it
 
 
 init = kmeans_pp(k2, pts, 3)
@@ -60,6 +61,8 @@ print(lax.sort(vals, is_stable=True), lax.sort(jnp.array([[3, 1], [0, 2]]), dime
 print(lax.sort_key_val(vals, tags))
 print(jnp.sort(jnp.argpartition(vals, 2)[:2]), jnp.partition(vals, 2)[2])
 print(lax.top_k(vals, 3), jax.lax.top_k(-pts[:5, 0], 2))
-print(jnp.lexsort((tags, vals)), jnp.argsort(vals, stable=True), jnp.argsort(vals, descending=True, stable=True))
+print(
+    jnp.lexsort((tags, vals)), jnp.argsort(vals, stable=True), jnp.argsort(vals, descending=True, stable=True)
+)
 print(jnp.sort(jnp.array([2.0, jnp.nan, -1.0, jnp.inf, -jnp.inf, 0.0])))
 print(jnp.searchsorted(jnp.sort(vals), jnp.array([0.0, 1.0, 2.5, 4.0]), side="right"))

@@ -8,7 +8,11 @@ import jax.numpy as jnp
 from jax import lax
 
 x = jnp.array([[3.0, -1.0, 4.0, 1.0], [5.0, 9.0, -2.0, 6.0], [5.0, 3.0, 5.0, 8.0]])
-print(lax.reduce(x, 0.0, lax.add, (0,)), lax.reduce(x, -jnp.inf, lax.max, (1,)), lax.reduce(x, 1.0, lax.mul, (0, 1)))
+print(
+    lax.reduce(x, 0.0, lax.add, (0,)),
+    lax.reduce(x, -jnp.inf, lax.max, (1,)),
+    lax.reduce(x, 1.0, lax.mul, (0, 1)),
+)
 print(lax.reduce(x, -jnp.inf, jnp.logaddexp, (1,)), lax.reduce(x, 0.0, lambda a, b: a + b, (0,)))
 
 
@@ -23,7 +27,9 @@ print(lax.reduce((x, idx), (-jnp.inf, jnp.int32(0)), argmax_pair, (1,)))
 print(lax.reduce_window(x, 0.0, lax.add, (2, 2), (1, 1), "VALID"))
 print(lax.reduce_window(x, -jnp.inf, lax.max, (2, 2), (1, 2), "SAME"))
 print(lax.reduce_window(x, 0.0, lax.add, (1, 3), (1, 1), [(0, 0), (1, 1)]))
-print(lax.reduce_window(x, 0.0, lax.add, (2, 2), (1, 1), "VALID", base_dilation=(1, 2), window_dilation=(1, 1)))
+print(
+    lax.reduce_window(x, 0.0, lax.add, (2, 2), (1, 1), "VALID", base_dilation=(1, 2), window_dilation=(1, 1))
+)
 print(lax.reduce_window(x, 0.0, lax.add, (2, 2), (1, 1), "VALID", window_dilation=(2, 1)))
 print(lax.reduce_window(x, 1.0, lax.mul, (1, 2), (1, 1), "VALID"))
 print(jax.grad(lambda v: jnp.sum(lax.reduce_window(v, -jnp.inf, lax.max, (2, 2), (1, 1), "VALID") ** 2))(x))

@@ -19,7 +19,7 @@ print(jax.pmap(lambda v: lax.all_gather(v, "i"), axis_name="i")(x).shape)
 print(jax.pmap(lambda v: lax.ppermute(v, "i", [(j, (j + 1) % n) for j in range(n)]), axis_name="i")(x))
 print(jax.pmap(lambda v, s: v * s, in_axes=(0, None))(x, 3.0))
 print(jax.pmap(lambda v: (v, v.sum()), out_axes=(0, 0))(x))
-print(jax.pmap(lambda v, k: v ** k, static_broadcasted_argnums=1)(x, 2))
+print(jax.pmap(lambda v, k: v**k, static_broadcasted_argnums=1)(x, 2))
 
 
 def loss(w, xb, yb):

@@ -25,7 +25,11 @@ coef = jnp.polyfit(xs, jnp.sin(xs), 3)
 print(coef)
 
 t = jnp.linspace(0.0, jnp.pi, 101)
-print(jnp.trapezoid(jnp.sin(t), t), trapezoid(jnp.sin(t), dx=t[1] - t[0]), jnp.trapezoid(jnp.array([1.0, 2.0, 4.0])))
+print(
+    jnp.trapezoid(jnp.sin(t), t),
+    trapezoid(jnp.sin(t), dx=t[1] - t[0]),
+    jnp.trapezoid(jnp.array([1.0, 2.0, 4.0])),
+)
 print(jnp.trapezoid(jnp.outer(jnp.ones(3), t), t, axis=1))
 
 
@@ -39,13 +43,13 @@ def gauss_legendre(n):
 
 nodes, weights = gauss_legendre(6)
 print(nodes, weights, jnp.sum(weights))
-for f in [jnp.exp, lambda v: v ** 10, lambda v: 1 / (1 + 25 * v * v)]:
+for f in [jnp.exp, lambda v: v**10, lambda v: 1 / (1 + 25 * v * v)]:
     print(jnp.sum(weights * f(nodes)))
 
 # Chebyshev interpolation of Runge's function
 n = 12
 cheb = jnp.cos(jnp.pi * (jnp.arange(n) + 0.5) / n)
-runge = 1 / (1 + 25 * cheb ** 2)
+runge = 1 / (1 + 25 * cheb**2)
 c = jnp.linalg.solve(jnp.vander(cheb, n), runge)
 grid = jnp.linspace(-1, 1, 7)
-print(jnp.polyval(c, grid), 1 / (1 + 25 * grid ** 2))
+print(jnp.polyval(c, grid), 1 / (1 + 25 * grid**2))

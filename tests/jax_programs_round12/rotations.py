@@ -30,7 +30,9 @@ print(many.mean().as_quat())
 
 # Slerp between key frames
 times = jnp.array([0.0, 1.0, 2.0])
-keys = Rotation.from_euler("xyz", jnp.array([[0.0, 0.0, 0.0], [90.0, 0.0, 0.0], [90.0, 90.0, 0.0]]), degrees=True)
+keys = Rotation.from_euler(
+    "xyz", jnp.array([[0.0, 0.0, 0.0], [90.0, 0.0, 0.0], [90.0, 90.0, 0.0]]), degrees=True
+)
 slerp = Slerp.init(times, keys)
 print(slerp(jnp.array([0.0, 0.25, 0.5, 1.0, 1.5, 2.0])).as_quat())
 

@@ -81,8 +81,10 @@ class Layer:
         return cls(*children, name)
 
 
-model = {"enc": [Layer(jnp.ones((2, 2)), jnp.zeros(2), "l0"), Layer(2 * jnp.ones((2, 1)), None, "l1")],
-         "scale": 0.5}
+model = {
+    "enc": [Layer(jnp.ones((2, 2)), jnp.zeros(2), "l0"), Layer(2 * jnp.ones((2, 1)), None, "l1")],
+    "scale": 0.5,
+}
 flat, treedef = jax.tree.flatten_with_path(model)
 for path, leaf in flat:
     print(jax.tree_util.keystr(path), jnp.shape(leaf))
@@ -90,11 +92,25 @@ print(treedef.num_leaves, treedef.num_nodes)
 norms = jax.tree.map_with_path(lambda p, v: (jax.tree_util.keystr(p), float(jnp.sum(jnp.abs(v)))), model)
 print(jax.tree.leaves(norms, is_leaf=lambda n: isinstance(n, tuple)))
 print(jax.tree.reduce(lambda a, b: a + b, model, 0.0, is_leaf=lambda n: isinstance(n, Layer) and False))
-print(jax.tree.reduce(lambda a, b: a + (b.name if isinstance(b, Layer) else ""), model["enc"], "",
-                      is_leaf=lambda n: isinstance(n, Layer)))
+print(
+    jax.tree.reduce(
+        lambda a, b: a + (b.name if isinstance(b, Layer) else ""),
+        model["enc"],
+        "",
+        is_leaf=lambda n: isinstance(n, Layer),
+    )
+)
 print(jax.tree_util.all_leaves([1, 2.0, jnp.ones(2)]), jax.tree_util.all_leaves([[1], 2]))
-print(jax.tree_util.keystr((jax.tree_util.DictKey("x"), jax.tree_util.SequenceKey(2),
-                            jax.tree_util.GetAttrKey("w"), jax.tree_util.FlattenedIndexKey(1))))
+print(
+    jax.tree_util.keystr(
+        (
+            jax.tree_util.DictKey("x"),
+            jax.tree_util.SequenceKey(2),
+            jax.tree_util.GetAttrKey("w"),
+            jax.tree_util.FlattenedIndexKey(1),
+        )
+    )
+)
 
 for a, b in [({"a": 1}, {"b": 1}), ([1, 2], [1, 2, 3]), ((1, 2), [1, 2])]:
     try:

@@ -7,14 +7,24 @@ import jax
 import jax.numpy as jnp
 
 x = jnp.arange(1.0, 7.0).reshape(2, 3)
-print(jnp.add.reduce(x), jnp.add.reduce(x, axis=1), jnp.add.reduce(x, axis=None), jnp.multiply.reduce(x, axis=0))
+print(
+    jnp.add.reduce(x), jnp.add.reduce(x, axis=1), jnp.add.reduce(x, axis=None), jnp.multiply.reduce(x, axis=0)
+)
 print(jnp.add.accumulate(x, axis=1), jnp.multiply.accumulate(jnp.arange(1.0, 6.0)))
-print(jnp.add.outer(jnp.arange(3), jnp.arange(4)), jnp.multiply.outer(jnp.array([1.0, 2.0]), jnp.array([3.0, 4.0, 5.0])))
-print(jnp.maximum.reduce(jnp.array([3.0, -1.0, 7.0, 2.0])), jnp.maximum.accumulate(jnp.array([3.0, -1.0, 7.0, 2.0])))
+print(
+    jnp.add.outer(jnp.arange(3), jnp.arange(4)),
+    jnp.multiply.outer(jnp.array([1.0, 2.0]), jnp.array([3.0, 4.0, 5.0])),
+)
+print(
+    jnp.maximum.reduce(jnp.array([3.0, -1.0, 7.0, 2.0])),
+    jnp.maximum.accumulate(jnp.array([3.0, -1.0, 7.0, 2.0])),
+)
 print(jnp.logical_and.reduce(jnp.array([True, True, False])), jnp.bitwise_or.reduce(jnp.array([1, 2, 8])))
 print(jnp.add.at(jnp.zeros(5), jnp.array([0, 1, 1, 4]), 1.0, inplace=False))
 print(jnp.add.reduceat(jnp.arange(8.0), jnp.array([0, 4, 1, 5])))
-print(jnp.add.nin, jnp.add.nout, jnp.add.identity, jnp.multiply.identity, jnp.maximum.identity, jnp.add.__name__)
+print(
+    jnp.add.nin, jnp.add.nout, jnp.add.identity, jnp.multiply.identity, jnp.maximum.identity, jnp.add.__name__
+)
 print(jnp.add.reduce(x, axis=1, keepdims=True), jnp.add.reduce(x, axis=0, where=x > 2))
 print(jnp.add.reduce(jnp.arange(4), dtype=jnp.float32), jnp.multiply.reduce(jnp.ones(0)))
 
