@@ -418,12 +418,11 @@ def test_bitcast_quantile_unique_match_live_jax():
             np.testing.assert_array_equal(
                 lax.bitcast_convert_type(a, dt), jax.lax.bitcast_convert_type(a, dt)
             )
-        b = np.arange(24, dtype=np.uint8).reshape(3, 8)
-        for dt in (np.float32, np.float64, np.int16):
-            np.testing.assert_array_equal(
-                lax.bitcast_convert_type(b if dt != np.int16 else b.reshape(3, 4, 2), dt),
-                jax.lax.bitcast_convert_type(b if dt != np.int16 else b.reshape(3, 4, 2), dt),
-            )
+        b = np.arange(24, dtype=np.uint8)
+        for dt in (np.float32, np.float64, np.int16):  # the last axis: the bytes of one dt
+            bb = b.reshape(3, -1, np.dtype(dt).itemsize)
+            want = jax.lax.bitcast_convert_type(bb, dt)
+            np.testing.assert_array_equal(lax.bitcast_convert_type(bb, dt), want)
         x = np.random.default_rng(0).normal(size=(5, 7)).round(1)
         x[1, 2] = np.nan
         q = np.array([0.0, 0.1, 0.5, 0.7, 1.0])
