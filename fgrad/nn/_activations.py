@@ -35,6 +35,7 @@ from ..ops import special as _special
 from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.sorting import slice_axis as _slice_axis
 from ..transforms.custom import custom_jvp as _custom_jvp
+from ..transforms.jit import jit_when_staged as _jit_when_staged
 
 __all__ = [  # the public names are re-exported by fgrad.nn
 
@@ -61,6 +62,7 @@ def _inexact(x):
 
 
 @_custom_jvp
+@_jit_when_staged  # JAX's relu: a custom_jvp over a jit (both show in programs)
 def relu(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``max(x, 0)``; its derivative at 0 is 0 (like JAX)."""
     return fnp.maximum(x, 0)

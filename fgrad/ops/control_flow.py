@@ -518,6 +518,16 @@ def _promote_weak_carry(init, weak, out_avals):
     return out, changed
 
 
+def _scalar_literal(x):
+    """An initial carry given as a Python scalar, for a staged program: the scalar again (a
+    NumPy scalar where the carry became strongly typed), which stages as JAX's literal
+    (``scan[...] 0.0:f64[] a``) rather than a captured constant."""
+    if type(x) is ArrayImpl and type(x._buf) is np.ndarray and x._buf.ndim == 0:
+        v = x._buf[()]
+        return v.item() if x._weak else v
+    return x
+
+
 def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan", weak=None):
     """Trace ``fun(*consts_in, *carry, *x) -> carry + ys`` and bind scan_p.  ``weak``: which
     initial carries were Python scalars (`_promote_weak_carry`)."""
@@ -536,6 +546,8 @@ def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan", weak=None
                 "fix the initial value's dtype."
             )
     body_consts = _with_operands(body_consts, [*consts_in, *init, *xs])
+    if weak is not None and any(weak) and type(state.trace) is StagingTrace:
+        init = [_scalar_literal(x) if w else x for x, w in zip(init, weak)]
     return scan_p.bind(*body_consts, *consts_in, *init, *xs, body=body,
                        n_consts=len(body_consts) + len(consts_in), n_carry=len(init),
                        length=length, reverse=reverse)
@@ -1005,12 +1017,13 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
     body_fun = _weak_index_body(body_fun, init_val)
     if not isinstance(lower, Tracer) and not isinstance(upper, Tracer):
         lo, hi = int(lower), int(upper)
-        idx = _index_like(np.arange(lo, max(lo, hi), dtype=np.int64), tree_flatten(init_val)[0])
-        def step(c, i):  # JAX: concrete bounds give a weakly typed default-int index (``c + i``
-            # keeps an int8 carry int8 and a weak int carry weak)
-            return body_fun(convert_element_type(i, get_aval(i).dtype, weak_type=True), c), None
 
-        carry, _ = scan(step, init_val, idx, length=max(0, hi - lo))
+        def step(c, _):  # JAX: the index is a carry started at the Python int `lower`, so
+            # weakly typed (``c + i`` keeps an int8 carry int8 and a weak int carry weak)
+            i, val = c
+            return (i + 1, body_fun(i, val)), None
+
+        (_, carry), _ = scan(step, (lo, init_val), None, length=max(0, hi - lo))
         return carry
 
     def cond_fun(s):
