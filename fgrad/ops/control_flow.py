@@ -446,6 +446,9 @@ defbatch(cond_p, _cond_batch, axis_name=True)  # the branches may hold collectiv
 
 
 def _scan_impl(xp, *args, body, n_consts, n_carry, length, reverse):
+    if not all(hasattr(a, "shape") for a in args):  # a literal init (a Python scalar): an array
+        args = [a if hasattr(a, "shape") else xp.asarray(a, dtype=v.aval.dtype)
+                for a, v in zip(args, body.jaxpr.invars)]
     consts = list(args[:n_consts])
     carry = list(args[n_consts:n_consts + n_carry])
     xs = args[n_consts + n_carry:]

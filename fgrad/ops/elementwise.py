@@ -112,7 +112,7 @@ def _promoting_bind(prim: Primitive):
 
 # binary primitives whose operands promote to one dtype (not ldexp/shifts/complex, which
 # take operands of different kinds on purpose)
-_LATTICE_PRIMS = frozenset({"add", "sub", "mul", "div", "atan2", "eq", "ne", "lt", "le", "gt", "ge",
+_LATTICE_PRIMS = frozenset({"add", "add_any", "sub", "mul", "div", "atan2", "eq", "ne", "lt", "le", "gt", "ge",
                             "max", "min", "fmax", "fmin", "fmod", "rem", "floor_divide", "hypot",
                             "logaddexp", "logaddexp2", "nextafter", "pow"})
 _INT_FLOAT_TARGET: dict = {}
@@ -583,7 +583,8 @@ def _real_transpose(ct, x):
 
 
 def rsqrt_(x):
-    return div(1.0, sqrt(x))
+    """``1 / sqrt(x)``, the ``rsqrt`` primitive (JAX's derivative rules use it too)."""
+    return rsqrt_p.bind(x)
 
 
 def _mk(p):
@@ -743,10 +744,6 @@ def integer_pow(x, y: int):
 
 def square(x):
     return square_p.bind(x)
-
-
-def rsqrt(x):
-    return rsqrt_p.bind(x)
 
 
 def maximum(x, y):

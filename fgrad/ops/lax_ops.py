@@ -251,7 +251,7 @@ GENERATED["conj"] = conj
 
 
 def rsqrt(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
-    return _ew.rsqrt(x)
+    return _ew.rsqrt_(x)
 
 
 def square(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
