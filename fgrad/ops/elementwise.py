@@ -214,8 +214,9 @@ def promote_args_numeric(*args) -> tuple:
 
 def _cast_weak(args, kinds, strong):
     """Each weakly typed array of ``args`` cast to the dtype the ``strong`` dtypes give it.
-    A traced one of that dtype already is made strong all the same, as JAX's promotion
-    stages it (``convert_element_type[new_dtype=float64 weak_type=False]``; jit drops it)."""
+    A staged one of that dtype already is made strong all the same, as JAX's promotion
+    stages it (``convert_element_type[new_dtype=float64 weak_type=False]``; jit drops it);
+    eager values and other transforms' tracers need no operation for it."""
     if not strong:
         return args
     cast = []
@@ -225,7 +226,7 @@ def _cast_weak(args, kinds, strong):
             target = cast_target(strong, dt)
             if target is not None:
                 a = convert_element_type(a, target)
-            elif isinstance(a, Tracer) and all(d == dt for d in strong):
+            elif isinstance(a, Tracer) and a.staged and all(d == dt for d in strong):
                 a = convert_element_type(a, dt)
         cast.append(a)
     return tuple(cast)

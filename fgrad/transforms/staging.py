@@ -54,6 +54,7 @@ class ensure_compile_time_eval:
 
 class StagingTracer(Tracer):
     __slots__ = ("_var",)  # not "var": that is the array method `x.var()`
+    staged = True
 
     def __init__(self, trace: "StagingTrace", var: Var) -> None:
         self._trace = trace
