@@ -112,8 +112,8 @@ def _promoting_bind(prim: Primitive):
 
 # binary primitives whose operands promote to one dtype (not ldexp/shifts/complex, which
 # take operands of different kinds on purpose)
-_LATTICE_PRIMS = frozenset({"add", "add_any", "sub", "mul", "div", "atan2", "eq", "ne", "lt", "le", "gt", "ge",
-                            "max", "min", "fmax", "fmin", "fmod", "rem", "floor_divide", "hypot",
+_LATTICE_PRIMS = frozenset({"add", "add_any", "sub", "mul", "div", "atan2", "eq", "ne", "lt", "le", "gt",
+                            "ge", "max", "min", "fmax", "fmin", "fmod", "rem", "floor_divide", "hypot",
                             "logaddexp", "logaddexp2", "nextafter", "pow"})
 _INT_FLOAT_TARGET: dict = {}
 
