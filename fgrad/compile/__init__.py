@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.executor import place_consts
 from . import codegen, cuda_codegen, fusion, passes
 from .codegen import BLOCK, BLOCK_MIN, SCRATCH_MIN, Executable
 from .passes import Program, optimize
@@ -37,14 +38,19 @@ from .passes import Program, optimize
 
 def compile_executable(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: bool = True,
                   block: int | None = None, block_min: int | None = None,
-                  scratch_min: int | None = None) -> Executable:
+                  scratch_min: int | None = None, device=None) -> Executable:
     """Compile ``jaxpr`` (whose constant variables have the values ``consts``) into an
     `Executable` taking the buffers of ``jaxpr.invars``.
 
     ``fuse=False`` gives the unfused program (same passes, one op per step): fused results
     are bit-identical to it.  ``block``/``block_min``/``scratch_min`` override the kernel
-    mode thresholds (tests use small ones to exercise blocking on small arrays)."""
+    mode thresholds (tests use small ones to exercise blocking on small arrays).  ``device``:
+    where a device program's constants go (its inputs' device)."""
     prog = optimize(jaxpr, consts, simplify=simplify)
+    if xp is not np:  # constants folded from literals alone are host arrays: to the device
+        for v, c in list(prog.consts.items()):
+            if type(c) is np.ndarray:
+                prog.consts[v] = place_consts([c], xp, device)[0]
     if cuda_codegen.supports(xp):  # cupy: fused groups become generated CUDA kernels
         return cuda_codegen.generate(prog, fusion.partition(prog, fuse=fuse), xp)
     steps = fusion.partition(prog, fuse=fuse and xp is np)

@@ -31,7 +31,7 @@ from ..core.executor import host_loop, host_scan, straight_line
 from ..core.host_pool import empty as pooled_empty
 from ..core.quiet import switch
 from ..backends import NUMPY, put_buffer
-from ..core.constants import constant_like, host_array, zeros, zeros_like
+from ..core.constants import constant_like, host_array, placement, zeros, zeros_like
 from ..core.placement import placement_of
 from ..core.ir import Eqn, Jaxpr, Literal, eval_jaxpr, has_effects, live_eqns, split_by_dependence
 from ..core.primitive import DebugCheckTrace, Primitive
@@ -521,17 +521,14 @@ def _promote_weak_carry(init, weak, out_avals):
     return out, changed
 
 
-def _scalar_literal(x):
-    """An initial carry given as a Python scalar, for a staged program: the scalar again (a
-    NumPy scalar where the carry became strongly typed), which stages as JAX's literal
-    (``scan[...] 0.0:f64[] a``) rather than a captured constant."""
-    if type(x) is ArrayImpl and type(x._buf) is np.ndarray and x._buf.ndim == 0:
-        v = x._buf[()]
-        return v.item() if x._weak else v
-    return x
+def _scalar_literal(value, aval):
+    """An initial carry given as the Python scalar ``value``, for a staged program: the scalar
+    again (a NumPy scalar of the carry's dtype where the carry became strongly typed), which
+    stages as JAX's literal (``scan[...] 0.0:f64[] a``) rather than a captured constant."""
+    return value if aval.weak_type else aval.dtype.type(value)
 
 
-def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan", weak=None):
+def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan", weak=None, py_inits=None):
     """Trace ``fun(*consts_in, *carry, *x) -> carry + ys`` and bind scan_p.  ``weak``: which
     initial carries were Python scalars (`_promote_weak_carry`)."""
     x_avals = [ShapedArray(get_aval(x).shape[1:], get_aval(x).dtype) for x in xs]
@@ -549,8 +546,9 @@ def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan", weak=None
                 "fix the initial value's dtype."
             )
     body_consts = _with_operands(body_consts, [*consts_in, *init, *xs])
-    if weak is not None and any(weak) and type(state.trace) is StagingTrace:
-        init = [_scalar_literal(x) if w else x for x, w in zip(init, weak)]
+    if py_inits is not None and type(state.trace) is StagingTrace:  # host constants only
+        init = [x if p is None or type(x) is not ArrayImpl or placement(x)[0] is not NUMPY
+                else _scalar_literal(p, get_aval(x)) for x, p in zip(init, py_inits)]
     return scan_p.bind(*body_consts, *consts_in, *init, *xs, body=body,
                        n_consts=len(body_consts) + len(consts_in), n_carry=len(init),
                        length=length, reverse=reverse)
@@ -872,6 +870,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reve
     """
     init_flat, init_tree = tree_flatten(init)
     weak = [_is_weak(x) for x in init_flat]
+    py_inits = [x if type(x) in WEAK_SCALAR_TYPES else None for x in init_flat]
     init_flat = _as_arrays(init_flat)
     xs_flat, xs_tree = tree_flatten(xs)
     xs_flat = _as_arrays(xs_flat)
@@ -906,7 +905,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reve
         out_tree.append(y_tree)
         return _as_arrays(c_flat) + _as_arrays(y_flat)
 
-    outs = _bind_scan(body, [], init_flat, xs_flat, n, bool(reverse), weak=weak)
+    outs = _bind_scan(body, [], init_flat, xs_flat, n, bool(reverse), weak=weak, py_inits=py_inits)
     carry = tree_unflatten(init_tree, outs[: len(init_flat)])
     return carry, tree_unflatten(out_tree[-1], outs[len(init_flat):])
 
