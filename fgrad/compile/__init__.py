@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends import backend_of_xp, full
 from ..core.executor import place_consts
 from . import codegen, cuda_codegen, fusion, passes
 from .codegen import BLOCK, BLOCK_MIN, SCRATCH_MIN, Executable
@@ -50,7 +51,7 @@ def compile_executable(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: boo
     if xp is not np:  # constants folded from literals alone are host arrays: to the device
         for v, c in list(prog.consts.items()):
             if type(c) is np.ndarray:
-                prog.consts[v] = place_consts([c], xp, device)[0]
+                prog.consts[v] = _on_device(c, xp, device)
     if cuda_codegen.supports(xp):  # cupy: fused groups become generated CUDA kernels
         return cuda_codegen.generate(prog, fusion.partition(prog, fuse=fuse), xp)
     steps = fusion.partition(prog, fuse=fuse and xp is np)
@@ -60,6 +61,17 @@ def compile_executable(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: boo
         block_min=BLOCK_MIN if block_min is None else block_min,
         scratch_min=SCRATCH_MIN if scratch_min is None else scratch_min,
     )
+
+
+def _on_device(c, xp, device):
+    """Host constant ``c`` on ``device``: made there when it is one repeated value (a
+    broadcast literal: no copy), else uploaded."""
+    if c.size and c.dtype.kind in "biufc" and bool(np.all(c == c.flat[0])) and not (
+            c.dtype.kind == "f" and np.signbit(c).any() != np.signbit(c).all()):
+        be = backend_of_xp(xp)
+        with be.device_scope(device if device is not None else be.current_device()):
+            return full(xp, c.shape, c.flat[0], c.dtype)
+    return place_consts([c], xp, device)[0]
 
 
 __all__ = ["compile_executable", "Executable", "Program", "optimize", "passes", "fusion", "codegen",

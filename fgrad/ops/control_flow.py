@@ -30,8 +30,8 @@ from ..compile.passes import optimize
 from ..core.executor import host_loop, host_scan, straight_line
 from ..core.host_pool import empty as pooled_empty
 from ..core.quiet import switch
-from ..backends import NUMPY, put_buffer
-from ..core.constants import constant_like, host_array, placement, zeros, zeros_like
+from ..backends import NUMPY, backend_of_buffer, full, put_buffer
+from ..core.constants import constant_like, host_array, zeros, zeros_like
 from ..core.placement import placement_of
 from ..core.ir import Eqn, Jaxpr, Literal, eval_jaxpr, has_effects, live_eqns, split_by_dependence
 from ..core.primitive import DebugCheckTrace, Primitive
@@ -445,10 +445,20 @@ defbatch(cond_p, _cond_batch, axis_name=True)  # the branches may hold collectiv
 # scan
 
 
+def _scalar_operands_as_arrays(xp, args, invars):
+    """``args`` with the scalars (literal operands) made 0-d arrays of their variables' dtypes,
+    on the device of the first array operand (made there, not uploaded)."""
+    like = next((a for a in args if hasattr(a, "shape") and not isinstance(a, np.generic)), None)
+    if xp is np or like is None:
+        return [a if hasattr(a, "shape") else np.asarray(a, v.aval.dtype) for a, v in zip(args, invars)]
+    be = backend_of_buffer(like)
+    with be.device_scope(be.device_of(like)):
+        return [a if hasattr(a, "shape") else full(xp, (), a, v.aval.dtype) for a, v in zip(args, invars)]
+
+
 def _scan_impl(xp, *args, body, n_consts, n_carry, length, reverse):
     if not all(hasattr(a, "shape") for a in args):  # a literal init (a Python scalar): an array
-        args = [a if hasattr(a, "shape") else xp.asarray(a, dtype=v.aval.dtype)
-                for a, v in zip(args, body.jaxpr.invars)]
+        args = _scalar_operands_as_arrays(xp, args, body.jaxpr.invars)
     consts = list(args[:n_consts])
     carry = list(args[n_consts:n_consts + n_carry])
     xs = args[n_consts + n_carry:]
@@ -546,9 +556,8 @@ def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan", weak=None
                 "fix the initial value's dtype."
             )
     body_consts = _with_operands(body_consts, [*consts_in, *init, *xs])
-    if py_inits is not None and type(state.trace) is StagingTrace:  # host constants only
-        init = [x if p is None or type(x) is not ArrayImpl or placement(x)[0] is not NUMPY
-                else _scalar_literal(p, get_aval(x)) for x, p in zip(init, py_inits)]
+    if py_inits is not None and type(state.trace) is StagingTrace:
+        init = [x if p is None else _scalar_literal(p, get_aval(x)) for x, p in zip(init, py_inits)]
     return scan_p.bind(*body_consts, *consts_in, *init, *xs, body=body,
                        n_consts=len(body_consts) + len(consts_in), n_carry=len(init),
                        length=length, reverse=reverse)

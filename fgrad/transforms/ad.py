@@ -20,8 +20,7 @@ import numpy as np
 from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_float0, wrap
-from ..backends import NUMPY
-from ..core.constants import host_array, ones_like, placement
+from ..core.constants import host_array, ones_like
 from ..core.ir import eval_jaxpr
 from ..core.trace import EVAL_TRACE, current, new_trace, origin, state
 from ..ops.elementwise import convert_element_type
@@ -76,24 +75,24 @@ def _as_array(x):
     return host_array(x)
 
 
-def _staging(like) -> bool:
-    """Whether a program is being staged (jit, make_jaxpr) below the current level, with its
-    constants on the host (``like``'s placement): scalars then stay scalars, staged as
-    literals, as JAX stages them; elsewhere they become arrays on the right device (no
+def _staging() -> bool:
+    """Whether a program is being staged (jit, make_jaxpr) below the current level: scalars
+    then stay scalars, staged as literals, as JAX stages them (a device program makes what it
+    builds from them on its device); elsewhere they become arrays placed on the device (no
     host-to-device copy under vmap, nothing on another device)."""
     t = state.trace
     while t is not None and t is not EVAL_TRACE:
         if type(t) is StagingTrace and not t.partial:
-            return placement(like)[0] is NUMPY
+            return True
         t = getattr(t, "parent", None)
     return False
 
 
-def _scalar_or_array(x, like):
+def _scalar_or_array(x):
     """``x`` for a derivative program: while staging a Python or NumPy scalar stays a
     scalar, which is staged as a literal (JAX's ``mul 1.0:f64[] b``, not a captured
     constant); otherwise `_as_array`."""
-    if _staging(like) and (type(x) in (int, float, complex) or (
+    if _staging() and (type(x) in (int, float, complex) or (
             isinstance(x, np.generic) and x.dtype.kind in "iufc")):
         return x
     return _as_array(x)
@@ -103,7 +102,7 @@ def _unit_seed(out, av):
     """Reverse mode's cotangent 1 for the scalar output ``out``: while staging JAX's literal
     (a Python scalar when ``out`` is weakly typed, a NumPy scalar of its dtype otherwise);
     otherwise ones on ``out``'s device."""
-    if not _staging(out):
+    if not _staging():
         return ones_like(out)
     kind = dtype_kind(av.dtype)
     if av.weak_type and kind in "fc" and np.dtype(av.dtype) == get_aval(1.0 if kind == "f" else 1j).dtype:
@@ -148,7 +147,7 @@ def _tangent_like(t, p):
     """A tangent array with the primal's dtype (Python-scalar tangents are weak)."""
     if isinstance(t, (Tracer, ArrayImpl)):
         return t
-    if _staging(p) and type(t) in (int, float, complex) and get_aval(p).weak_type \
+    if _staging() and type(t) in (int, float, complex) and get_aval(p).weak_type \
             and get_aval(t).dtype == get_aval(p).dtype:
         return t  # staged as a literal, as JAX stages it (`mul 1.0:f64[] c`)
     return _weak_as(host_array(t, get_aval(p).dtype), p)
@@ -310,7 +309,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
                     f"{ap.str_short()} because the corresponding output of the differentiated "
                     f"function is {ap.str_short()}. Cast the cotangent (`.astype({ap.dtype.name})`)."
                 )
-        cts, full_list = transpose([_scalar_or_array(c, p) for c, p in zip(flat_ct, p_out)])
+        cts, full_list = transpose([_scalar_or_array(c) for c in flat_ct])
         if full_list:
             return tree_unflatten(tree_p, [_weak_as(c, p) for c, p in zip(cts, flat_p)])
         it = iter(cts)
