@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backends import backend_of_xp, full
+from ..backends import BackendUnavailableError, backend_of_xp, full
 from ..core.executor import place_consts
 from . import codegen, cuda_codegen, fusion, passes
 from .codegen import BLOCK, BLOCK_MIN, SCRATCH_MIN, Executable
@@ -48,12 +48,12 @@ def compile_executable(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: boo
     mode thresholds (tests use small ones to exercise blocking on small arrays).  ``device``:
     where a device program's constants go (its inputs' device)."""
     prog = optimize(jaxpr, consts, simplify=simplify)
-    if xp is not np:  # constants folded from literals alone are host arrays: to the device
+    if cuda_codegen.supports(xp):  # cupy: fused groups become generated CUDA kernels
+        return cuda_codegen.generate(prog, fusion.partition(prog, fuse=fuse), xp)  # (host consts uploaded)
+    if xp is not np and _has_backend(xp):  # constants folded from literals alone: to the device
         for v, c in list(prog.consts.items()):
             if type(c) is np.ndarray:
                 prog.consts[v] = _on_device(c, xp, device)
-    if cuda_codegen.supports(xp):  # cupy: fused groups become generated CUDA kernels
-        return cuda_codegen.generate(prog, fusion.partition(prog, fuse=fuse), xp)
     steps = fusion.partition(prog, fuse=fuse and xp is np)
     return codegen.generate(
         prog, steps, xp,
@@ -61,6 +61,15 @@ def compile_executable(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: boo
         block_min=BLOCK_MIN if block_min is None else block_min,
         scratch_min=SCRATCH_MIN if scratch_min is None else scratch_min,
     )
+
+
+def _has_backend(xp) -> bool:
+    """Whether ``xp`` is a registered backend's array module (not a test's stand-in)."""
+    try:
+        backend_of_xp(xp)
+    except BackendUnavailableError:
+        return False
+    return True
 
 
 def _on_device(c, xp, device):
