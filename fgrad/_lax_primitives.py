@@ -9,7 +9,8 @@ Only primitives whose ``bind`` takes JAX's operands and gives JAX's results for 
 accepts are exported, under JAX's name.  Left out on purpose: ``div_p`` (fgrad's is true
 division: JAX's truncates integers), ``rem_p`` (fgrad's is Python's ``%``: JAX's is C's),
 ``round_p`` and the structural primitives (reduce_*, gather, scatter, ...), whose parameters
-differ from JAX's; ``tests/test_jax_programs_round9.py`` compares every exported one with JAX.
+differ from JAX's (``slice_p`` and ``squeeze_p`` take JAX's); ``tests/test_jax_programs_round9.py``
+compares every exported one with JAX.
 
 >>> import fgrad
 >>> import fgrad.numpy as fnp
@@ -25,10 +26,12 @@ from __future__ import annotations
 from .ops.bits import shift_left_p, shift_right_arithmetic_p, shift_right_logical_p, stop_gradient_p
 from .ops.elementwise import (
     abs_p, acos_p, acosh_p, add_p, and_p, asin_p, asinh_p, atan2_p, atan_p, atanh_p, cbrt_p, ceil_p,
-    complex_p, cos_p, cosh_p, eq_p, exp2_p, exp_p, expm1_p, floor_p, ge_p, gt_p, imag_p, le_p, log1p_p,
-    log_p, logistic_p, lt_p, max_p, min_p, mul_p, ne_p, neg_p, or_p, pow_p, real_p, sign_p, sin_p,
-    sinh_p, sqrt_p, sub_p, tan_p, tanh_p, xor_p,
+    complex_p, cos_p, cosh_p, eq_p, exp2_p, exp_p, expm1_p, floor_p, ge_p, gt_p, imag_p, integer_pow_p,
+    le_p, log1p_p, log_p, logistic_p, lt_p, max_p, min_p, mul_p, ne_p, neg_p, or_p, pow_p, real_p,
+    rsqrt_p, sign_p, sin_p, sinh_p, sqrt_p, square_p, sub_p, tan_p, tanh_p, xor_p,
 )
+from .ops.shape import squeeze_p
+from .ops.structural import slice_p
 from .ops.elementwise_more import nextafter_p
 from .ops.special import erf_inv_p, erf_p, erfc_p
 from .ops.special_functions import (
@@ -40,9 +43,11 @@ __all__ = [
     "abs_p", "acos_p", "acosh_p", "add_p", "and_p", "asin_p", "asinh_p", "atan2_p", "atan_p", "atanh_p",
     "bessel_i0e_p", "bessel_i1e_p", "cbrt_p", "ceil_p", "complex_p", "cos_p", "cosh_p", "digamma_p", "eq_p",
     "erf_inv_p", "erf_p", "erfc_p", "exp2_p", "exp_p", "expm1_p", "floor_p", "ge_p", "gt_p",
-    "igamma_grad_a_p", "igamma_p", "igammac_p", "imag_p", "le_p", "lgamma_p", "log1p_p", "log_p",
+    "igamma_grad_a_p", "igamma_p", "igammac_p", "imag_p", "integer_pow_p", "le_p", "lgamma_p", "log1p_p",
+    "log_p",
     "logistic_p", "lt_p", "max_p",
-    "min_p", "mul_p", "ne_p", "neg_p", "nextafter_p", "or_p", "polygamma_p", "pow_p", "real_p",
+    "min_p", "mul_p", "ne_p", "neg_p", "nextafter_p", "or_p", "polygamma_p", "pow_p", "real_p", "rsqrt_p",
     "shift_left_p", "shift_right_arithmetic_p", "shift_right_logical_p", "sign_p", "sin_p", "sinh_p",
-    "sqrt_p", "stop_gradient_p", "sub_p", "tan_p", "tanh_p", "xor_p", "zeta_p",
+    "slice_p", "sqrt_p", "square_p", "squeeze_p", "stop_gradient_p", "sub_p", "tan_p", "tanh_p", "xor_p",
+    "zeta_p",
 ]

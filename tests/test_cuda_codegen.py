@@ -31,6 +31,7 @@ import pytest
 import fgrad
 import fgrad.lax as lax
 import fgrad.numpy as fnp
+from fgrad.ops.elementwise import pow_p
 from fgrad.compile import compile_executable, cuda_codegen as cc, fusion, optimize
 from fgrad.core.ir import Literal
 from fgrad.testing import op_table as T
@@ -176,10 +177,24 @@ def test_a_group_whose_kernel_cannot_be_written_runs_as_calls(monkeypatch):
 
 def test_integer_power_needs_a_literal_nonnegative_exponent():
     i = A(np.arange(1, 5), np.int64)
-    _, _, plan, _ = lowered(lambda i: i ** 3, i)
+    _, _, plan, _ = lowered(lambda i: pow_p.bind(i, 3), i)  # the pow primitive (x ** 3 is integer_pow)
     assert "fg_ipow(x0, 3LL)" in specs_of(plan)[0].operation
     _, _, plan, _ = lowered(lambda i, j: i ** j, i, i)
     assert [e.prim.name for e in ops_of(plan)] == ["pow"] and not specs_of(plan)
+
+
+def test_integer_pow_compiles_to_products_or_its_helper():
+    """``x ** 5`` (JAX's integer_pow) is simplified into the products of XLA's lowering,
+    ``x * ((x * x) * (x * x))``; a negative exponent keeps the primitive, whose kernel is the
+    ``fg_integer_pow`` helper; float16 beyond squaring stays an ordinary call (NumPy rounds
+    every product to float16)."""
+    x = A(RNG.normal(size=8), F32)
+    prog, _, plan, _ = lowered(lambda x: x ** 5, x)
+    assert [e.prim.name for e in prog.eqns] == ["mul", "mul", "mul"] and not ops_of(plan)
+    _, _, plan, _ = lowered(lambda x: x ** -3, x)
+    assert "fg_integer_pow(x0, -3)" in specs_of(plan)[0].operation and not ops_of(plan)
+    _, _, plan, _ = lowered(lambda x: lax.integer_pow(x, -3), A(RNG.normal(size=8), np.float16))
+    assert [e.prim.name for e in ops_of(plan)] == ["integer_pow"]
 
 
 def test_uint64_vs_int64_comparison_is_not_compiled():
@@ -273,7 +288,7 @@ def test_every_template_names_only_known_helpers():
         for t in tpls:
             for name in re.findall(r"\b(fg_\w+)\(", t):
                 assert name in cc.HELPERS, (p.name, name)
-            t.format("a", "b", "c", T="float", f="f", decimals=1)  # well-formed
+            t.format("a", "b", "c", T="float", f="f", decimals=1, y=2)  # well-formed
 
 
 # ---------------------------------------------------------------------------------------

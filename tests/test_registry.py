@@ -247,8 +247,9 @@ from fgrad.ops.specs import SPEC_LIST, SPECS, Domain, OpSpec, Row  # noqa: E402
 # public fgrad.numpy functions that bind exactly one elementwise primitive yet are not that
 # primitive's face: composites with a constant or a parameter (the reason is the entry)
 NOT_WRAPPERS = {
-    "square": "x * x",
-    "reciprocal": "1 / x",
+    "square": "square_p (JAX's primitive) after the bool -> int32 promotion",
+    "reciprocal": "integer_pow_p with y=-1 (JAX's) after the inexact promotion",
+    "trim_zeros": "data-dependent slicing (a slice of the whole array binds nothing)",
     "deg2rad": "x * (pi / 180)",
     "radians": "x * (pi / 180)",
     "rad2deg": "x * (180 / pi)",

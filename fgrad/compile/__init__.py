@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backends import BackendUnavailableError, backend_of_xp, full
+from ..core.executor import place_consts
 from . import codegen, cuda_codegen, fusion, passes
 from .codegen import BLOCK, BLOCK_MIN, SCRATCH_MIN, Executable
 from .passes import Program, optimize
@@ -37,16 +39,21 @@ from .passes import Program, optimize
 
 def compile_executable(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: bool = True,
                   block: int | None = None, block_min: int | None = None,
-                  scratch_min: int | None = None) -> Executable:
+                  scratch_min: int | None = None, device=None) -> Executable:
     """Compile ``jaxpr`` (whose constant variables have the values ``consts``) into an
     `Executable` taking the buffers of ``jaxpr.invars``.
 
     ``fuse=False`` gives the unfused program (same passes, one op per step): fused results
     are bit-identical to it.  ``block``/``block_min``/``scratch_min`` override the kernel
-    mode thresholds (tests use small ones to exercise blocking on small arrays)."""
+    mode thresholds (tests use small ones to exercise blocking on small arrays).  ``device``:
+    where a device program's constants go (its inputs' device)."""
     prog = optimize(jaxpr, consts, simplify=simplify)
     if cuda_codegen.supports(xp):  # cupy: fused groups become generated CUDA kernels
-        return cuda_codegen.generate(prog, fusion.partition(prog, fuse=fuse), xp)
+        return cuda_codegen.generate(prog, fusion.partition(prog, fuse=fuse), xp)  # (host consts uploaded)
+    if xp is not np and _has_backend(xp):  # constants folded from literals alone: to the device
+        for v, c in list(prog.consts.items()):
+            if type(c) is np.ndarray:
+                prog.consts[v] = _on_device(c, xp, device)
     steps = fusion.partition(prog, fuse=fuse and xp is np)
     return codegen.generate(
         prog, steps, xp,
@@ -54,6 +61,26 @@ def compile_executable(jaxpr, consts, *, xp=np, fuse: bool = True, simplify: boo
         block_min=BLOCK_MIN if block_min is None else block_min,
         scratch_min=SCRATCH_MIN if scratch_min is None else scratch_min,
     )
+
+
+def _has_backend(xp) -> bool:
+    """Whether ``xp`` is a registered backend's array module (not a test's stand-in)."""
+    try:
+        backend_of_xp(xp)
+    except BackendUnavailableError:
+        return False
+    return True
+
+
+def _on_device(c, xp, device):
+    """Host constant ``c`` on ``device``: made there when it is one repeated value (a
+    broadcast literal: no copy), else uploaded."""
+    if c.size and c.dtype.kind in "biufc" and bool(np.all(c == c.flat[0])) and not (
+            c.dtype.kind == "f" and np.signbit(c).any() != np.signbit(c).all()):
+        be = backend_of_xp(xp)
+        with be.device_scope(device if device is not None else be.current_device()):
+            return full(xp, c.shape, c.flat[0], c.dtype)
+    return place_consts([c], xp, device)[0]
 
 
 __all__ = ["compile_executable", "Executable", "Program", "optimize", "passes", "fusion", "codegen",

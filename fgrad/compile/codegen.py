@@ -1049,6 +1049,7 @@ def generate(prog, steps, xp=np, block=BLOCK, block_min=BLOCK_MIN, scratch_min=S
         ns["_pool"] = pool.sets
         ns["_alloc"] = pool.alloc
 
+    ns.setdefault("np", np)  # parameters written with repr may hold NumPy ints (`np.int64(1)`)
     exec(compile(src, "<fgrad compiled>", "exec"), ns)
     # IEEE special values (overflow, 0/0, log(0), ...) are computed silently, as in JAX
     return Executable(quiet(ns["run"], 1), src, prog, steps, g.kernel_modes, ns)

@@ -279,6 +279,21 @@ HELPERS = {
   return (T)r;
 }
 """,
+    # JAX's integer_pow of a float: binary exponentiation in the implementation's order
+    # (`ops.elementwise.integer_pow_by_squaring`), each product rounded, then 1 / acc for y < 0
+    "fg_integer_pow": """template <typename T> __device__ __forceinline__ T fg_integer_pow(T x, int y) {
+  if (y == 0) return (T)1;
+  unsigned int n = y < 0 ? (unsigned int)(-(long long)y) : (unsigned int)y;
+  T acc = x;
+  bool first = true;
+  while (n) {
+    if (n & 1u) { acc = first ? x : acc * x; first = false; }
+    n >>= 1;
+    if (n) x = x * x;
+  }
+  return y < 0 ? (T)1 / acc : acc;
+}
+""",
     # XLA shifts: an amount outside [0, bits) gives 0 (logical) or the sign fill
     "fg_shift_left": """template <typename T, typename Y>
 __device__ __forceinline__ T fg_shift_left(T x, Y y) {
@@ -393,7 +408,9 @@ def _check_params(e, compute) -> None:
         y = e.invars[1]
         if type(y) is not Literal or isinstance(y.val, float) or y.val < 0:
             raise Unsupported("integer power needs a literal exponent >= 0 (NumPy raises otherwise)")
-    if e.params and name not in ("convert_element_type", "round"):
+    if name == "integer_pow" and np.dtype(compute) == F16 and e.params["y"] not in (-1, 0, 1, 2):
+        raise Unsupported("integer_pow of float16: NumPy rounds every product to float16")
+    if e.params and name not in ("convert_element_type", "round", "integer_pow"):
         raise Unsupported(f"{name}: parameters {sorted(e.params)}")
 
 
@@ -881,6 +898,7 @@ def generate(prog, steps, xp) -> Executable:
     g = CudaGen(prog, steps, xp)
     src = g.generate()
     ns = dict(g.ns)
+    ns.setdefault("np", np)  # parameters written with repr may hold NumPy ints (`np.int64(1)`)
     exec(compile(src, "<fgrad compiled (cuda)>", "exec"), ns)
     exe = Executable(ns["run"], src, prog, steps, g.kernel_modes, ns)
     exe.cuda_kernels = g.specs

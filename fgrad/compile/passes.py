@@ -42,8 +42,10 @@ from ..backends import backend_of_buffer, to_host
 
 from ..core.array import ShapedArray, get_aval
 from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects, live_eqns
-from ..ops.elementwise import mul_p, neg_p
+from ..ops.elementwise import integer_pow_by_squaring, mul_p, neg_p
+from ..ops.indexing import gather_p
 from ..ops.shape import reshape_p, transpose_p
+from ..ops.structural import slice_indexer
 
 _NO_VALUE = object()
 
@@ -503,6 +505,53 @@ def _r_pow(rw, e):
     return False
 
 
+def _r_integer_pow(rw, e):
+    """``integer_pow[y>=1]`` as the ``mul`` equations of XLA's lowering (binary
+    exponentiation, the implementation's products in its order), so it fuses."""
+    (x,) = e.invars
+    out = e.outvars[0]
+    y = e.params["y"]
+    if type(x) is Literal or y < 1 or x.aval.dtype.kind not in "fciu" or not _same_aval(x.aval, out.aval):
+        return False
+    res = integer_pow_by_squaring(x, y, lambda a, b: rw.new_eqn(mul_p, [a, b], out.aval, {}), None)
+    return _alias_if(rw, e, res)
+
+
+def _r_square(rw, e):
+    """``square`` is ``x * x`` (XLA's lowering), so equivalent spellings compile alike."""
+    (x,) = e.invars
+    out = e.outvars[0]
+    if type(x) is Literal or not _same_aval(x.aval, out.aval):
+        return False
+    rw.new_eqn(mul_p, [x, x], out.aval, {}, outvar=out)
+    return True
+
+
+def _r_slice(rw, e):
+    """``slice`` (JAX's primitive, in traced programs) compiles as the static gather it reads
+    (`ops.structural.slice_indexer`), which the host kernels and fusion know."""
+    (x,) = e.invars
+    if type(x) is Literal:
+        return False
+    p = e.params
+    indexer = slice_indexer(tuple(x.aval.shape), p["start_indices"], p["limit_indices"], p["strides"])
+    out = e.outvars[0]
+    if not indexer:
+        return _alias_if(rw, e, x)
+    rw.new_eqn(gather_p, [x], out.aval, {"indexer": indexer, "oob": "clip", "fill_value": None}, outvar=out)
+    return True
+
+
+def _r_squeeze(rw, e):
+    """``squeeze`` compiles as the ``reshape`` it is (so reshapes around it merge)."""
+    (x,) = e.invars
+    if type(x) is Literal:
+        return False
+    out = e.outvars[0]
+    rw.new_eqn(reshape_p, [x], out.aval, {"new_sizes": tuple(out.aval.shape)}, outvar=out)
+    return True
+
+
 def _r_real_part(rw, e):
     """``conj(x)`` and ``real(x)`` of a real ``x`` are ``x`` (abs_sq of a real compiles to
     ``x * x``, as XLA's simplifier makes it)."""
@@ -691,6 +740,15 @@ def _r_bid(rw, e):
     if tuple(x.aval.shape) == tuple(out.aval.shape) and tuple(e.params["broadcast_dimensions"]) == tuple(
             range(len(out.aval.shape))):
         return _alias_if(rw, e, x)
+    dims = tuple(e.params["broadcast_dimensions"])
+    p = rw.producer.get(x)
+    if p is not None and p.prim is e.prim and type(p.invars[0]) is not Literal:  # bid of bid: one
+        inner = tuple(dims[d] for d in p.params["broadcast_dimensions"])
+        rw.new_eqn(e.prim, [p.invars[0]], out.aval, dict(e.params, broadcast_dimensions=inner), outvar=out)
+        return True
+    if x.aval.size == out.aval.size and dims == tuple(sorted(dims)):  # only new axes of 1: a reshape
+        rw.new_eqn(reshape_p, [x], out.aval, {"new_sizes": tuple(out.aval.shape)}, outvar=out)
+        return True
     return False
 
 
@@ -746,7 +804,9 @@ def _r_dot_general(rw, e):
 
 
 _RULES = {
-    "mul": _r_mul, "div": _r_div, "add": _r_add, "sub": _r_sub, "neg": _r_neg, "pow": _r_pow,
+    "mul": _r_mul, "div": _r_div, "add": _r_add, "add_any": _r_add, "sub": _r_sub, "neg": _r_neg,
+    "pow": _r_pow, "integer_pow": _r_integer_pow, "slice": _r_slice, "squeeze": _r_squeeze,
+    "square": _r_square,
     "convert_element_type": _r_convert, "select": _r_select, "reshape": _r_reshape,
     "transpose": _r_transpose, "broadcast_in_dim": _r_bid, "reduce_sum": _r_reduce,
     "reduce_max": _r_reduce, "reduce_min": _r_reduce, "reduce_prod": _r_reduce,

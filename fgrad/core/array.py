@@ -681,6 +681,7 @@ class Tracer(Array):
     """
 
     __slots__ = ("_trace",)
+    staged = False  # a value of a program being staged (jit, make_jaxpr): StagingTracer
 
     @property
     def aval(self) -> ShapedArray:  # pragma: no cover - abstract

@@ -475,7 +475,8 @@ def pretty_doc(top: Jaxpr, name_stack: bool = False) -> pp.Doc:
         counts[key] += 1 + (j is not top and len(j.eqns) > 10)
         for e in j.eqns:
             label = display_name(e)
-            for v in e.params.values():
+            # the programs the text shows (not, e.g., a custom_jvp_call's `jvp=jvp` program)
+            for _, v in display_params(e):
                 for sub in _programs(v):
                     queue.append(sub)
                     if label is not None:

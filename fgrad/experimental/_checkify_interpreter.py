@@ -40,7 +40,7 @@ NAN_PRIMITIVES = {n: n for n in (
     "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bessel_i0e", "bessel_i1e",
     "cbrt", "conv_general_dilated", "cos", "cosh", "cumlogsumexp", "cummax", "cummin", "cumprod",
     "cumsum", "custom_linear_solve", "digamma", "dot_general", "erf", "erf_inv", "erfc", "exp",
-    "expm1", "fft", "igamma", "igamma_grad_a", "igammac", "lgamma", "log", "log1p", "logistic",
+    "expm1", "fft", "igamma", "igamma_grad_a", "igammac", "integer_pow", "lgamma", "log", "log1p", "logistic",
     "mul", "pad", "pow", "psum", "reduce_prod", "reduce_sum", "rem", "rsqrt", "sin", "sinh",
     "sqrt", "sub", "tan", "tanh")}
 # fgrad primitives for what JAX computes with one of the above

@@ -37,6 +37,7 @@ from ..ops.linalg import dot_general as _dot_general
 from ..core.quiet import quiet as _quiet
 from ..ops.sorting import slice_axis as _slice_axis
 from ..transforms.custom import custom_jvp as _custom_jvp
+from ..transforms.jit import jit_when_staged as _jit_when_staged
 
 __all__ = [  # the public names are re-exported by fgrad.nn
 
@@ -63,6 +64,7 @@ def _inexact(x):
 
 
 @_custom_jvp
+@_jit_when_staged  # JAX's relu: a custom_jvp over a jit (both show in programs)
 def relu(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
     """``max(x, 0)``; its derivative at 0 is 0 (like JAX)."""
     return fnp.maximum(x, 0)

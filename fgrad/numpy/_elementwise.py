@@ -23,7 +23,7 @@ from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..core.array import get_aval
 from ..core.narrow_floats import dtype_kind
-from ..ops.elementwise import eq, promote_args_inexact, promote_args_numeric, select
+from ..ops.elementwise import eq, integer_pow_p, promote_args_inexact, promote_args_numeric, select
 from ..ops.lax_ops import int_division_by_zero
 from ..ops.specs import SPEC_LIST, OpSpec
 from . import _promotion_checks as _promotion
@@ -141,8 +141,10 @@ def _power_int_exponent(generated):
     int32, `promote_args_numeric`) and the result has its dtype (``jnp.integer_pow``)."""
 
     def power(x: ArrayLike, y: ArrayLike) -> Array:
-        if type(y) is int:
+        n = _static_int(y)
+        if n is not None:  # JAX: a concrete integer exponent is integer_pow[y=n]
             x, = promote_args_numeric(x)
+            return integer_pow_p.bind(x, y=n)
         return generated(x, y)
 
     power.__doc__ = generated.__doc__ + """ A Python int exponent keeps the base's dtype (a bool
@@ -198,6 +200,21 @@ def _divide_as_xla(generated, prim):
     True
     """
     return divide
+
+
+def _static_int(y):
+    """``y`` as a Python int where JAX's ``jnp.power`` takes it as a static exponent (a
+    Python or NumPy integer or bool, or a concrete 0-d integer array); None otherwise."""
+    t = type(y)
+    if t is int:
+        return y
+    if isinstance(y, (bool, np.integer)):
+        return int(y)
+    if t is ArrayImpl and y.ndim == 0 and y._buf.dtype.kind in "iub":
+        return int(y._buf)
+    if isinstance(y, np.ndarray) and y.ndim == 0 and y.dtype.kind in "iub":
+        return int(y)
+    return None
 
 
 def _floor_divide_as_xla(generated):

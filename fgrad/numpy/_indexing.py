@@ -259,11 +259,77 @@ def _getitem(x, idx):
                 out = backend_xp(buf).asarray(out)
             return wrap(out, x._weak)
     x = _arr(x)
+    if idx is None or _basic_key(idx) is not None:
+        out = _static_slice_index(x, idx)
+        if out is not None:
+            return out
     _check_jax_index(idx)
     if _has_scalar_false(idx):
         return _empty_selection(x, idx)
     indexer, arrays = indexing_ops.parse_index(_shape(x), _stack_traced_lists(idx), "indexing")
     return indexing_ops.gather(x, arrays, indexer, "clip")
+
+
+def _static_slice_index(x, idx):
+    """``x[idx]`` for an index of Python ints (in bounds), slices, None and Ellipsis, staged
+    as JAX stages it (``jnp`` indexing's static-slice strategy): one ``slice`` (none for whole
+    axes), ``rev`` for negative steps, ``squeeze`` for the integers, ``broadcast_in_dim`` for
+    the new axes.  None where that does not apply (the caller gathers)."""
+    shp = _shape(x)
+    items = idx if type(idx) is tuple else (idx,)
+    n_ell = builtins.sum(1 for i in items if i is Ellipsis)
+    used = builtins.sum(1 for i in items if i is not None and i is not Ellipsis)
+    if n_ell > 1 or used > len(shp):
+        return None
+    fill = (slice(None),) * (len(shp) - used)
+    if n_ell:
+        k = next(j for j, i in enumerate(items) if i is Ellipsis)
+        items = items[:k] + fill + items[k + 1:]
+    else:
+        items = items + fill
+    starts, limits, strides, rev_axes, squeeze_axes, new_axes = [], [], [], [], [], []
+    axis = 0
+    for it in items:
+        if it is None:
+            new_axes.append(len(starts) - len(squeeze_axes) + len(new_axes))
+            continue
+        n = shp[axis]
+        if type(it) is int:
+            i = it + n if it < 0 else it
+            if not 0 <= i < n:
+                return None  # out of bounds: the gather clamps
+            starts.append(i)
+            limits.append(i + 1)
+            strides.append(1)
+            squeeze_axes.append(axis)
+        else:
+            try:
+                start, stop, step = it.indices(n)
+            except ValueError:  # a zero step: the gather path raises
+                return None
+            if step < 0:
+                first = builtins.min(n, stop + 1 + builtins.abs(start - stop - 1) % -step)
+                starts.append(first)
+                limits.append(builtins.max(first, start + 1))
+                strides.append(-step)
+                rev_axes.append(axis)
+            else:
+                starts.append(start)
+                limits.append(builtins.max(start, stop))
+                strides.append(step)
+        axis += 1
+    out = ST.static_slice(x, starts, limits, strides)
+    if rev_axes:
+        out = ST.rev(out, rev_axes)
+    if squeeze_axes:
+        out = shape_ops.squeeze(out, squeeze_axes)
+    if new_axes:
+        res = list(_shape(out))
+        for a in new_axes:
+            res.insert(a, 1)
+        kept = tuple(i for i in range(len(res)) if i not in new_axes)
+        out = shape_ops.broadcast_in_dim(out, tuple(res), kept)
+    return out
 
 
 def _is_scalar_false(i) -> bool:

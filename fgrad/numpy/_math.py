@@ -15,7 +15,8 @@ from ..core.x64_mode import canonical_dtype, requested_dtype
 from ..core.placement import device_put
 from ..ops import elementwise as ew
 from ..ops import shape as shape_ops
-from ..ops.elementwise import div_p, mul_p, round_p, select_p
+from ..ops.elementwise import round_p, select_p
+from ..transforms.jit import jit_when_staged
 from ._creation import asarray
 from . import _key_arrays as _keys
 from ._indexing import nonzero
@@ -34,12 +35,12 @@ def positive(x: ArrayLike) -> Array:
 
 def square(x: ArrayLike) -> Array:
     x, = ew.promote_args_numeric(x)  # bool: int32, as JAX
-    return mul_p.bind(x, x)
+    return ew.square_p.bind(x)
 
 
 def reciprocal(x: ArrayLike) -> Array:
     x, = ew.promote_args_inexact(x)  # integers: JAX's inexact dtype (core.inexact)
-    return div_p.bind(1.0, x)
+    return ew.integer_pow_p.bind(x, y=-1)  # JAX: integer_pow[y=-1]
 
 
 def divmod(x: ArrayLike, y: ArrayLike) -> tuple[Array, Array]:
@@ -101,13 +102,19 @@ def clip(a: ArrayLike, min: ArrayLike | None = None, max: ArrayLike | None = Non
     >>> fnp.clip(fnp.asarray([-2.0, 0.5, 3.0]), -1.0, 1.0)
     Array([-1. ,  0.5,  1. ], dtype=float64)
     """
-    lo = a_min if min is None else min
-    hi = a_max if max is None else max
+    return _clip(a, a_min if min is None else min, a_max if max is None else max)
+
+
+def _clip_body(a, lo, hi):
     if lo is not None:
-        a = maximum(a, lo)
+        a = maximum(lo, a)
     if hi is not None:
-        a = minimum(a, hi)
+        a = minimum(hi, a)
     return a
+
+
+_clip_body.__name__ = _clip_body.__qualname__ = "clip"
+_clip = jit_when_staged(_clip_body)  # JAX's jnp.clip: jit[name=clip]{max(lo, x), min(hi, .)}
 
 
 def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = True,

@@ -28,6 +28,7 @@ from ..ops import sorting as sorting_ops
 from ..ops._util import normalize_axes, normalize_axis
 from ..ops.elementwise import convert_element_type
 from ..ops.shape import broadcast_to
+from ..transforms.jit import jit_when_staged
 import fgrad.numpy._math as fnp_math
 import fgrad.numpy._reductions as fnp_reductions
 from ._creation import asarray, constant_like
@@ -81,7 +82,9 @@ def _cumulative(prim_fn, name):
     return f
 
 
-cumsum = _cumulative(cumulative_ops.cumsum, "cumsum")
+# JAX's jnp.cumsum is jit[name=cumsum] in programs (axis, dtype and out static)
+cumsum = jit_when_staged(_cumulative(cumulative_ops.cumsum, "cumsum"), static_argnums=(1, 2, 3),
+                         static_argnames=("axis", "dtype", "out"))
 cumprod = _cumulative(cumulative_ops.cumprod, "cumprod")
 
 

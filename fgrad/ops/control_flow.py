@@ -30,7 +30,7 @@ from ..compile.passes import optimize
 from ..core.executor import host_loop, host_scan, straight_line
 from ..core.host_pool import empty as pooled_empty
 from ..core.quiet import switch
-from ..backends import NUMPY, put_buffer
+from ..backends import NUMPY, backend_of_buffer, full, put_buffer
 from ..core.constants import constant_like, host_array, zeros, zeros_like
 from ..core.placement import placement_of
 from ..core.ir import Eqn, Jaxpr, Literal, eval_jaxpr, has_effects, live_eqns, split_by_dependence
@@ -445,7 +445,20 @@ defbatch(cond_p, _cond_batch, axis_name=True)  # the branches may hold collectiv
 # scan
 
 
+def _scalar_operands_as_arrays(xp, args, invars):
+    """``args`` with the scalars (literal operands) made 0-d arrays of their variables' dtypes,
+    on the device of the first array operand (made there, not uploaded)."""
+    like = next((a for a in args if hasattr(a, "shape") and not isinstance(a, np.generic)), None)
+    if xp is np or like is None:
+        return [a if hasattr(a, "shape") else np.asarray(a, v.aval.dtype) for a, v in zip(args, invars)]
+    be = backend_of_buffer(like)
+    with be.device_scope(be.device_of(like)):
+        return [a if hasattr(a, "shape") else full(xp, (), a, v.aval.dtype) for a, v in zip(args, invars)]
+
+
 def _scan_impl(xp, *args, body, n_consts, n_carry, length, reverse):
+    if not all(hasattr(a, "shape") for a in args):  # a literal init (a Python scalar): an array
+        args = _scalar_operands_as_arrays(xp, args, body.jaxpr.invars)
     consts = list(args[:n_consts])
     carry = list(args[n_consts:n_consts + n_carry])
     xs = args[n_consts + n_carry:]
@@ -518,7 +531,14 @@ def _promote_weak_carry(init, weak, out_avals):
     return out, changed
 
 
-def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan", weak=None):
+def _scalar_literal(value, aval):
+    """An initial carry given as the Python scalar ``value``, for a staged program: the scalar
+    again (a NumPy scalar of the carry's dtype where the carry became strongly typed), which
+    stages as JAX's literal (``scan[...] 0.0:f64[] a``) rather than a captured constant."""
+    return value if aval.weak_type else aval.dtype.type(value)
+
+
+def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan", weak=None, py_inits=None):
     """Trace ``fun(*consts_in, *carry, *x) -> carry + ys`` and bind scan_p.  ``weak``: which
     initial carries were Python scalars (`_promote_weak_carry`)."""
     x_avals = [ShapedArray(get_aval(x).shape[1:], get_aval(x).dtype) for x in xs]
@@ -536,6 +556,8 @@ def _bind_scan(fun, consts_in, init, xs, length, reverse, what="scan", weak=None
                 "fix the initial value's dtype."
             )
     body_consts = _with_operands(body_consts, [*consts_in, *init, *xs])
+    if py_inits is not None and type(state.trace) is StagingTrace:
+        init = [x if p is None else _scalar_literal(p, get_aval(x)) for x, p in zip(init, py_inits)]
     return scan_p.bind(*body_consts, *consts_in, *init, *xs, body=body,
                        n_consts=len(body_consts) + len(consts_in), n_carry=len(init),
                        length=length, reverse=reverse)
@@ -857,6 +879,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reve
     """
     init_flat, init_tree = tree_flatten(init)
     weak = [_is_weak(x) for x in init_flat]
+    py_inits = [x if type(x) in WEAK_SCALAR_TYPES else None for x in init_flat]
     init_flat = _as_arrays(init_flat)
     xs_flat, xs_tree = tree_flatten(xs)
     xs_flat = _as_arrays(xs_flat)
@@ -891,7 +914,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reve
         out_tree.append(y_tree)
         return _as_arrays(c_flat) + _as_arrays(y_flat)
 
-    outs = _bind_scan(body, [], init_flat, xs_flat, n, bool(reverse), weak=weak)
+    outs = _bind_scan(body, [], init_flat, xs_flat, n, bool(reverse), weak=weak, py_inits=py_inits)
     carry = tree_unflatten(init_tree, outs[: len(init_flat)])
     return carry, tree_unflatten(out_tree[-1], outs[len(init_flat):])
 
@@ -1005,12 +1028,13 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
     body_fun = _weak_index_body(body_fun, init_val)
     if not isinstance(lower, Tracer) and not isinstance(upper, Tracer):
         lo, hi = int(lower), int(upper)
-        idx = _index_like(np.arange(lo, max(lo, hi), dtype=np.int64), tree_flatten(init_val)[0])
-        def step(c, i):  # JAX: concrete bounds give a weakly typed default-int index (``c + i``
-            # keeps an int8 carry int8 and a weak int carry weak)
-            return body_fun(convert_element_type(i, get_aval(i).dtype, weak_type=True), c), None
 
-        carry, _ = scan(step, init_val, idx, length=max(0, hi - lo))
+        def step(c, _):  # JAX: the index is a carry started at the Python int `lower`, so
+            # weakly typed (``c + i`` keeps an int8 carry int8 and a weak int carry weak)
+            i, val = c
+            return (i + 1, body_fun(i, val)), None
+
+        (_, carry), _ = scan(step, (lo, init_val), None, length=max(0, hi - lo))
         return carry
 
     def cond_fun(s):

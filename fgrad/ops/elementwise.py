@@ -112,8 +112,8 @@ def _promoting_bind(prim: Primitive):
 
 # binary primitives whose operands promote to one dtype (not ldexp/shifts/complex, which
 # take operands of different kinds on purpose)
-_LATTICE_PRIMS = frozenset({"add", "sub", "mul", "div", "atan2", "eq", "ne", "lt", "le", "gt", "ge",
-                            "max", "min", "fmax", "fmin", "fmod", "rem", "floor_divide", "hypot",
+_LATTICE_PRIMS = frozenset({"add", "add_any", "sub", "mul", "div", "atan2", "eq", "ne", "lt", "le", "gt",
+                            "ge", "max", "min", "fmax", "fmin", "fmod", "rem", "floor_divide", "hypot",
                             "logaddexp", "logaddexp2", "nextafter", "pow"})
 _INT_FLOAT_TARGET: dict = {}
 
@@ -213,14 +213,21 @@ def promote_args_numeric(*args) -> tuple:
 
 
 def _cast_weak(args, kinds, strong):
+    """Each weakly typed array of ``args`` cast to the dtype the ``strong`` dtypes give it.
+    A staged one of that dtype already is made strong all the same, as JAX's promotion
+    stages it (``convert_element_type[new_dtype=float64 weak_type=False]``; jit drops it);
+    eager values and other transforms' tracers need no operation for it."""
     if not strong:
         return args
     cast = []
     for a, k in zip(args, kinds):
         if k == 2:
-            target = cast_target(strong, get_aval(a).dtype)
+            dt = get_aval(a).dtype
+            target = cast_target(strong, dt)
             if target is not None:
                 a = convert_element_type(a, target)
+            elif isinstance(a, Tracer) and a.staged and all(d == dt for d in strong):
+                a = convert_element_type(a, dt)
         cast.append(a)
     return tuple(cast)
 
@@ -434,7 +441,14 @@ def neg(x):
     return neg_p.bind(x)
 
 
-add_any = add
+# JAX's ``add_any`` (``add_jaxvals``): the sum of two tangent/cotangent contributions
+# (`core.rules.add_tangents`); numerically ``add``, a primitive of its own so that derivative
+# programs read as JAX's
+add_any_p = elementwise("add_any", lambda xp, x, y: xp.add(x, y), kernel="({0} + {1})")
+
+
+def add_any(x, y):
+    return add_any_p.bind(x, y)
 
 
 def _add_transpose(ct, x, y):
@@ -458,6 +472,7 @@ def _ident(t, *primals):
 
 
 deflinear(add_p, _add_transpose, partials=(_ident, _ident))
+deflinear(add_any_p, _add_transpose, partials=(_ident, _ident))
 deflinear(sub_p, _sub_transpose, partials=(_ident, lambda t, x, y: neg(t)))
 defbilinear(mul_p, lambda ct, x, y: unbroadcast(mul(ct, y), x.aval),
             lambda ct, x, y: unbroadcast(mul(x, ct), y.aval))
@@ -485,7 +500,8 @@ expm1_p = unary("expm1", np.expm1, lambda x, y: add(y, 1.0), kernel={"f": "expm1
 sqrt_p = unary("sqrt", np.sqrt, _sqrt_deriv, kernel={"f": "sqrt{f}({0})"})
 cbrt_p = unary("cbrt", np.cbrt, lambda x, y: div(1.0, mul(3.0, mul(y, y))), kernel={"f": "cbrt{f}({0})"})
 sin_p = unary("sin", np.sin, lambda x, y: cos(x), kernel={"f": "sin{f}({0})"})
-cos_p = unary("cos", np.cos, lambda x, y: neg(sin(x)), kernel={"f": "cos{f}({0})"})
+cos_p = unary("cos", np.cos, kernel={"f": "cos{f}({0})"},  # JAX's -(t * sin(x))
+              tangent=lambda t, y, x: neg(mul(t, sin(x))))
 tan_p = unary("tan", np.tan, lambda x, y: add(1.0, mul(y, y)), kernel={"f": "tan{f}({0})"})
 asin_p = unary("asin", np.arcsin, lambda x, y: rsqrt_(sub(1.0, mul(x, x))), kernel={"f": "asin{f}({0})"})
 acos_p = unary("acos", np.arccos, lambda x, y: neg(rsqrt_(sub(1.0, mul(x, x)))), kernel={"f": "acos{f}({0})"})
@@ -590,7 +606,8 @@ def _real_transpose(ct, x):
 
 
 def rsqrt_(x):
-    return div(1.0, sqrt(x))
+    """``1 / sqrt(x)``, the ``rsqrt`` primitive (JAX's derivative rules use it too)."""
+    return rsqrt_p.bind(x)
 
 
 def _mk(p):
@@ -636,6 +653,52 @@ def _pow_impl(xp, x, y):
 
 pow_p = elementwise("pow", _pow_impl, {"f": "pow{f}({0}, {1})", "iu": "fg_ipow({0}, {1})"})
 pow_p.ufunc = None  # not one ufunc for every exponent: compiled code calls the impl
+
+
+def integer_pow_by_squaring(x, y: int, mul_fn, one_over):
+    """``x ** y`` for a static int ``y`` as XLA computes JAX's ``integer_pow``: binary
+    exponentiation (``acc *= x`` for each set bit of ``|y|``, ``x *= x`` between bits; so
+    ``x**3`` is ``x * (x * x)``, ``x**5`` is ``x * ((x * x) * (x * x))``), then ``one_over(acc)``
+    for a negative ``y``.  Shared by the implementation and jit's simplifier (which spells the
+    same products as ``mul`` equations, so they fuse); ``y == 0`` is the caller's."""
+    n = -y if y < 0 else y
+    acc = None
+    while n > 0:
+        if n & 1:
+            acc = x if acc is None else mul_fn(acc, x)
+        n >>= 1
+        if n > 0:
+            x = mul_fn(x, x)
+    return one_over(acc) if y < 0 else acc
+
+
+def _integer_pow_impl(xp, x, *, y):
+    if y < 0 and (type(x) is int or getattr(x, "dtype", np.dtype(float)).kind in "iu"):
+        raise TypeError("integer_pow: a negative power of an integer")  # the abstract rule's error
+    if y == 0:
+        return xp.ones_like(x)
+    return integer_pow_by_squaring(x, y, xp.multiply, lambda a: xp.true_divide(1, a))
+
+
+def _integer_pow_abstract_eval(x, *, y):
+    if dtype_kind(x.dtype) not in "iufc":
+        raise TypeError(f"integer_pow does not accept dtype {x.dtype}. Accepted dtypes are "
+                        "subtypes of integer, floating, complexfloating.")
+    if y < 0 and dtype_kind(x.dtype) in "iu":
+        raise TypeError("Integers cannot be raised to negative powers, got "
+                        f"integer_pow({x.dtype}{list(x.shape)}, {y}); use a float base")
+    return make_aval(x.shape, x.dtype, x.weak_type)
+
+
+# JAX's integer_pow (a static int exponent `y`): `x ** 2`, `jnp.power(x, 3)`, `lax.integer_pow`
+integer_pow_p = elementwise("integer_pow", _integer_pow_impl,
+                            {"f": "fg_integer_pow({0}, {y})", "iu": "fg_ipow({0}, ({T}){y})"})
+integer_pow_p.abstract_eval = _integer_pow_abstract_eval
+# JAX's `square` and `rsqrt` primitives (jnp.square, lax.square, lax.rsqrt)
+square_p = elementwise("square", lambda xp, x: xp.multiply(x, x), kernel="({0} * {0})")
+square_p.ufunc = np.square  # x * x, bit for bit
+rsqrt_p = elementwise("rsqrt", lambda xp, x: xp.true_divide(1, xp.sqrt(x)),
+                      kernel={"f": "(1 / sqrt{f}({0}))"})
 # NaN-propagating (max/min) or NaN-ignoring (fmax/fmin); on ties NumPy returns the second operand
 max_p = _binary("max", np.maximum, kernel={"f": "(({0} > {1} || {0} != {0}) ? {0} : {1})",
                                            "iub": "({0} > {1} ? {0} : {1})"})
@@ -695,6 +758,15 @@ defzero(floor_divide_p)
 
 def pow_(x, y):
     return pow_p.bind(x, y)
+
+
+def integer_pow(x, y: int):
+    """``x ** y`` for a static Python int ``y`` (JAX's ``integer_pow`` primitive)."""
+    return integer_pow_p.bind(x, y=y)
+
+
+def square(x):
+    return square_p.bind(x)
 
 
 def maximum(x, y):
@@ -762,6 +834,29 @@ def _fminmax_weight(cmp):
 
 
 defjvp2(pow_p, _pow_tangent_x, _pow_tangent_y)
+
+
+def _scalar_like(x, c):
+    """``c`` as a weak Python scalar of ``x``'s kind (JAX's ``_const(x, c)``: a literal of
+    ``x``'s dtype in a traced program)."""
+    kind = dtype_kind(get_aval(x).dtype)
+    return complex(c) if kind == "c" else float(c) if kind == "f" else int(c)
+
+
+def _integer_pow_tangent(t, x, *, y):
+    """JAX's rule: ``t * (y * x ** (y - 1))``, spelled as JAX spells it for y in 0, 1, 2."""
+    if y == 0:
+        return _zeros_of(t)
+    if y == 1:
+        return t
+    if y == 2:
+        return mul(t, mul(_scalar_like(x, 2), x))
+    return mul(t, mul(_scalar_like(x, y), integer_pow(x, y - 1)))
+
+
+defjvp(integer_pow_p, _integer_pow_tangent)
+defjvp(square_p, lambda t, x: mul(t, mul(_scalar_like(x, 2), x)))
+defjvp2(rsqrt_p, lambda t, out, x: mul(t, mul(_scalar_like(x, -0.5), div(out, x))))
 _def_weighted(max_p, _minmax_weight(lambda x, y: gt(x, y)))
 _def_weighted(min_p, _minmax_weight(lambda x, y: lt(x, y)))
 _def_weighted(fmax_p, _fminmax_weight(lambda x, y: gt(x, y)))
@@ -999,8 +1094,9 @@ def _convert_transpose(ct, x, new_dtype, weak_type=False):
 deflinear(convert_element_type_p, _convert_transpose, jvp=_convert_jvp)
 
 # primitives that are exactly one NumPy ufunc: the eager fast path and generated code call it directly
-for _p, _u in ((add_p, np.add), (sub_p, np.subtract), (mul_p, np.multiply), (div_p, np.true_divide),
-               (neg_p, np.negative), (eq_p, np.equal), (ne_p, np.not_equal), (lt_p, np.less),
+for _p, _u in ((add_p, np.add), (add_any_p, np.add), (sub_p, np.subtract), (mul_p, np.multiply),
+               (div_p, np.true_divide), (neg_p, np.negative), (eq_p, np.equal), (ne_p, np.not_equal),
+               (lt_p, np.less),
                (le_p, np.less_equal), (gt_p, np.greater), (ge_p, np.greater_equal),
                (and_p, np.bitwise_and), (or_p, np.bitwise_or), (xor_p, np.bitwise_xor),
                (logical_and_p, np.logical_and), (logical_or_p, np.logical_or),

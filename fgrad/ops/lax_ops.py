@@ -255,14 +255,14 @@ def rsqrt(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
 
 
 def square(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
-    return _ew.mul(x, x)
+    return _ew.square(x)
 
 
 def integer_pow(x: Shaped[ArrayLike, "*shape"], y: int) -> Shaped[Array, "*shape"]:
     """``x ** y`` for a static Python integer ``y``."""
     if not isinstance(y, (int, np.integer)):
         raise TypeError(f"integer_pow: the exponent must be a Python int, got {type(y).__name__}")
-    return _ew.pow_(x, int(y))
+    return _ew.integer_pow(x, int(y))
 
 
 class RoundingMethod:

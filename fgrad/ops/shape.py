@@ -198,6 +198,44 @@ def moveaxis(x, source, destination):
     return transpose(x, perm)
 
 
+# -- squeeze -----------------------------------------------------------------------------
+
+def _squeeze_abstract(x, dimensions):
+    for d in dimensions:
+        if not 0 <= d < x.ndim or x.shape[d] != 1:
+            raise ValueError(f"squeeze: dimension {d} of an array of shape {x.shape} is not of size 1; "
+                             "squeeze only removes dimensions of size 1")
+    return ShapedArray(tuple(n for i, n in enumerate(x.shape) if i not in dimensions), x.dtype, x.weak_type)
+
+
+# JAX's squeeze (`x[1]` stages slice + squeeze): a reshape that names the removed dimensions
+squeeze_p = Primitive("squeeze", lambda xp, x, dimensions: xp.squeeze(x, dimensions), _squeeze_abstract,
+                      family="shape")
+
+
+def squeeze(x, dimensions: Sequence[int]):
+    """``x`` without its size-1 ``dimensions`` (non-negative, sorted)."""
+    dims = tuple(sorted(set(int(d) for d in dimensions)))
+    return squeeze_p.bind(x, dimensions=dims) if dims else x
+
+
+def _squeeze_transpose(ct, x, dimensions):
+    # JAX: expand_dims, a broadcast_in_dim
+    out = x.aval.shape
+    kept = tuple(i for i in range(len(out)) if i not in dimensions)
+    return (broadcast_in_dim(ct, out, kept),)
+
+
+def _squeeze_batch(axis_size, vals, dims, dimensions):
+    (x,), (d,) = vals, dims
+    moved = tuple(a if a < d else a + 1 for a in dimensions)
+    return squeeze_p.bind(x, dimensions=moved), d - sum(1 for a in moved if a < d)
+
+
+deflinear(squeeze_p, _squeeze_transpose)
+defbatch(squeeze_p, _squeeze_batch)
+
+
 def expand_dims(x: ArrayLike, axis: int | Sequence[int]) -> Array:
     s = list(shape(x))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
@@ -250,9 +288,10 @@ def _reduce_batch(prim):
     def rule(axis_size, vals, dims, axes, **params):
         (x,), (d,) = vals, dims
         # physical positions: logical axis a is physical a if a < d else a + 1
-        phys = tuple(a if a < d else a + 1 for a in axes)
+        # (NumPy integers, as JAX's batching rule computes them: `axes=(np.int64(1),)`)
+        phys = tuple(sorted(np.where(np.less(axes, d), axes, np.add(axes, 1)))) if axes else ()
         out_d = d - sum(1 for a in phys if a < d)
-        return prim.bind(x, axes=tuple(sorted(phys)), **params), out_d
+        return prim.bind(x, axes=phys, **params), out_d
 
     return rule
 

@@ -31,13 +31,76 @@ def _zeros(shp, dtype, like=None):
     return zeros_like(like, dtype=dtype, shape=shp)
 
 
-def static_slice(x, starts, limits, strides=None):
-    """``x[starts[0]:limits[0]:strides[0], ...]`` with static bounds (lax.slice)."""
-    strides = strides or (1,) * len(starts)
-    indexer = tuple(("s", int(a), int(b), int(s)) for a, b, s in zip(starts, limits, strides, strict=True))
-    while indexer and indexer[-1] == ("s", 0, shape(x)[len(indexer) - 1], 1):
+def slice_indexer(shp, start_indices, limit_indices, strides) -> tuple:
+    """The static ``gather`` indexer that reads what ``slice`` reads (trailing whole axes
+    left out); jit's simplifier compiles ``slice`` as this gather."""
+    strides = strides or (1,) * len(start_indices)
+    indexer = tuple(("s", int(a), int(b), int(s))
+                    for a, b, s in zip(start_indices, limit_indices, strides, strict=True))
+    while indexer and indexer[-1] == ("s", 0, shp[len(indexer) - 1], 1):
         indexer = indexer[:-1]
-    return gather(x, [], indexer)
+    return indexer
+
+
+def _slice_abstract(x, start_indices, limit_indices, strides):
+    strides = strides or (1,) * x.ndim
+    if not len(start_indices) == len(limit_indices) == len(strides) == x.ndim:
+        raise TypeError(f"slice: start_indices {start_indices}, limit_indices {limit_indices} and "
+                        f"strides {strides} need one entry per dimension of the operand {x.shape}")
+    out = []
+    for n, a, b, k in zip(x.shape, start_indices, limit_indices, strides):
+        if not 0 <= a <= b <= n or k < 1:
+            raise TypeError(f"slice: bounds {a}:{b}:{k} do not fit a dimension of size {n} "
+                            "(0 <= start <= limit <= size, stride >= 1)")
+        out.append(0 if b == a else (b - a - 1) // k + 1)
+    return ShapedArray(tuple(out), x.dtype, x.weak_type)
+
+
+def _slice_impl(xp, x, start_indices, limit_indices, strides):
+    strides = strides or (1,) * len(start_indices)
+    return x[tuple(slice(a, b, k) for a, b, k in zip(start_indices, limit_indices, strides))]
+
+
+# JAX's slice primitive (lax.slice, and static `x[1:3]`/`x[1]` with squeeze): a view
+slice_p = Primitive("slice", _slice_impl, _slice_abstract, family="structural")
+
+
+def static_slice(x, starts, limits, strides=None):
+    """``x[starts[0]:limits[0]:strides[0], ...]`` with static bounds (lax.slice); a slice of
+    whole axes is ``x`` itself."""
+    starts = tuple(int(a) for a in starts)
+    limits = tuple(int(b) for b in limits)
+    strides = None if strides is None or all(int(k) == 1 for k in strides) else tuple(int(k) for k in strides)
+    if strides is None and starts == (0,) * len(starts) and limits == tuple(shape(x)):
+        return x
+    return slice_p.bind(x, start_indices=starts, limit_indices=limits, strides=strides)
+
+
+def _slice_transpose(ct, x, start_indices, limit_indices, strides):
+    """JAX's: pad with zeros (interior padding ``stride - 1``) back to the operand's shape."""
+    shp = x.aval.shape
+    # the padding as JAX computes it (with NumPy, so its high/interior entries print as
+    # `np.int64(0)`, as in JAX's programs)
+    if strides is None or all(k == 1 for k in strides):
+        cfg = zip(start_indices, np.subtract(shp, limit_indices), (0,) * len(shp))
+    else:
+        m = np.asarray(shape(ct))
+        real_limits = np.add(start_indices,
+                             np.where(m == 0, 0, np.add(1, np.multiply(np.subtract(m, 1), strides))))
+        cfg = zip(start_indices, np.subtract(shp, real_limits), np.subtract(strides, 1))
+    zero = {"f": 0.0, "c": 0j, "b": False}.get(get_aval(ct).dtype.kind, 0)  # a literal, as JAX's
+    return (pad_p.bind(ct, zero, padding_config=tuple(cfg)),)
+
+
+def _slice_batch(axis_size, vals, dims, start_indices, limit_indices, strides):
+    (x,), (d,) = vals, dims
+    n = get_aval(x).shape[d]
+    starts, limits = list(start_indices), list(limit_indices)
+    starts.insert(d, 0)
+    limits.insert(d, n)
+    if strides is not None:
+        strides = tuple(strides[:d]) + (1,) + tuple(strides[d:])
+    return slice_p.bind(x, start_indices=tuple(starts), limit_indices=tuple(limits), strides=strides), d
 
 
 def slice_in_dim(x, start, limit, stride=1, axis=0):
@@ -301,6 +364,8 @@ def _pad_batch(size, vals, dims, padding_config):
 
 deflinear(pad_p, _pad_transpose, jvp=_pad_jvp)
 defbatch(pad_p, _pad_batch)
+deflinear(slice_p, _slice_transpose)
+defbatch(slice_p, _slice_batch)
 
 
 # -- rev -------------------------------------------------------------------------------
@@ -335,6 +400,6 @@ defbatch(rev_p, _rev_batch)
 
 
 __all__ = [
-    "concatenate_p", "split_p", "pad_p", "rev_p", "concatenate", "split", "pad", "rev",
-    "static_slice", "slice_in_dim",
+    "concatenate_p", "split_p", "pad_p", "rev_p", "slice_p", "concatenate", "split", "pad", "rev",
+    "static_slice", "slice_indexer", "slice_in_dim",
 ]

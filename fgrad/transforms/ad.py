@@ -32,6 +32,7 @@ from .jvp_trace import (  # noqa: F401 (JVPTrace/JVPTracer/to_concrete re-export
     ForwardTrace, JVPTrace, JVPTracer, forward_mark_taken, is_float, linearize_flat, strip_aux, to_concrete,
     zeros_like_tangent)
 from .tape import tape_vjp
+from .staging import StagingTrace
 from .transpose import backward_pass
 
 TAPE_ENABLED = True  # the cached-tape fast path for top-level reverse mode
@@ -74,6 +75,41 @@ def _as_array(x):
     return host_array(x)
 
 
+def _staging() -> bool:
+    """Whether a program is being staged (jit, make_jaxpr) below the current level: scalars
+    then stay scalars, staged as literals, as JAX stages them (a device program makes what it
+    builds from them on its device); elsewhere they become arrays placed on the device (no
+    host-to-device copy under vmap, nothing on another device)."""
+    t = state.trace
+    while t is not None and t is not EVAL_TRACE:
+        if type(t) is StagingTrace and not t.partial:
+            return True
+        t = getattr(t, "parent", None)
+    return False
+
+
+def _scalar_or_array(x):
+    """``x`` for a derivative program: while staging a Python or NumPy scalar stays a
+    scalar, which is staged as a literal (JAX's ``mul 1.0:f64[] b``, not a captured
+    constant); otherwise `_as_array`."""
+    if _staging() and (type(x) in (int, float, complex) or (
+            isinstance(x, np.generic) and x.dtype.kind in "iufc")):
+        return x
+    return _as_array(x)
+
+
+def _unit_seed(out, av):
+    """Reverse mode's cotangent 1 for the scalar output ``out``: while staging JAX's literal
+    (a Python scalar when ``out`` is weakly typed, a NumPy scalar of its dtype otherwise);
+    otherwise ones on ``out``'s device."""
+    if not _staging():
+        return ones_like(out)
+    kind = dtype_kind(av.dtype)
+    if av.weak_type and kind in "fc" and np.dtype(av.dtype) == get_aval(1.0 if kind == "f" else 1j).dtype:
+        return 1.0 if kind == "f" else complex(1.0)
+    return av.dtype.type(1)
+
+
 def jvp(fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
         has_aux: bool = False) -> tuple[Any, ...]:
     """Forward-mode derivative: ``(fun(*primals), J·tangents)``.
@@ -111,6 +147,9 @@ def _tangent_like(t, p):
     """A tangent array with the primal's dtype (Python-scalar tangents are weak)."""
     if isinstance(t, (Tracer, ArrayImpl)):
         return t
+    if _staging() and type(t) in (int, float, complex) and get_aval(p).weak_type \
+            and get_aval(t).dtype == get_aval(p).dtype:
+        return t  # staged as a literal, as JAX stages it (`mul 1.0:f64[] c`)
     return _weak_as(host_array(t, get_aval(p).dtype), p)
 
 
@@ -270,7 +309,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
                     f"{ap.str_short()} because the corresponding output of the differentiated "
                     f"function is {ap.str_short()}. Cast the cotangent (`.astype({ap.dtype.name})`)."
                 )
-        cts, full_list = transpose([_as_array(c) for c in flat_ct])
+        cts, full_list = transpose([_scalar_or_array(c) for c in flat_ct])
         if full_list:
             return tree_unflatten(tree_p, [_weak_as(c, p) for c, p in zip(cts, flat_p)])
         it = iter(cts)
@@ -436,7 +475,7 @@ def value_and_grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, ha
             )
         _check_output_dtypes_rev(out, "grad", holomorphic)
         # cotangent 1 (1+0j for complex outputs): for a holomorphic f this gives f'(z)
-        g = f_vjp(ones_like(out))
+        g = f_vjp(_unit_seed(out, av))
         g = g[0] if isinstance(argnums, int) else tuple(g)
         return ((out, aux), g) if has_aux else (out, g)
 

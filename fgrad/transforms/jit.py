@@ -987,4 +987,30 @@ on_option_change("jax_debug_infs", lambda _: _set_disable_jit(disable_jit.active
 
 
 
-__all__ = ["jit", "make_jaxpr", "disable_jit", "jit_p", "Closed", "Lowered"]
+def jit_when_staged(fun: Callable[..., Any], static_argnums: Sequence[int] = (),
+                    static_argnames: Iterable[str] = ()) -> Callable[..., Any]:
+    """``fun``, staged as ``jit[name=<its name>]`` when called while a program is traced, as
+    JAX's ``@jit``-decorated library functions (``jnp.clip``, ``jnp.cumsum``, ``nn.relu``)
+    appear in its jaxprs; an eager call (or one under another transform) runs ``fun``
+    directly, without jit's dispatch.  ``static_argnums``/``static_argnames`` as for `jit`.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> double = jit_when_staged(lambda x: x * 2.0)
+        >>> [e.primitive.name for e in fgrad.make_jaxpr(double)(1.0).eqns], double(1.0)
+        (['jit'], 2.0)
+    """
+    jitted = jit(fun, static_argnums=static_argnums, static_argnames=static_argnames)
+
+    @functools.wraps(fun)
+    def staged_as_jit(*args, **kwargs):
+        trace = state.trace
+        if type(trace) is StagingTrace and not trace.partial:
+            return jitted(*args, **kwargs)
+        return fun(*args, **kwargs)
+
+    return staged_as_jit
+
+
+__all__ = ["jit", "jit_when_staged", "make_jaxpr", "disable_jit", "jit_p", "Closed", "Lowered"]

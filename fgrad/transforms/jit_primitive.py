@@ -88,7 +88,7 @@ class Closed:
         exe = self._exes.get(key)
         if exe is None:
             t0 = time.perf_counter()
-            exe = compile_executable(self.jaxpr, place_consts(self.consts, xp, device), xp=xp)
+            exe = compile_executable(self.jaxpr, place_consts(self.consts, xp, device), xp=xp, device=device)
             exe.compile_time = time.perf_counter() - t0
             LOG.debug("compiled %s for %s in %.1f ms (%d equations)", self.name,
                       getattr(xp, "__name__", xp), exe.compile_time * 1e3, len(self.jaxpr.eqns))

@@ -10,6 +10,8 @@ again or transpose.  ``partial=False`` stages everything: that is jit's tracer.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core.array import ArrayImpl, ShapedArray, Tracer, concretization_error, get_aval, is_python_scalar
 from ..core import x64_mode
 from ..core.ir import Eqn, Jaxpr, Literal, Var
@@ -52,6 +54,7 @@ class ensure_compile_time_eval:
 
 class StagingTracer(Tracer):
     __slots__ = ("_var",)  # not "var": that is the array method `x.var()`
+    staged = True
 
     def __init__(self, trace: "StagingTrace", var: Var) -> None:
         self._trace = trace
@@ -90,6 +93,11 @@ class StagingTrace(Trace):
             return x._var
         if is_python_scalar(x):
             return Literal(x, get_aval(x))
+        if isinstance(x, np.generic) and x.dtype.kind in "biufc":
+            # a NumPy scalar is inlined as JAX inlines it (`mul b 2.0:f32[]`), strongly typed:
+            # the value in the dtype of its abstract value (narrowed with 64-bit types off)
+            av = get_aval(x)
+            return Literal(av.dtype.type(x), av)
         v = self._const_ids.get(id(x))
         if v is None:
             v = Var(get_aval(x))

@@ -14,6 +14,8 @@ import numpy as np
 
 import fgrad.numpy as fnp
 from ...core.primitive import PRIMITIVES
+from ...ops.elementwise import integer_pow_p
+from ...ops.structural import slice_indexer
 from ._bcoo import BCOO
 from ._convert import bcoo_todense
 from ._dot import bcoo_dot_general
@@ -28,6 +30,7 @@ TODENSE_NAME = "fgrad.experimental.sparse.todense"  # the `name` marker `todense
 # primitives with f(0) == 0: applied to the stored values only
 ZERO_PRESERVING = (
     "neg",
+    "square",
     "sin",
     "tan",
     "sqrt",
@@ -161,6 +164,23 @@ def _gather(x, *index_arrays, indexer, **params):
     return bcoo_basic_index(x, *basic)
 
 
+def _slice(x, *, start_indices, limit_indices, strides, **params):
+    indexer = slice_indexer(x.shape, start_indices, limit_indices, strides)
+    return bcoo_basic_index(x, *basic_index_from_indexer(indexer, x.ndim))
+
+
+def _squeeze(x, *, dimensions, **params):
+    return bcoo_reshape(x, new_sizes=tuple(n for i, n in enumerate(x.shape) if i not in dimensions))
+
+
+def _integer_pow(x, *, y, **params):
+    if y <= 0:
+        raise NotImplementedError(
+            f"sparse rule for integer_pow needs a positive exponent (0 ** {y} is not 0); "
+            "use sparse.todense() for other exponents")
+    return bcoo_map_data(x, lambda d: integer_pow_p.bind(d, y=y))
+
+
 def _rev(x, *, dimensions, **params):
     return bcoo_rev(x, dimensions)
 
@@ -189,8 +209,12 @@ SPARSE_RULES.update(
         "mul": _mul,
         "div": _div,
         "add": _add_or_sub("add"),
+        "add_any": _add_or_sub("add"),
         "sub": _add_or_sub("sub"),
         "pow": _pow,
+        "integer_pow": _integer_pow,
+        "slice": _slice,
+        "squeeze": _squeeze,
         "dot_general": _dot_general,
         "reduce_sum": _reduce_sum,
         "transpose": _transpose,
