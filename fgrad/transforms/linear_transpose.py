@@ -15,6 +15,7 @@ import numpy as np
 
 from ..core.array import ShapeDtypeStruct, ShapedArray, get_aval
 from ..core.constants import zeros, zeros_like
+from ..core.ir import Literal
 from ..core.narrow_floats import dtype_kind
 from ..core.trace import new_trace
 from ..ops.elementwise import convert_element_type
@@ -59,11 +60,12 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: tuple = ()) -> C
 
     # trace to a program whose constants (closed-over values, tracers of an enclosing
     # transform included) are constvars: backward_pass treats only invars as linear inputs
-    with new_trace(StagingTrace, "linear_transpose", partial=False) as staging:
+    with new_trace(StagingTrace, "linear_transpose", partial=True) as staging:
         args = [staging.new_arg(a) for a in in_avals]
         jaxpr, consts = staging.to_jaxpr(list(flat_fun(*args)))
     out_tree = out_trees[0]
     out_avals = [v.aval if hasattr(v, "aval") else get_aval(v) for v in jaxpr.outvars]
+    check_linear(jaxpr, [True] * len(jaxpr.invars))
 
     def transposed(out_cotangent: Any) -> tuple:
         flat_cts, ct_tree = tree_flatten(out_cotangent)
@@ -102,3 +104,69 @@ def _cast(ct, dt):
     if get_aval(ct).dtype == dt or dtype_kind(np.dtype(dt)) not in "fc":
         return ct
     return convert_element_type(ct, dt)
+
+
+# inputs of these primitives that must not be linear (a divisor, a predicate or index)
+_NONLINEAR_OPERANDS = {"div": (1,), "select": (0,), "select_n": (0,)}
+
+
+def check_linear(jaxpr, linear: list) -> None:
+    """Raise ``NotImplementedError`` unless ``jaxpr`` is linear in the inputs marked in
+    ``linear``: every equation reading a value that depends on them has a transpose rule, a
+    bilinear one (``mul``, ``dot_general``) reads one such operand, a divisor or predicate
+    none, and the bodies of ``scan``, ``cond`` and nested ``jit`` calls are linear in the
+    operands that are (the transposes of control flow differentiate their bodies at zero,
+    which is their transpose only for a linear body: a nonlinear one must not get there).
+
+    Example::
+
+        >>> import fgrad
+        >>> check_linear(fgrad.make_jaxpr(lambda x: 2.0 * x)(1.0).jaxpr, [True])
+        >>> try:
+        ...     check_linear(fgrad.make_jaxpr(lambda x: x * x)(1.0).jaxpr, [True])
+        ... except NotImplementedError as e:
+        ...     print(str(e)[:48])
+        linear_transpose: the function is not linear in
+    """
+    lin = {id(v) for v, m in zip(jaxpr.invars, linear) if m}
+    for e in jaxpr.eqns:
+        mask = [type(v) is not Literal and id(v) in lin for v in e.invars]
+        if not any(mask):
+            continue
+        name = e.prim.name
+        kind = e.prim.declared.get("kind")
+        bad = e.prim.transpose is None or (kind == "bilinear" and sum(mask) > 1) or any(
+            mask[i] for i in _NONLINEAR_OPERANDS.get(name, ()) if i < len(mask))
+        if bad:
+            raise NotImplementedError(
+                f"linear_transpose: the function is not linear in its inputs (primitive "
+                f"'{name}' applied nonlinearly to them); transpose a linear function, or use "
+                f"fgrad.vjp to differentiate a nonlinear one")
+        _check_nested(e, mask)
+        lin.update(id(v) for v in e.outvars)
+
+
+def _check_nested(e, mask: list) -> None:
+    """`check_linear` on the bodies of control flow and nested ``jit`` calls."""
+    name, params = e.prim.name, e.params
+    if name == "jit" and "closed" in params:
+        check_linear(params["closed"].jaxpr, mask)
+    elif name == "cond":
+        for branch in params["branches"]:
+            check_linear(branch.jaxpr, [False] * branch.n_consts + mask[1:])
+    elif name == "scan":
+        body = params["body"]
+        n_c, n_car = params["n_consts"], params["n_carry"]
+        carry = mask[n_c:n_c + n_car]
+        while True:  # a carry is linear when its initial value or its update depends on the inputs
+            body_mask = [False] * body.n_consts + mask[:n_c] + carry + mask[n_c + n_car:]
+            dep = {id(v) for v, m in zip(body.jaxpr.invars, body_mask) if m}
+            for be in body.jaxpr.eqns:
+                if any(type(v) is not Literal and id(v) in dep for v in be.invars):
+                    dep.update(id(v) for v in be.outvars)
+            new = [m or (type(v) is not Literal and id(v) in dep)
+                   for m, v in zip(carry, body.jaxpr.outvars[:n_car])]
+            if new == carry:
+                break
+            carry = new
+        check_linear(body.jaxpr, body_mask)
