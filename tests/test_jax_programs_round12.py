@@ -267,7 +267,8 @@ def test_float8_dtypes_and_promotion():
 
 def test_bitcast_between_widths():
     """``bitcast_convert_type`` to a narrower type appends an axis of the size ratio, to a
-    wider one consumes it (XLA); fgrad refused different widths.  Values: JAX 0.10.2."""
+    wider one consumes it (XLA; fgrad's `bitcast_resize` primitive); fgrad refused different
+    widths.  Values: JAX 0.10.2."""
     x = fnp.array([1.0, -2.0], fnp.float32)
     assert lax.bitcast_convert_type(x, fnp.uint8).tolist() == [[0, 0, 128, 63], [0, 0, 0, 192]]
     assert lax.bitcast_convert_type(x, fnp.int16).tolist() == [[0, 16256], [0, -16384]]

@@ -58,6 +58,8 @@ TESTED_ELSEWHERE = {
     # mutable array references' effects under jit, grad and vmap, against JAX
     # emitted by jit's diagonal_dots pass: values, NaNs, derivatives and vmap vs a loop
     "diagonal_dot": "tests/test_diagonal_dot.py",
+    # bitcast_convert_type between widths: JAX's values, jit, vmap over the bytes' axis, errors
+    "bitcast_resize": "tests/test_jax_programs_round12.py",
     # the cipher under every key function: known answers, vmap vs a loop, jit, broadcasting
     "threefry2x32": "tests/test_random.py",
     # complex gamma/loggamma: SciPy's values, JVP by central differences, vmap, jit

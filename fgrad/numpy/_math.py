@@ -15,7 +15,7 @@ from ..core.x64_mode import canonical_dtype, requested_dtype
 from ..core.placement import device_put
 from ..ops import elementwise as ew
 from ..ops import shape as shape_ops
-from ..ops.elementwise import round_p, select_p
+from ..ops.elementwise import div_p, mul_p, round_p, select_p
 from ..transforms.jit import jit_when_staged
 from ._creation import asarray
 from . import _key_arrays as _keys
