@@ -408,7 +408,7 @@ def factorial(n: ArrayLike, exact: bool = False) -> Array:
         Array(24., dtype=float64, weak_type=True)
     """
     if exact:
-        raise ValueError("factorial: exact=True is not supported (as jax.scipy.special.factorial)")
+        raise NotImplementedError("factorial: exact=True is not supported (as jax.scipy.special.factorial)")
     n = _float(n)
     return fnp.where(n < 0, fnp.zeros_like(n), _sf.gamma(fnp.where(n < 0, fnp.zeros_like(n), n) + 1.0))
 
