@@ -6,13 +6,17 @@ test suites run against fgrad found the gaps; these are JAX's).
 keepdims, dtype=, initial=, where=, ddof=, promote_integers=, nan-reducers, cumulative
 reductions), ``lax_numpy_indexing_test`` (basic, advanced and mixed indexing, ``.at[]`` with
 each mode), ``lax_numpy_test`` (shape ops, creation, sorting/searching, set ops, histograms,
-pad modes, polynomials, statistics), ``lax_test`` (the lax ops over their dtypes) and
-``lax_autodiff_test`` (gradients) as data; each case's outcome (result values, dtypes and
-shapes, or the type of the raised error) is compared with JAX's:
+pad modes, polynomials, statistics), ``lax_test`` (the lax ops over their dtypes),
+``lax_autodiff_test`` (gradients), JAX's scipy tests (family ``scipy/``: special functions
+and their gradients, stats, linalg, signal, fft, ndimage, interpolate, spatial, cluster)
+and ``random_test`` (family ``random/``: each sampler's bits for a fixed key) as data;
+each case's outcome (result values, dtypes and shapes, or the type of the raised error) is
+compared with JAX's:
 
 * the stored outcomes (``tests/stored/jax_suite_grid.json``, JAX 0.10.2, written by
-  ``tools/make_jax_suite_grid_table.py``): a third of the scaled-down grid with 64-bit types
-  on, a twelfth with them off; always run;
+  ``tools/make_jax_suite_grid_table.py``): a quarter of the scaled-down grid with 64-bit types
+  on, a sixteenth with them off, every ``fixes/`` and ``random/`` case and (x64 on) every
+  ``scipy/`` one; always run;
 * live JAX, when installed: a sample of the scaled-down grid in the default run, the whole
   scaled-down grid and the full grids (every shape and dtype of the records) marked slow.
 
