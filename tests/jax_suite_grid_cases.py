@@ -1123,6 +1123,42 @@ FIXES = [
     ("cumulative_sum_int", "jnp.cumulative_sum({1}, axis=1, include_initial=True)"),
     ("cumulative_sum_uint8", "jnp.cumulative_sum({1}.astype(jnp.uint8), axis=0)"),
     ("gradient_int_float_spacing", "jnp.gradient({1}, 2.0, axis=1)"),
+    # session 12: the nan-reducers' where=, quantile's inverted_cdf (and weights), select of
+    # arrays, JAX's lattice where NumPy widens (an integer meeting a float takes the float's
+    # type), the functions of Python scalars
+    ("nanmean_where", "jnp.nanmean({0}.at[0, 1].set(np.nan), axis=1, where={1} > 0)"),
+    ("nanvar_where_ddof", "jnp.nanvar({0}.at[0, 1].set(np.nan), axis=0, ddof=1, where={1} > -2)"),
+    ("nanstd_where", "jnp.nanstd({0}.at[2].set(np.nan), axis=1, keepdims=True, where={1} != 0)"),
+    ("nanmean_where_int", "jnp.nanmean({1}, axis=0, where={1} > 0)"),
+    (
+        "quantile_inverted_cdf_weights",
+        "jnp.quantile({0}, jnp.asarray([0.1, 0.5, 0.9], jnp.float32), axis=1, method='inverted_cdf', "
+        "weights=jnp.abs({0}[0]))",
+    ),
+    (
+        "nanquantile_inverted_cdf",
+        "jnp.nanquantile({0}.at[1, 2].set(np.nan), jnp.asarray([0.25, 0.75], jnp.float32), axis=0, "
+        "method='inverted_cdf')",
+    ),
+    ("quantile_weights_linear", "jnp.quantile({0}, 0.5, weights=jnp.abs({0}))"),
+    ("quantile_unknown_method", "jnp.quantile({0}, 0.5, method='hazen')"),
+    ("select_arrays", "jnp.select({0} > 0, {0} * 2, -1.0)"),
+    ("heaviside_weak", "jnp.heaviside({0}.astype(jnp.float16), 2)"),
+    ("heaviside_int_float", "jnp.heaviside({1}, {0})"),
+    ("where_int_float", "jnp.where({0} > 0, {1}, {0})"),
+    ("result_type_int_float", "jnp.result_type({1}, {0})"),
+    ("dot_int_float", "jnp.dot({1}, {0}.T)"),
+    ("einsum_int_float", "jnp.einsum('ij,ij->i', {1}, {0})"),
+    ("cross_int_float", "jnp.cross({1}[:, :3], {0}[:, :3])"),
+    ("polyval_int_float", "jnp.polyval({1}[0], {0})"),
+    ("lcm_weak", "jnp.lcm({1}.astype(jnp.int16), 6)"),
+    ("gcd_float", "jnp.gcd({1}, 2.5)"),
+    ("real_py", "jnp.real(3)"),
+    ("imag_py", "jnp.imag(2.5)"),
+    ("transpose_py", "jnp.transpose(2.0)"),
+    ("norm_ppf_dtype", "jax.scipy.stats.norm.ppf(jnp.abs({0}) / 4 + 0.01, 0.5, 2.0).dtype"),
+    ("norm_isf_dtype", "jax.scipy.stats.norm.isf(jnp.abs({1}) / 4 + 0.01).dtype"),
+    ("factorial_exact", "jax.scipy.special.factorial(5, exact=True)"),
 ]
 
 
@@ -1138,6 +1174,359 @@ def fix_cases() -> list[Case]:
     ]
 
 
+# -- JAX's scipy and random tests (session 12) ----------------------------------------------
+# lax_scipy_special_functions_test / lax_scipy_test: each special function over the float
+# dtypes and the shapes, with the record's kind of values; its gradient (the sum of the
+# outputs) where the record tests autodiff.  ``S`` is ``jax.scipy.special``.
+SCI = "scipy"
+_S = "jax.scipy.special."
+_SP_TOL = {"bfloat16": 5e-2, "float16": 5e-3, "float32": 2e-4, "float64": 1e-9}
+SPECIAL_RECORDS = [
+    # (name, nargs, rng, differentiable, call with {0}, {1}, ... or "" for S.name(args))
+    ("betaln", 2, "positive", True, ""),
+    ("betainc", 3, "unit", False, ""),
+    ("digamma", 1, "positive", True, ""),
+    ("gamma", 1, "positive", True, ""),
+    ("gammaln", 1, "positive", True, ""),
+    ("loggamma", 1, "positive", True, ""),
+    ("gammainc", 2, "positive", True, ""),
+    ("gammaincc", 2, "positive", True, ""),
+    ("gammasgn", 1, "default", False, ""),
+    ("erf", 1, "small", True, ""),
+    ("erfc", 1, "small", True, ""),
+    ("erfinv", 1, "unit", True, ""),
+    ("erfcx", 1, "default", True, ""),
+    ("expit", 1, "default", True, ""),
+    ("logit", 1, "unit", True, ""),
+    ("ndtr", 1, "default", True, ""),
+    ("ndtri", 1, "unit", True, ""),
+    ("log_ndtr", 1, "default", True, ""),
+    ("entr", 1, "positive", True, ""),
+    ("i0", 1, "default", True, ""),
+    ("i0e", 1, "default", True, ""),
+    ("i1", 1, "default", True, ""),
+    ("i1e", 1, "default", True, ""),
+    ("xlogy", 2, "positive", True, ""),
+    ("xlog1py", 2, "positive", True, ""),
+    ("kl_div", 2, "positive", False, ""),
+    ("rel_entr", 2, "positive", False, ""),
+    ("zeta", 2, "positive", False, _S + "zeta({0} + 1.5, {1})"),
+    ("polygamma1", 1, "positive", False, _S + "polygamma(1, {0})"),
+    ("polygamma3", 1, "positive", False, _S + "polygamma(3, {0})"),
+    ("multigammaln", 1, "positive", False, _S + "multigammaln({0} + 2.0, 3)"),
+    ("expi", 1, "positive", True, ""),
+    ("exp1", 1, "positive", True, ""),
+    ("expn", 1, "positive", False, _S + "expn(2, {0})"),
+    ("spence", 1, "positive", False, ""),
+    ("dawsn", 1, "default", False, ""),
+    ("owens_t", 2, "default", False, ""),
+    ("poch", 2, "positive", False, ""),
+    ("boxcox", 2, "positive", False, ""),
+    ("boxcox1p", 2, "positive", False, ""),
+    ("hyp1f1", 3, "small_positive", False, ""),
+    ("sici", 1, "positive", False, ""),
+    ("fresnel", 1, "small", False, ""),
+    ("bessel_jn", 1, "positive", False, _S + "bessel_jn({0}, v=3)"),
+    ("lpmn", 1, "small", False, _S + "lpmn(2, 3, {0}.ravel())"),
+    ("lpmn_values", 1, "small", False, _S + "lpmn_values(2, 3, {0}.ravel(), True)"),
+    ("logsumexp", 1, "default", True, ""),
+    ("logsumexp_axis", 1, "default", True, _S + "logsumexp({0}, axis=-1, keepdims=True)"),
+    ("logsumexp_b", 2, "default", False, _S + "logsumexp({0}, b={1})"),
+    ("logsumexp_sign", 2, "default", False, _S + "logsumexp({0}, axis=0, b={1}, return_sign=True)"),
+    ("logsumexp_where", 1, "default", False, _S + "logsumexp({0}, axis=-1, where={0} > 0)"),
+    ("softmax", 1, "default", True, _S + "softmax({0}, axis=-1)"),
+    ("log_softmax", 1, "default", True, _S + "log_softmax({0}, axis=-1)"),
+]
+SPECIAL_INT_ONLY = [
+    ("bernoulli", _S + "bernoulli(7)"),
+    ("factorial", _S + "factorial(jnp.arange(6))"),
+    ("factorial_exact", _S + "factorial(5, exact=True)"),
+    ("comb", _S + "comb(jnp.arange(6.0), 2.0)"),
+    ("sph_harm_y", _S + "sph_harm_y(jnp.asarray([2, 3]), jnp.asarray([1, -2]), jnp.asarray([0.3, 1.1]), "
+     "jnp.asarray([0.5, 2.0]), n_max=3)"),
+]
+
+
+def _special_record(name, nargs, rng, grad, call):
+    expr = call or _S + name + "(" + ", ".join(f"{{{i}}}" for i in range(nargs)) + ")"
+    recs = [_r(SCI, "special." + name, nargs, FLOAT, [(), (3, 4), (2, 1, 4)], rng, _SP_TOL, expr)]
+    if grad:  # d/d(last argument) of the sum, the others fixed
+        last = "{%d}" % (nargs - 1)
+        g = "jax.grad(lambda v: " + expr.replace(last, "v") + ".sum())(" + last + ")"
+        recs.append(_r(SCI, "special_grad." + name, nargs, ["float32", "float64"], [(3, 4)], rng,
+                       {"float32": 1e-3, "float64": 1e-8}, g))
+    return recs
+
+
+# scipy.stats: every method JAX 0.10.2 has of every distribution, at fixed parameters
+# (``{0}`` the points; a float32 and a float64 grid); the parameters are Python floats so the
+# points' dtype decides
+_STATS = {
+    "norm": ("default", "0.5, 2.0", ["cdf", "isf:u", "logcdf", "logpdf", "logsf", "pdf", "ppf:u", "sf"]),
+    "t": ("default", "3.5, 0.5, 2.0", ["logpdf", "pdf"]),
+    "beta": ("unit", "2.0, 3.0", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"]),
+    "gamma": ("positive", "2.5, 0.0, 1.5", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"]),
+    "cauchy": ("default", "0.5, 2.0", ["cdf", "isf:u", "logcdf", "logpdf", "logsf", "pdf", "ppf:u", "sf"]),
+    "chi2": ("positive", "3.0", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"]),
+    "expon": ("positive", "0.0, 1.5", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "ppf:u", "sf"]),
+    "gennorm": ("default", "1.5", ["cdf", "logpdf", "pdf"]),
+    "gumbel_l": ("default", "0.5, 2.0", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "ppf:u", "sf"]),
+    "gumbel_r": ("default", "0.5, 2.0", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "ppf:u", "sf"]),
+    "laplace": ("default", "0.5, 2.0", ["cdf", "logpdf", "pdf"]),
+    "logistic": ("default", "0.5, 2.0", ["cdf", "isf:u", "logpdf", "pdf", "ppf:u", "sf"]),
+    "pareto": ("positive_above_one", "2.5", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "ppf:u", "sf"]),
+    "truncnorm": ("small", "-0.5, 1.0", ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"]),
+    "uniform": ("unit", "0.1, 0.8", ["cdf", "logpdf", "pdf", "ppf:u"]),
+    "vonmises": ("default", "1.5", ["logpdf", "pdf"]),
+    "wrapcauchy": ("positive", "0.4", ["logpdf", "pdf"]),
+    "poisson": ("int8", "2.5", ["cdf", "logpmf", "pmf"]),
+    "bernoulli": ("int8", "0.3", ["cdf", "logpmf", "pmf", "ppf:u"]),
+    "binom": ("int8", "7, 0.3", ["logpmf", "pmf"]),
+    "nbinom": ("int8", "4, 0.3", ["logpmf", "pmf"]),
+    "geom": ("int8", "0.3", ["logpmf", "pmf"]),
+    "betabinom": ("int8", "7, 2.0, 3.0", ["logpmf", "pmf"]),
+}
+STATS_EXTRA = [
+    ("poisson.entropy", "jax.scipy.stats.poisson.entropy(jnp.asarray([0.5, 2.5, 10.0]))"),
+    ("multivariate_normal.logpdf",
+     "jax.scipy.stats.multivariate_normal.logpdf({0}, jnp.asarray([0.1, -0.2, 0.3, 0.0]), "
+     "jnp.eye(4) * 2.0 + 0.5)"),
+    ("multivariate_normal.pdf", "jax.scipy.stats.multivariate_normal.pdf({0}, jnp.zeros(4), jnp.eye(4))"),
+    ("dirichlet.logpdf",
+     "jax.scipy.stats.dirichlet.logpdf(jnp.asarray([0.2, 0.3, 0.5]), jnp.asarray([1.5, 2.0, 3.0]))"),
+    ("dirichlet.pdf", "jax.scipy.stats.dirichlet.pdf(jnp.asarray([0.2, 0.3, 0.5]), "
+        "jnp.asarray([1.5, 2.0, 3.0]))"),
+    ("multinomial.logpmf",
+     "jax.scipy.stats.multinomial.logpmf(jnp.asarray([2.0, 3.0, 5.0]), 10, jnp.asarray([0.2, 0.3, 0.5]))"),
+    ("multinomial.pmf",
+     "jax.scipy.stats.multinomial.pmf(jnp.asarray([2.0, 3.0, 5.0]), 10, jnp.asarray([0.2, 0.3, 0.5]))"),
+    ("norm.grad_logpdf", "jax.grad(lambda v: jax.scipy.stats.norm.logpdf(v, 0.5, 2.0).sum())({0})"),
+    ("gamma.grad_logpdf_a",
+     "jax.grad(lambda a: jax.scipy.stats.gamma.logpdf(jnp.abs({0}) + 0.5, a).sum())(2.5)"),
+    ("beta.grad_cdf", "jax.grad(lambda v: jax.scipy.stats.beta.cdf(v, 2.0, "
+        "3.0).sum())(jnp.abs({0}) * 0.1 + 0.2)"),
+]
+
+
+def _stats_records():
+    recs = []
+    for dist, (rng, params, methods) in _STATS.items():
+        for m in methods:
+            meth, _, kind = m.partition(":")
+            r = "unit" if kind == "u" else rng
+            dts = ["int32", "float32", "float64"] if rng == "int8" else ["float16", "float32", "float64"]
+            recs.append(_r(SCI, f"stats.{dist}.{meth}", 1, dts, [(3, 4)], r,
+                           {"float16": 5e-3, "float32": 2e-4, "float64": 1e-9},
+                           f"jax.scipy.stats.{dist}.{meth}({{0}}, {params})"))
+    return recs
+
+
+# scipy.linalg, scipy.signal, scipy.fft, ndimage, interpolate, spatial.transform, cluster:
+# expressions over a (4, 4) input ``{0}`` (made well-conditioned where the function needs it)
+_SPD = "({0} @ {0}.T + 4 * jnp.eye(4, dtype={0}.dtype))"
+SCIPY_MISC = [
+    ("linalg.expm", "jax.scipy.linalg.expm({0} * 0.3)"),
+    ("linalg.expm_frechet", "jax.scipy.linalg.expm_frechet({0} * 0.3, jnp.ones_like({0}), "
+        "compute_expm=False)"),
+    ("linalg.sqrtm", f"jax.scipy.linalg.sqrtm({_SPD})"),
+    ("linalg.cholesky", f"jax.scipy.linalg.cholesky({_SPD}, lower=True)"),
+    ("linalg.cho_solve", f"jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor({_SPD}), {{0}}[:, 0])"),
+    ("linalg.lu_solve", f"jax.scipy.linalg.lu_solve(jax.scipy.linalg.lu_factor({_SPD}), {{0}}[:, :2])"),
+    ("linalg.lu", f"jax.scipy.linalg.lu({_SPD})"),
+    ("linalg.solve", f"jax.scipy.linalg.solve({_SPD}, {{0}}[:, 0], assume_a='pos')"),
+    ("linalg.solve_triangular", "jax.scipy.linalg.solve_triangular(jnp.tril({0}) + 4 * jnp.eye(4), "
+        "{0}, lower=True)"),
+    ("linalg.solve_triangular_trans",
+     "jax.scipy.linalg.solve_triangular(jnp.triu({0}) + 4 * jnp.eye(4), {0}[0], trans=1)"),
+    ("linalg.block_diag", "jax.scipy.linalg.block_diag({0}[:2, :2], {0}[2:, 1:], jnp.ones((1, 1)))"),
+    ("linalg.toeplitz", "jax.scipy.linalg.toeplitz({0}[0], {0}[1])"),
+    ("linalg.hessenberg_h", "jnp.abs(jax.scipy.linalg.hessenberg({0}))"),
+    ("linalg.eigh_vals", f"jax.scipy.linalg.eigh({_SPD}, eigvals_only=True)"),
+    ("linalg.det", "jax.scipy.linalg.det({0})"),
+    ("linalg.inv", f"jax.scipy.linalg.inv({_SPD})"),
+    ("linalg.schur_t_diag", f"jnp.sort(jnp.diag(jax.scipy.linalg.schur({_SPD})[0]))"),
+    ("linalg.polar_p", f"jax.scipy.linalg.polar({_SPD})[1]"),
+    ("linalg.funm_exp", "jax.scipy.linalg.funm(jnp.diag(jnp.diag({0})) + jnp.triu({0}, "
+        "1) * 0.1, jnp.exp)"),
+    ("linalg.svd_vals", "jax.scipy.linalg.svd({0}, compute_uv=False)"),
+    ("linalg.pinvh", f"jax.scipy.linalg.pinvh({_SPD})"),
+    ("linalg.qr_r", "jnp.abs(jax.scipy.linalg.qr({0})[1])"),
+    ("signal.convolve_full", "jax.scipy.signal.convolve({0}[0], {0}[1])"),
+    ("signal.convolve_same", "jax.scipy.signal.convolve({0}, {0}[:2, :3], mode='same')"),
+    ("signal.convolve_valid", "jax.scipy.signal.convolve({0}, {0}[:2, :3], mode='valid')"),
+    ("signal.correlate_full", "jax.scipy.signal.correlate({0}[0], {0}[1])"),
+    ("signal.correlate_same", "jax.scipy.signal.correlate({0}, {0}[:3, :2], mode='same')"),
+    ("signal.convolve2d", "jax.scipy.signal.convolve2d({0}, {0}[:2, :2], mode='full')"),
+    ("signal.correlate2d", "jax.scipy.signal.correlate2d({0}, {0}[:2, :3], mode='valid')"),
+    ("signal.fftconvolve", "jax.scipy.signal.fftconvolve({0}[0], {0}[1])"),
+    ("signal.fftconvolve_same", "jax.scipy.signal.fftconvolve({0}, {0}[:2, :3], mode='same')"),
+    ("signal.detrend", "jax.scipy.signal.detrend({0}, axis=1)"),
+    ("signal.detrend_const", "jax.scipy.signal.detrend({0}, axis=0, type='constant')"),
+    ("signal.welch", "jax.scipy.signal.welch({0}.ravel(), nperseg=8)"),
+    ("signal.csd", "jax.scipy.signal.csd({0}.ravel(), {0}.ravel()[::-1], nperseg=8)"),
+    ("signal.stft", "jax.scipy.signal.stft(jnp.concatenate([{0}.ravel()] * 2), nperseg=8)"),
+    ("signal.istft",
+     "jax.scipy.signal.istft(jax.scipy.signal.stft(jnp.concatenate([{0}.ravel()] * 2), "
+     "nperseg=8)[2], nperseg=8)"),
+    *[(f"fft.dct{t}", f"jax.scipy.fft.dct({{0}}, type={t}, axis=-1)") for t in (1, 2, 3, 4)],
+    *[(f"fft.idct{t}", f"jax.scipy.fft.idct({{0}}, type={t}, norm='ortho')") for t in (1, 2, 3, 4)],
+    ("fft.dctn", "jax.scipy.fft.dctn({0}, type=2, norm='ortho')"),
+    ("fft.idctn", "jax.scipy.fft.idctn({0}, type=3, s=(4, 4))"),
+    ("ndimage.map_coordinates1",
+     "jax.scipy.ndimage.map_coordinates({0}, [jnp.asarray([0.5, 1.7, 2.2]), jnp.asarray([0.1, 2.5, "
+     "3.9])], order=1)"),
+    ("ndimage.map_coordinates0",
+     "jax.scipy.ndimage.map_coordinates({0}, [jnp.asarray([0.5, 1.7, -1.2]), jnp.asarray([0.1, 2.5, 3.9])], "
+     "order=0, mode='nearest')"),
+    ("ndimage.map_coordinates_wrap",
+     "jax.scipy.ndimage.map_coordinates({0}, [jnp.asarray([0.5, 4.7, -1.2]), jnp.asarray([0.1, 2.5, 5.9])], "
+     "order=1, mode='wrap')"),
+    ("ndimage.map_coordinates_constant",
+     "jax.scipy.ndimage.map_coordinates({0}, [jnp.asarray([0.5, 4.7, -1.2]), jnp.asarray([0.1, 2.5, 5.9])], "
+     "order=1, mode='constant', cval=-3.0)"),
+    ("interpolate.rgi",
+     "jax.scipy.interpolate.RegularGridInterpolator((jnp.arange(4.0), jnp.arange(4.0) * 2), {0})"
+     "(jnp.asarray([[0.5, 1.0], [2.2, 5.9], [3.0, 0.1]]))"),
+    ("interpolate.rgi_nearest",
+     "jax.scipy.interpolate.RegularGridInterpolator((jnp.arange(4.0), jnp.arange(4.0) * 2), {0}, "
+     "method='nearest')"
+     "(jnp.asarray([[0.5, 1.0], [2.2, 5.9], [3.0, 0.1]]))"),
+    ("spatial.rotation_matrix", "jax.scipy.spatial.transform.Rotation.from_rotvec({0}[:, "
+        ":3] * 0.5).as_matrix()"),
+    ("spatial.rotation_quat", "jax.scipy.spatial.transform.Rotation.from_euler('xyz', {0}[:, :3]).as_quat()"),
+    ("spatial.rotation_apply",
+     "jax.scipy.spatial.transform.Rotation.from_quat({0}).apply(jnp.asarray([1.0, 2.0, 3.0]))"),
+    ("spatial.rotation_inv_rotvec", "jax.scipy.spatial.transform.Rotation.from_quat({0}).inv().as_rotvec()"),
+    ("spatial.slerp",
+     "jax.scipy.spatial.transform.Slerp.init(jnp.asarray([0.0, 1.0]), "
+     "jax.scipy.spatial.transform.Rotation.from_quat({0}[:2]))(jnp.asarray([0.25, 0.5])).as_quat()"),
+    ("cluster.vq", "jax.scipy.cluster.vq.vq({0}, {0}[:2])"),
+    ("integrate.trapezoid", "jax.scipy.integrate.trapezoid({0}, dx=0.5, axis=0)"),
+]
+
+
+def scipy_cases(small: bool) -> list[Case]:
+    """The special-function, stats and other scipy records (the scaled-down grid: the float32
+    and float64 dtypes, a matrix; the full one every dtype and shape of the record)."""
+    out = []
+    recs = [r for rec in SPECIAL_RECORDS for r in _special_record(*rec)] + _stats_records()
+    for rec in recs:
+        dts = rec.dtypes
+        shapes = rec.shapes
+        if small:
+            dts = [d for d in dts if d in ("float32", "float64", "int32", "bfloat16")][:3]
+            shapes = [(3, 4)] if (3, 4) in shapes else shapes[:1]
+        for shp in shapes:
+            for dt in dts:
+                out.append(_case(rec, (shp,) * rec.nargs, (dt,) * rec.nargs))
+    tol = {"float32": 2e-4, "float64": 1e-9}
+    dts = ["float32", "float64"]
+    for name, expr in SPECIAL_INT_ONLY:
+        out.append(Case(f"{SCI}/special.{name}", expr, (), tol))
+    for name, expr in STATS_EXTRA:
+        out += [Case(f"{SCI}/stats.{name}[{dt}]", expr, (((3, 4), dt, "default"),), tol) for dt in dts]
+    for name, expr in SCIPY_MISC:
+        out += [Case(f"{SCI}/{name}[{dt}]", expr, (((4, 4), dt, "default"),), tol) for dt in dts]
+    return out
+
+
+# random_test: each sampler's bits for a fixed key (a new-style typed key and a raw uint32
+# PRNGKey), its shapes and dtypes, and the gradients JAX defines (reparameterized gamma,
+# beta, dirichlet); ``jr`` stands for ``jax.random``
+RND = "random"
+_K = "jax.random.key(42)"
+RANDOM_EXPRS = [
+    ("key_data", "jax.random.key_data(jax.random.key(7))"),
+    ("PRNGKey", "jax.random.PRNGKey(7)"),
+    ("split", f"jax.random.key_data(jax.random.split({_K}, 3))"),
+    ("split_raw", "jax.random.split(jax.random.PRNGKey(3), 4)"),
+    ("fold_in", f"jax.random.key_data(jax.random.fold_in({_K}, 5))"),
+    ("bits", f"jax.random.bits({_K}, (3, 4))"),
+    ("bits_uint8", f"jax.random.bits({_K}, (5,), jnp.uint8)"),
+    ("bits_uint64", f"jax.random.bits({_K}, (3,), jnp.uint64)"),
+    ("uniform", f"jax.random.uniform({_K}, (3, 4))"),
+    ("uniform_raw_key", "jax.random.uniform(jax.random.PRNGKey(0), (5,), minval=-2.0, maxval=3.0)"),
+    ("uniform_f16", f"jax.random.uniform({_K}, (4,), jnp.float16)"),
+    ("uniform_bf16", f"jax.random.uniform({_K}, (4,), jnp.bfloat16)"),
+    ("uniform_f64", f"jax.random.uniform({_K}, (4,), jnp.float64)"),
+    ("normal", f"jax.random.normal({_K}, (3, 4))"),
+    ("normal_f16", f"jax.random.normal({_K}, (4,), jnp.float16)"),
+    ("normal_complex", f"jax.random.normal({_K}, (3,), jnp.complex64)"),
+    ("randint", f"jax.random.randint({_K}, (3, 4), -5, 17)"),
+    ("randint_uint8", f"jax.random.randint({_K}, (6,), 0, 255, jnp.uint8)"),
+    ("randint_int64", f"jax.random.randint({_K}, (4,), -(2 ** 40), 2 ** 40, jnp.int64)"),
+    ("randint_full_uint32", f"jax.random.randint({_K}, (4,), 0, 2 ** 32, jnp.uint32)"),
+    ("randint_int8_clipped", f"jax.random.randint({_K}, (6,), -300, 300, jnp.int8)"),
+    ("randint_int16_empty_span", f"jax.random.randint({_K}, (3,), 5, 2, jnp.int16)"),
+    ("key_dtype", "jax.random.key_dtype()"),
+    ("geometric_f32", f"jax.random.geometric({_K}, jnp.float32(0.2), (5,))"),
+    ("bernoulli", f"jax.random.bernoulli({_K}, 0.3, (3, 4))"),
+    ("bernoulli_p", f"jax.random.bernoulli({_K}, jnp.asarray([0.1, 0.5, 0.9]))"),
+    ("truncated_normal", f"jax.random.truncated_normal({_K}, -1.0, 2.0, (3, 4))"),
+    ("beta", f"jax.random.beta({_K}, 2.0, 3.0, (5,))"),
+    ("gamma", f"jax.random.gamma({_K}, jnp.asarray([0.3, 1.0, 2.5, 10.0]))"),
+    ("loggamma", f"jax.random.loggamma({_K}, jnp.asarray([0.3, 1.0, 2.5]))"),
+    ("dirichlet", f"jax.random.dirichlet({_K}, jnp.asarray([0.5, 1.0, 2.0]), (2,))"),
+    ("exponential", f"jax.random.exponential({_K}, (5,))"),
+    ("laplace", f"jax.random.laplace({_K}, (5,))"),
+    ("logistic", f"jax.random.logistic({_K}, (5,))"),
+    ("cauchy", f"jax.random.cauchy({_K}, (5,))"),
+    ("gumbel", f"jax.random.gumbel({_K}, (5,))"),
+    ("pareto", f"jax.random.pareto({_K}, 2.5, (5,))"),
+    ("t", f"jax.random.t({_K}, 3.5, (5,))"),
+    ("chisquare", f"jax.random.chisquare({_K}, 3.0, (5,))"),
+    ("f", f"jax.random.f({_K}, 3.0, 5.0, (5,))"),
+    ("poisson", f"jax.random.poisson({_K}, 3.5, (6,))"),
+    ("poisson_large", f"jax.random.poisson({_K}, jnp.asarray([20.0, 150.0]))"),
+    ("binomial", f"jax.random.binomial({_K}, 10.0, 0.3, (5,))"),
+    ("geometric", f"jax.random.geometric({_K}, 0.3, (5,))"),
+    ("categorical", f"jax.random.categorical({_K}, jnp.log(jnp.asarray([0.1, 0.2, 0.7])), shape=(6,))"),
+    ("choice", f"jax.random.choice({_K}, 10, (4,), replace=False)"),
+    ("choice_p", f"jax.random.choice({_K}, jnp.arange(5), (6,), p=jnp.asarray([0.1, 0.2, 0.3, 0.2, 0.2]))"),
+    ("permutation", f"jax.random.permutation({_K}, 8)"),
+    ("permutation_array", f"jax.random.permutation({_K}, jnp.arange(12).reshape(3, 4), axis=1)"),
+    ("rademacher", f"jax.random.rademacher({_K}, (6,))"),
+    ("maxwell", f"jax.random.maxwell({_K}, (4,))"),
+    ("double_sided_maxwell", f"jax.random.double_sided_maxwell({_K}, 0.5, 2.0, (4,))"),
+    ("weibull_min", f"jax.random.weibull_min({_K}, 1.5, 2.0, (4,))"),
+    ("rayleigh", f"jax.random.rayleigh({_K}, 2.0, (4,))"),
+    ("wald", f"jax.random.wald({_K}, 1.5, (4,))"),
+    ("lognormal", f"jax.random.lognormal({_K}, 0.5, (4,))"),
+    ("triangular", f"jax.random.triangular({_K}, 0.0, 1.0, 3.0, (4,))"),
+    ("generalized_normal", f"jax.random.generalized_normal({_K}, 1.5, (4,))"),
+    ("ball", f"jax.random.ball({_K}, 3, 2, (2,))"),
+    ("orthogonal", f"jax.random.orthogonal({_K}, 3)"),
+    ("multivariate_normal",
+     f"jax.random.multivariate_normal({_K}, jnp.zeros(2), jnp.asarray([[2.0, 0.5], [0.5, 1.0]]), (3,))"),
+    ("multinomial", f"jax.random.multinomial({_K}, 10.0, jnp.asarray([0.2, 0.3, 0.5]))"),
+    ("grad_gamma", f"jax.grad(lambda a: jax.random.gamma({_K}, a).sum())(jnp.asarray([0.3, 1.0, 2.5]))"),
+    ("grad_beta", f"jax.grad(lambda a: jax.random.beta({_K}, a, 2.0, (3,)).sum())(1.5)"),
+    ("grad_dirichlet",
+     f"jax.grad(lambda a: (jax.random.dirichlet({_K}, "
+         "a) * jnp.arange(3.0)).sum())(jnp.asarray([0.5, 1.0, 2.0]))"),
+    ("grad_normal_loc", f"jax.grad(lambda m: (m + jax.random.normal({_K}, (3,))).prod())(1.0)"),
+]
+
+
+SCIPY_SUBMODULES = ["special", "stats", "linalg", "signal", "fft", "ndimage", "interpolate",
+                    "spatial.transform", "cluster.vq", "integrate"]
+
+
+def import_scipy(root: str) -> None:
+    """Import ``root``'s scipy submodules the cases name (``jax.scipy.special`` ...)."""
+    import importlib
+
+    for sub in SCIPY_SUBMODULES:
+        importlib.import_module(f"{root}.scipy.{sub}")
+
+
+def random_cases() -> list[Case]:
+    """Every sampler once (no inputs: the key is fixed); the same cases in both modes."""
+    return [Case(f"{RND}/{name}", expr, (), {"float32": 2e-6, "float16": 1e-3, "bfloat16": 1e-2,
+                                               "float64": 1e-12, "complex64": 2e-6})
+            for name, expr in RANDOM_EXPRS]
+
+
 def all_cases(small: bool) -> list[Case]:
     """Every case of every record; ``small`` for the scaled-down grid of the default run."""
     out = []
@@ -1148,6 +1537,8 @@ def all_cases(small: bool) -> list[Case]:
     out += indexing_cases(small)
     out += misc_cases(small)
     out += fix_cases()
+    out += scipy_cases(small)
+    out += random_cases()
     seen, unique = set(), []
     for c in out:
         if c.id not in seen:
@@ -1181,6 +1572,8 @@ def make_value(shape, dtype: str, rng_kind: str, seed: int):
             x = x + 1j * rng.normal(size=shp) * scale
         if rng_kind in ("positive", "small_positive"):
             x = np.abs(x) + (0.05 if rng_kind == "small_positive" else 0.5)
+        if rng_kind == "unit":
+            x = rng.uniform(0.05, 0.95, size=shp)
         if rng_kind == "positive_above_one":
             x = np.abs(x) + 1.2
         if kind in "iu":
@@ -1280,12 +1673,13 @@ def stored_cases(x64: bool) -> list[Case]:
     """The representative subset whose JAX outcomes are stored (``tests/stored/
     jax_suite_grid.json``): a quarter of the scaled-down grid with 64-bit types on, a
     sixteenth with them off (chosen by a hash of the case's id, so every record and family
-    has some), and every ``fixes/`` case."""
+    has some), every ``fixes/`` and ``random/`` case, and every ``scipy/`` case with them on."""
     every = 4 if x64 else 16
     return [
         c
         for c in all_cases(small=True)
-        if c.id.startswith("fixes/") or zlib.crc32(c.id.encode()) % every == 0
+        if c.id.startswith(("fixes/", "random/")) or (x64 and c.id.startswith("scipy/"))
+        or zlib.crc32(c.id.encode()) % every == 0
     ]
 
 

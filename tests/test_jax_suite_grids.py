@@ -6,13 +6,17 @@ test suites run against fgrad found the gaps; these are JAX's).
 keepdims, dtype=, initial=, where=, ddof=, promote_integers=, nan-reducers, cumulative
 reductions), ``lax_numpy_indexing_test`` (basic, advanced and mixed indexing, ``.at[]`` with
 each mode), ``lax_numpy_test`` (shape ops, creation, sorting/searching, set ops, histograms,
-pad modes, polynomials, statistics), ``lax_test`` (the lax ops over their dtypes) and
-``lax_autodiff_test`` (gradients) as data; each case's outcome (result values, dtypes and
-shapes, or the type of the raised error) is compared with JAX's:
+pad modes, polynomials, statistics), ``lax_test`` (the lax ops over their dtypes),
+``lax_autodiff_test`` (gradients), JAX's scipy tests (family ``scipy/``: special functions
+and their gradients, stats, linalg, signal, fft, ndimage, interpolate, spatial, cluster)
+and ``random_test`` (family ``random/``: each sampler's bits for a fixed key) as data;
+each case's outcome (result values, dtypes and shapes, or the type of the raised error) is
+compared with JAX's:
 
 * the stored outcomes (``tests/stored/jax_suite_grid.json``, JAX 0.10.2, written by
-  ``tools/make_jax_suite_grid_table.py``): a third of the scaled-down grid with 64-bit types
-  on, a twelfth with them off; always run;
+  ``tools/make_jax_suite_grid_table.py``): a quarter of the scaled-down grid with 64-bit types
+  on, a sixteenth with them off, every ``fixes/`` and ``random/`` case and (x64 on) every
+  ``scipy/`` one; always run;
 * live JAX, when installed: a sample of the scaled-down grid in the default run, the whole
   scaled-down grid and the full grids (every shape and dtype of the records) marked slow.
 
@@ -36,34 +40,23 @@ import pytest
 import fgrad
 import fgrad.numpy as fnp
 import fgrad.scipy.special as fsp
-from jax_suite_grid_cases import Case, all_cases, compare, outcome, stored_cases
+from jax_suite_grid_cases import Case, all_cases, compare, import_scipy, outcome, stored_cases
 from test_jax_dtype_sweep import x64  # the 64-bit switch as a context (one place)
 
 _TABLE = json.loads((Path(__file__).parent / "stored" / "jax_suite_grid.json").read_text())
-FAMILIES = ["operators", "bitwise", "overloads", "reducers", "lax", "autodiff", "indexing", "numpy", "fixes"]
+FAMILIES = ["operators", "bitwise", "overloads", "reducers", "lax", "autodiff", "indexing", "numpy", "fixes",
+            "scipy", "random"]
+import_scipy("fgrad")
 
 # (case-id pattern, modes): what still differs from JAX, and why (docs/jax-numerics.md)
 _BOTH = ("x64", "x32")
 KNOWN: list[tuple[str, tuple[str, ...]]] = [
     # jnp.fix is gone from JAX 0.10 (AttributeError); fgrad keeps NumPy's name
     (r"^operators/fix/", _BOTH),
-    # JAX's quantile(method="inverted_cdf") without weights raises TypeError inside; fgrad
-    # does not implement the method (ValueError naming the methods it has)
-    (r"method='inverted_cdf'", _BOTH),
-    # nanmean/nanvar/nanstd take no where= yet (TypeError)
-    (r"^reducers/nan(mean|var|std)/.*where=", _BOTH),
-    # a weak Python scalar against float16/bfloat16: JAX keeps the narrow float, fgrad's
-    # heaviside computes in float64
-    (r"^operators/heaviside/default\[3x4:(float16|bfloat16),py:", _BOTH),
-    (r"^operators/heaviside/default\[3x4:float32,(3x4:int32|py:float64)\]", ("x64",)),
-    # polyval of mixed int/float coefficients and points: JAX keeps float32, fgrad float64
-    (r"^operators/polyval/default\[3x4:(float16|float32),3x4:int32\]|polyval/default\[3x4:int32,3x4:float32\]",
-     ("x64",)),
-    # lcm with a weak Python int: JAX keeps the array's integer type, fgrad int64; gcd with a
-    # Python float: JAX ValueError, fgrad TypeError
-    (r"^operators/(lcm|gcd)/default\[3x4:\w+,py:", ("x64",)),
-    # real/transpose of a Python scalar: JAX returns an Array, fgrad the number
-    (r"^operators/(real|transpose)/\w+\[py:", _BOTH),
+    # JAX's quantile(method="inverted_cdf") with a Python-float q and 64-bit types on raises
+    # TypeError inside (lax.mul of float64 q and float32 weights: a JAX bug); fgrad computes
+    # NumPy's (and JAX's x32) value
+    (r"method='inverted_cdf'", ("x64",)),
     # spacing of negative float16: JAX's magnitude, NumPy's (and fgrad's) negative sign
     (r"^operators/spacing/default\[3x4:float16\]", _BOTH),
     # median of a 0-d array with keepdims: JAX gives shape (1,), fgrad ()
@@ -74,6 +67,36 @@ KNOWN: list[tuple[str, tuple[str, ...]]] = [
     (r"mode='linear_ramp', end_values=\(1, 2\)\)\[int32\]", _BOTH),
     # linspace(retstep=True) with x64 off: JAX's step is float32, fgrad's a float64 array
     (r"retstep=True\)", ("x32",)),
+    # -- scipy (session 12) --
+    # JAX rejects bfloat16 and float16 in ndtr/ndtri/log_ndtr/spence (TypeError; so norm's
+    # and truncnorm's methods built on them); fgrad computes them
+    (r"^scipy/special\.(ndtr|ndtri|log_ndtr|spence)/\w+\[(s|3x4|2x1x4):(bfloat16|float16)\]", _BOTH),
+    (r"^scipy/stats\.(norm|truncnorm)\.\w+/\w+\[3x4:float16\]", _BOTH),
+    # JAX's float16 expi/exp1/expn/sici give NaN for some x (their series in float16);
+    # JAX's bfloat16 betaln is a bfloat16 series (values off by more than bfloat16's tolerance)
+    (r"^scipy/special\.(expi|exp1|expn|sici)/positive\[\w+:float16\]", _BOTH),
+    (r"^scipy/special\.betaln/positive\[2x1x4:bfloat16", ("x64",)),
+    # JAX's float16 poch overflows to inf below float16's top (poch(7.4, 4.2) = 8832) and
+    # rounds its lgamma difference otherwise
+    (r"^scipy/special\.poch/positive\[\w+:float16,", _BOTH),
+    # JAX's betaln (so betabinom) and bernoulli are accurate to about 1e-7 only; fgrad's are
+    # SciPy's (checked against SciPy in test_scipy_values_jax_gets_wrong)
+    (r"^scipy/special_grad\.betaln/positive\[3x4:float64|^scipy/special\.bernoulli$", ("x64",)),
+    (r"^scipy/stats\.betabinom\.\w+/int8\[3x4:(int32|float64)\]", ("x64",)),
+    # owens_t of float32: JAX runs its series in float32 (float64 out); fgrad computes the
+    # rounded inputs in float64 (SciPy's values)
+    (r"^scipy/special\.owens_t/default\[(s|3x4|2x1x4):(bfloat16|float16|float32),", ("x64",)),
+    # bessel_jn(x, v=3) of float32/float16/bfloat16: JAX gives NaN for most x; fgrad the values
+    (r"^scipy/special\.bessel_jn/positive\[(s|3x4|2x1x4):(bfloat16|float16|float32)\]", ("x64",)),
+    # lpmn/lpmn_values: deprecated in JAX 0.10 (m != n raises NotImplementedError); fgrad
+    # has no such names (AttributeError)
+    (r"^scipy/special\.lpmn", _BOTH),
+    # d/da gamma.logpdf(float32 x, a) summed: JAX adds float32 terms, fgrad is closer to the
+    # float64 value (4e-6 relative)
+    (r"^scipy/stats\.gamma\.grad_logpdf_a\[float32\]", ("x64",)),
+    # norm.ppf/isf of float32 with x64 on: both give the default float (float64), JAX from
+    # its float32 ndtri, fgrad from a correctly rounded float32 one (1e-7 apart)
+    (r"^scipy/stats\.norm\.(ppf|isf)/unit\[3x4:float32\]", ("x64",)),
 ]
 
 
@@ -148,6 +171,7 @@ def test_stored_table_covers_every_family():
 def live_jax():
     jax = pytest.importorskip("jax")
     jnp = pytest.importorskip("jax.numpy")
+    import_scipy("jax")
     before = jax.config.jax_enable_x64
     yield jax, jnp
     jax.config.update("jax_enable_x64", before)
@@ -169,9 +193,10 @@ def _sample(cases, every: int, rest: int = 1):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_sample_as_live_jax(live_jax, family):
-    """A fiftieth of the scaled-down grid (other cases than the stored ones), x64 on."""
+    """A fiftieth of the scaled-down grid (other cases than the stored ones), x64 on; the
+    scipy and random families (stored whole with x64 on) with x64 off."""
     cases = _sample(_family(all_cases(small=True), family), 50)
-    bad = _live(live_jax, cases, "x64")
+    bad = _live(live_jax, cases, "x32" if family in ("scipy", "random") else "x64")
     assert not bad, f"{len(bad)} differences:\n" + "\n".join(bad[:60])
 
 
@@ -318,3 +343,182 @@ def test_complex_loggamma_and_digamma_primitives():
     np.testing.assert_array_equal(batched, [np.asarray(loggamma_complex_p.bind(fnp.asarray(v))) for v in z])
     jitted = fgrad.jit(lambda a: digamma_complex_p.bind(a))
     np.testing.assert_array_equal(np.asarray(jitted(fnp.asarray(z))), dg)
+
+
+# -- session 12: the nan-reducers' where=, quantile's inverted_cdf, JAX's int/float lattice --
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_quantile_inverted_cdf_as_numpy(axis):
+    """``method="inverted_cdf"`` (with and without ``weights``) gives NumPy's values; the
+    weights of one reduced axis broadcast along it; ``nanquantile`` skips NaNs (NumPy's
+    ``nanquantile``); a negative weight makes the slice NaN (JAX)."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(5, 6))
+    q = np.array([0.0, 0.1, 0.37, 0.5, 0.9, 1.0])
+    w = rng.uniform(0.1, 2.0, size=x.shape if axis is None else x.shape[axis])
+    got = fnp.quantile(fnp.asarray(x), fnp.asarray(q), axis=axis, method="inverted_cdf")
+    np.testing.assert_array_equal(np.asarray(got), np.quantile(x, q, axis=axis, method="inverted_cdf"))
+    got_w = fnp.quantile(fnp.asarray(x), fnp.asarray(q), axis=axis, method="inverted_cdf",
+                         weights=fnp.asarray(w))
+    wb = w if axis is None else np.expand_dims(w, 1 - axis) * np.ones_like(x)
+    np.testing.assert_array_equal(
+        np.asarray(got_w), np.quantile(x, q, axis=axis, method="inverted_cdf", weights=wb)
+    )
+    xn = x.copy()
+    xn[1, 2] = xn[3, 0] = np.nan
+    got_n = fnp.nanquantile(fnp.asarray(xn), fnp.asarray(q), axis=axis, method="inverted_cdf")
+    np.testing.assert_array_equal(np.asarray(got_n), np.nanquantile(xn, q, axis=axis, method="inverted_cdf"))
+    bad = w.copy()
+    bad.reshape(-1)[0] = -1.0
+    out = np.asarray(fnp.quantile(fnp.asarray(x), 0.5, axis=axis, method="inverted_cdf",
+                                  weights=fnp.asarray(bad)))
+    assert np.isnan(out).any()
+
+
+def test_quantile_weights_need_inverted_cdf():
+    with pytest.raises(NotImplementedError, match="inverted_cdf"):
+        fnp.quantile(fnp.ones(3), 0.5, weights=fnp.ones(3))
+    with pytest.raises(ValueError, match="method"):
+        fnp.quantile(fnp.ones(3), 0.5, method="hazen")
+
+
+def test_nan_reducers_where_as_numpy():
+    """``where=`` of ``nanmean``/``nanvar``/``nanstd``: NumPy's values (NaN and unselected
+    entries both left out); fewer than ``ddof + 1`` entries give NaN."""
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(4, 5))
+    x[0, 1] = x[2, 3] = np.nan
+    where = rng.random(size=x.shape) > 0.3
+    where[3] = [True, False, False, False, False]
+    for name, kw in [("nanmean", {}), ("nanvar", {"ddof": 1}), ("nanstd", {})]:
+        for axis in (None, 0, 1):
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = getattr(np, name)(x, axis=axis, where=where, **kw)
+            got = getattr(fnp, name)(fnp.asarray(x), axis=axis, where=fnp.asarray(where), **kw)
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, equal_nan=True,
+                                       err_msg=f"{name} {axis}")
+
+
+def test_nanmean_where_gradient_by_finite_differences():
+    from fgrad.test_util import check_grads
+
+    x = fnp.asarray(np.array([[1.0, 2.0, 4.0], [0.5, -1.0, 3.0]]))
+    where = fnp.asarray(np.array([[True, False, True], [True, True, False]]))
+    check_grads(lambda a: fnp.nanvar(a, axis=1, where=where), (x,), order=2)
+
+
+@pytest.mark.parametrize("mode", ["x64", "x32"])
+def test_integer_meeting_float_takes_the_float_type(mode):
+    """JAX's lattice puts every integer below every float: ``where``, ``result_type``,
+    ``dot``/``einsum``/``cross``, ``polyval`` and ``heaviside`` of int32 (or int64) with
+    float32 are float32 (NumPy's rule, which fgrad followed, gives float64)."""
+    i, f = fnp.asarray(np.arange(1, 4, dtype=np.int32)), fnp.asarray(np.ones(3, np.float32))
+    with x64(mode == "x64"):
+        assert fnp.result_type(i, f) == np.float32
+        assert fnp.where(True, i, f).dtype == np.float32
+        assert fnp.dot(i, f).dtype == np.float32
+        assert fnp.einsum("i,i->", i, f).dtype == np.float32
+        assert fnp.cross(i, f).dtype == np.float32
+        assert fnp.polyval(i, f).dtype == np.float32
+        assert fnp.heaviside(i, f).dtype == np.float32
+        assert fnp.heaviside(fnp.asarray(np.ones(2, np.float16)), 2).dtype == np.float16
+        assert fnp.lcm(fnp.asarray(np.array([4, 6], np.int16)), 6).dtype == np.int16
+        np.testing.assert_array_equal(np.asarray(fnp.dot(i, f)), 6.0)
+
+
+def test_functions_of_python_scalars_are_arrays():
+    """``real``/``imag``/``transpose`` of a Python number are 0-d Arrays (``real(3)`` was an
+    Array wrapping the int: its ``.dtype`` raised ``AttributeError``)."""
+    r = fnp.real(3)
+    assert r.dtype == fnp.asarray(3).dtype and int(r) == 3
+    assert float(fnp.imag(2.5)) == 0.0
+    t = fnp.transpose(2.0)
+    assert isinstance(t, fgrad.Array) and t.shape == () and float(t) == 2.0
+    with pytest.raises(ValueError, match="integer"):
+        fnp.gcd(fnp.asarray([4, 6]), 2.5)
+
+
+def test_scipy_values_jax_gets_wrong():
+    """Where JAX 0.10.2's numbers are off (`KNOWN`), fgrad's are SciPy's: betaln's
+    derivative (digamma(b) - digamma(a + b)), betabinom's pmf, the Bernoulli numbers,
+    owens_t of float32 inputs (computed from the rounded inputs), bessel_jn of float32."""
+    import fgrad.scipy.stats as fst
+    import scipy.special as ssp
+    import scipy.stats as sst
+
+    a, b = np.array([0.7, 2.5, 10.0]), np.array([1.3, 0.4, 3.0])
+    got = fgrad.grad(lambda v: fsp.betaln(fnp.asarray(a), v).sum())(fnp.asarray(b))
+    np.testing.assert_allclose(np.asarray(got), ssp.digamma(b) - ssp.digamma(a + b), rtol=1e-12)
+    k = np.arange(8.0)
+    np.testing.assert_allclose(np.asarray(fst.betabinom.pmf(fnp.asarray(k), 7, 2.0, 3.0)),
+                               sst.betabinom.pmf(k, 7, 2.0, 3.0), rtol=1e-12)
+    bernoulli = [1, -1 / 2, 1 / 6, 0, -1 / 30, 0, 1 / 42, 0]  # SciPy's B_4 is 2e-12 off
+    np.testing.assert_allclose(np.asarray(fsp.bernoulli(7)), bernoulli, rtol=1e-15)
+    h, t = np.array([0.3, -1.2, 2.0], np.float32), np.array([0.5, 1.5, -0.7], np.float32)
+    with x64(True):
+        np.testing.assert_allclose(np.asarray(fsp.owens_t(fnp.asarray(h), fnp.asarray(t))),
+                                   ssp.owens_t(h.astype(float), t.astype(float)), rtol=1e-12)
+    x = np.array([0.5, 2.0, 7.5], np.float32)
+    jn = np.asarray(fsp.bessel_jn(fnp.asarray(x), v=3))  # J_0 .. J_3
+    want = np.stack([ssp.jv(n, x.astype(float)) for n in range(4)])
+    np.testing.assert_allclose(jn, want, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16"])
+def test_randint_narrow_dtypes_draw_at_32_bits(dtype):
+    """8- and 16-bit ``randint`` is the int32 draw (bounds clipped to the dtype, ``maxval``
+    to one past it) cast down: JAX 0.10.2's values for the key (fgrad drew at 8/16 bits)."""
+    import fgrad.random as fr
+
+    k = fr.key(42)
+    info = np.iinfo(dtype)
+    got = fr.randint(k, (6,), -300, 300, dtype)
+    want = fr.randint(k, (6,), max(-300, int(info.min)), min(300, int(info.max) + 1), "int32")
+    assert got.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want).astype(dtype))
+    if dtype == "uint8":  # JAX 0.10.2, x64 on and off
+        out = np.asarray(fr.randint(k, (6,), 0, 255, dtype))
+        np.testing.assert_array_equal(out, [189, 9, 6, 19, 194, 159])
+
+
+def test_randint_full_range_is_not_constant():
+    """``maxval`` one past the dtype's top makes the span 2**32, which wraps to 0: JAX's
+    remainders by 0 leave the bits as they are (fgrad returned ``minval`` everywhere)."""
+    import fgrad.random as fr
+
+    with x64(True):
+        out = np.asarray(fr.randint(fr.key(42), (3,), 0, 2 ** 32, "uint32"))
+    np.testing.assert_array_equal(out, [3125294276, 3383865362, 780371127])  # JAX 0.10.2
+    with x64(False), pytest.raises(OverflowError):
+        fr.randint(fr.key(0), (2,), 0, 2 ** 40)
+
+
+def test_f_and_geometric_follow_jax_key_use():
+    """``f`` draws its numerator from the second half of the split key and ``geometric``
+    takes ``log(u)`` (u = 0 mapped to 1): JAX 0.10.2's samples for the key."""
+    import fgrad.random as fr
+
+    with x64(True):
+        k = fr.key(42)
+        np.testing.assert_allclose(np.asarray(fr.f(k, 3.0, 5.0, (5,))),
+                                   [1.15864162, 0.43349014, 6.86956497, 1.26318087, 0.5982881], rtol=1e-7)
+        np.testing.assert_array_equal(np.asarray(fr.geometric(k, 0.3, (5,))), [3, 12, 2, 1, 2])
+
+
+def test_float16_special_functions_do_not_warn():
+    """The full scipy grid found float16 ``erfcx`` (a value beyond float16: the cast warned)
+    and ``poch`` (``gammasgn`` formed Gamma(x), which overflows float16 from x = 9) raising
+    ``RuntimeWarning``; JAX gives inf and the values. ``gammasgn`` is JAX's rule (NaN at the
+    poles, -1 at -0.0)."""
+    with fgrad.default_device("cpu"):
+        out = fsp.erfcx(fnp.asarray(np.array([-4.0, 0.5], np.float16)))
+        assert out.dtype == np.float16 and np.isinf(np.asarray(out)[0])
+        z, m = np.array([5.0, 6.2], np.float16), np.array([4.0, 3.5], np.float16)
+        p = fsp.poch(fnp.asarray(z), fnp.asarray(m))
+        scipy_special = pytest.importorskip("scipy.special")
+        want = scipy_special.poch(z.astype(float), m.astype(float))
+        # the exponential of a float16 lgamma difference: 1% of float16 rounding
+        np.testing.assert_allclose(np.asarray(p, np.float64), want, rtol=2e-2)
+    x = np.array([-3.0, -2.5, -0.5, -0.0, 0.0, 0.5, 11.2, np.nan, -7.3])
+    np.testing.assert_array_equal(np.asarray(fsp.gammasgn(fnp.asarray(x))),
+                                  [np.nan, -1, -1, -1, 1, 1, 1, np.nan, 1])

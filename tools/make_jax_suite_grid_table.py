@@ -21,7 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
-from jax_suite_grid_cases import outcome, stored_cases  # noqa: E402
+from jax_suite_grid_cases import import_scipy, outcome, stored_cases  # noqa: E402
+
+import_scipy("jax")
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "stored" / "jax_suite_grid.json"
 
@@ -36,10 +38,13 @@ def main() -> None:
     for mode in ("x64", "x32"):
         jax.config.update("jax_enable_x64", mode == "x64")
         have = old.get(mode, {})
-        table[mode] = {
-            c.id: have[c.id] if c.id in have else outcome(c, names, jnp.asarray, jax.tree_util.tree_leaves)
-            for c in stored_cases(mode == "x64")
-        }
+        cases = stored_cases(mode == "x64")
+        table[mode] = {}
+        for i, c in enumerate(cases):
+            if c.id not in have and i % 50 == 0:
+                print(f"{mode}: {i}/{len(cases)}", flush=True)
+            table[mode][c.id] = have[c.id] if c.id in have else outcome(
+                c, names, jnp.asarray, jax.tree_util.tree_leaves)
     lines = ['{"jax": ' + json.dumps(table["jax"]) + ","]
     for mode in ("x64", "x32"):
         lines.append(f'"{mode}": {{')

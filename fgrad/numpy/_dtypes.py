@@ -50,7 +50,18 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
         dtype(bfloat16)
     """
     args = [np.empty((), get_aval(a).dtype) if _is_fgrad_array(a) else a for a in arrays_and_dtypes]
-    return canonical_dtype(narrow_floats.result_type(*args))
+    out = narrow_floats.result_type(*args)
+    strong = [np.dtype(a.dtype) if hasattr(a, "dtype") and not isinstance(a, type) else np.dtype(a)
+              for a in args if not isinstance(a, (bool, int, float, complex))]
+    if strong and out.kind in "fc" and any(d.kind in "iub" for d in strong):
+        # JAX's lattice: an integer meeting a float takes the float's type (NumPy widens
+        # int32 + float32 to float64)
+        joined = strong[0]
+        for d in strong[1:]:
+            joined = promote_types(joined, d)
+        if joined.kind == out.kind:
+            out = joined
+    return canonical_dtype(out)
 
 
 def _is_fgrad_array(a: Any) -> bool:

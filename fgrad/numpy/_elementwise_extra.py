@@ -24,6 +24,7 @@ from ..core.narrow_floats import dtype_kind
 from ..ops.elementwise import promote_args_inexact
 from ..ops.bits import bitcast_convert_type, shift_left
 from ..ops.control_flow import while_loop
+from ._dtypes import result_type
 import fgrad.numpy._building_blocks as fnp
 
 __all__ = [
@@ -187,11 +188,14 @@ def spacing(x: ArrayLike) -> Array:
 
 
 def _int_pair(x1, x2, name):
+    """``x1`` and ``x2`` in their joint integer dtype (JAX's: a weak Python int takes the
+    array's type); ``ValueError`` for anything else (JAX's type)."""
+    dt = result_type(x1, x2)
     x1, x2 = fnp.asarray(x1), fnp.asarray(x2)
     for v in (x1, x2):
-        if get_aval(v).dtype.kind not in "iub":
-            raise TypeError(f"fgrad.numpy.{name}: integer arguments are required, got {get_aval(v).dtype}")
-    dt = np.result_type(get_aval(x1).dtype, get_aval(x2).dtype)
+        if get_aval(v).dtype.kind not in "iub" or dt.kind not in "iub":
+            raise ValueError(f"fgrad.numpy.{name}: integer arguments are required, got "
+                             f"{get_aval(x1).dtype} and {get_aval(x2).dtype}")
     if dt == np.bool_:
         dt = np.dtype(np.int8)
     return fnp.broadcast_arrays(fnp.astype(x1, dt), fnp.astype(x2, dt))

@@ -90,6 +90,7 @@ def where(condition: ArrayLike, x: ArrayLike | None = None,
     if like is not None:  # typed keys: choose whole keys (the condition gains the key axis)
         cond = shape_ops.expand_dims(condition, -1) if get_aval(condition).ndim else condition
         return _keys.rewrap(like, select_p.bind(cond, _keys.data(x), _keys.data(y)))
+    x, y = ew.lattice_pair(x, y)  # JAX: where(True, int32, float32) is float32
     return select_p.bind(condition, x, y)
 
 
@@ -210,7 +211,19 @@ def sinc(x: ArrayLike) -> Array:
 
 
 def heaviside(x: ArrayLike, h0: ArrayLike) -> Array:
+    """0 for ``x < 0``, ``h0`` at 0, 1 above, in the joint inexact dtype of ``x`` and ``h0``
+    (a weak Python ``h0`` keeps a float16 ``x`` float16, as JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.heaviside(fnp.asarray([-1.0, 0.0, 2.0]), 0.5)
+        Array([0. , 0.5, 1. ], dtype=float64)
+    """
     x, h0 = ew.promote_args_inexact(x, h0)
+    x, h0 = where(True, x, h0), where(True, h0, x)  # both in the joint dtype
+    if get_aval(x).dtype.kind == "c":
+        raise TypeError("fgrad.numpy.heaviside: complex arguments are not supported (JAX)")
     return where(less(x, 0), 0.0, where(equal(x, 0), h0, 1.0))
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from ..core.array import get_aval
 from ..core.inexact import to_complex_dtype, to_inexact_dtype
 import fgrad.numpy._building_blocks as fnp
+from ._dtypes import result_type
 from ._indexing import _concrete
 
 __all__ = [
@@ -68,7 +69,7 @@ def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
         raise ValueError("fgrad.numpy.polyval: p must have at least one dimension (the coefficients), "
                          "got a scalar")
     x = fnp.asarray(x)
-    dt = np.result_type(get_aval(p).dtype, get_aval(x).dtype)
+    dt = result_type(p, x)
     y = fnp.zeros_like(x, dtype=dt)  # broadcast against p's trailing axes by the first step
     for i in range(get_aval(p).shape[0]):
         y = fnp.add(fnp.multiply(y, x), p[i])

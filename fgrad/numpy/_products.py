@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.narrow_floats import promote_types as _promote_types
 
 from ..core.array import Array, get_aval
 from ..ops import elementwise as ew
@@ -46,6 +47,7 @@ def _shape(x):
 
 def _dg(x, y, dn):  # dimension numbers already normalized
     x, y = promote_weak(x, y)  # a weak operand takes the other's dtype (JAX)
+    x, y = ew.lattice_pair(x, y)  # an integer meeting a float takes the float's type (JAX)
     return dot_general_p.bind(x, y, dimension_numbers=dn)
 
 
@@ -194,7 +196,7 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
             f"vecdot: the contracted axes must have the same length, got shapes {s1} and {s2} "
             f"with axis={axis} ({s1[a1]} != {s2[a2]}); the contracted axis is not broadcast"
         )
-    dt = np.result_type(get_aval(x1).dtype, get_aval(x2).dtype)
+    dt = _promote_types(get_aval(x1).dtype, get_aval(x2).dtype)
     if _dtype_kind(get_aval(x1).dtype) == "c":
         x1 = ew.conj(x1)
     p = ew.mul(moveaxis(x1, a1, -1), moveaxis(x2, a2, -1))
@@ -282,7 +284,7 @@ def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: i
         raise ValueError(
             f"cross: incompatible dimensions for cross product (dimension must be 2 or 3), got {na} and {nb}"
         )
-    dt = np.result_type(get_aval(a).dtype, get_aval(b).dtype)
+    dt = _promote_types(get_aval(a).dtype, get_aval(b).dtype)
     if na == 2 and nb == 2:
         t = _dg(a, _EPS2.astype(dt), _dn((len(_shape(a)) - 1,), (0,)))  # (..., k)
         p = ew.mul(t, b)
@@ -431,7 +433,7 @@ def einsum(subscripts: str, *operands: ArrayLike, out: None = None, optimize: An
     if not ops:
         raise ValueError("einsum: no operands given")
     avals = [get_aval(o) for o in ops]
-    res_dtype = np.result_type(*[a.dtype for a in avals])
+    res_dtype = functools.reduce(_promote_types, [a.dtype for a in avals])
     if dtype is not None:
         res_dtype = np.dtype(dtype)
     if preferred_element_type is not None:

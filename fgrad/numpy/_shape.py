@@ -64,6 +64,17 @@ def ravel(a: ArrayLike, order: str = "C") -> Array:
 
 
 def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
+    """``a`` with its axes reversed or permuted by ``axes`` (a Python scalar gives a 0-d
+    array, as JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.transpose(fnp.ones((2, 3))).shape
+        (3, 2)
+    """
+    if isinstance(a, (bool, int, float, complex)):
+        a = asarray(a)
     nd = get_aval(a).ndim
     if axes is None:
         axes = tuple(range(nd))[::-1]

@@ -269,6 +269,72 @@ def argpartition(a: ArrayLike, kth: int, axis: int | None = -1, kind: str = "int
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf")  # JAX's six
 
 
+def _check_method(name, method, weights):
+    """JAX's methods; ``weights`` only with ``inverted_cdf`` (``NotImplementedError``)."""
+    if method not in _METHODS:
+        raise ValueError(f"fgrad.numpy.{name}: method {method!r} is not supported; use one of {_METHODS}")
+    if weights is not None and method != "inverted_cdf":
+        raise NotImplementedError(f"fgrad.numpy.{name}: method {method!r} does not take weights; "
+                                  "only method='inverted_cdf' does")
+
+
+def _inverted_cdf(name, a, q, axis, keepdims, weights, skip_nan):
+    """The weighted inverted-CDF quantile, JAX's rule: the first sorted value whose
+    cumulative weight reaches ``q`` times the total (negative or NaN weights, and for
+    `quantile` a NaN value, make the slice NaN; `nanquantile` gives NaN weight 0)."""
+    a = _arr(a)
+    w = _arr(weights)
+    if _dtype_kind(get_aval(w).dtype) == "c":
+        raise ValueError(f"fgrad.numpy.{name}: weights cannot be complex")
+    out_dt = to_inexact_dtype(np.result_type(get_aval(a).dtype, get_aval(w).dtype))
+    if _dtype_kind(out_dt) == "c":
+        raise ValueError(f"fgrad.numpy.{name}: complex input is not supported (JAX)")
+    a = convert_element_type(a, out_dt)
+    shape = get_aval(a).shape
+    if get_aval(w).shape != shape:
+        if axis is None:
+            raise ValueError(f"fgrad.numpy.{name}: weights shape {get_aval(w).shape} must match a's "
+                             f"{shape} when axis is None")
+        axes = normalize_axes(axis, len(shape), name)
+        if get_aval(w).shape != tuple(shape[i] for i in axes):
+            raise ValueError(f"fgrad.numpy.{name}: weights shape {get_aval(w).shape} must match the "
+                             f"reduced axes {tuple(shape[i] for i in axes)}")
+        order = sorted(range(len(axes)), key=lambda i: axes[i])
+        w = moveaxis(w, order, list(range(len(axes)))) if len(axes) > 1 else w
+        w = reshape(w, tuple(s if i in axes else 1 for i, s in enumerate(shape)))
+    w = broadcast_to(convert_element_type(w, out_dt), shape)
+    flat, n, rest = _move_reduced_last(a, axis, keepdims)
+    wflat, _, _ = _move_reduced_last(w, axis, keepdims)
+    if n == 0:
+        raise ValueError(f"fgrad.numpy.{name}: cannot take a quantile of an empty array")
+    order = sorting_ops.argsort(flat, -1)  # NaNs last
+    srt = sorting_ops.take_along_axis(flat, order, get_aval(flat).ndim - 1)
+    ws = sorting_ops.take_along_axis(wflat, order, get_aval(flat).ndim - 1)
+    nan = fnp_math.isnan(srt)
+    bad_w = fnp_math.logical_or(fnp_math.less(ws, 0), fnp_math.isnan(ws))
+    clean = fnp_math.where(fnp_math.logical_or(bad_w, nan), 0, ws)
+    cum = cumulative_ops.cumsum(clean, get_aval(clean).ndim - 1)
+    total = cum[..., -1:]  # kept + (1,)
+    qa = _arr(q) if not is_python_scalar(q) else asarray(np.float64(q))
+    qshape = get_aval(qa).shape
+    qf = reshape(convert_element_type(qa, out_dt), (-1,) + (1,) * (get_aval(cum).ndim))
+    below = fnp_math.less(cum[None], fnp_math.multiply(qf, total[None]))  # (m,) + kept + (n,)
+    idx = fnp_reductions.sum(convert_element_type(below, np.int32), axis=-1)  # (m,) + kept
+    valid = (fnp_reductions.sum(convert_element_type(fnp_math.logical_not(nan), np.int32), axis=-1)
+             if skip_nan else None)
+    top = fnp_math.subtract(valid, 1)[None] if skip_nan else n - 1
+    idx = fnp_math.maximum(fnp_math.minimum(idx, top), 0)
+    m = get_aval(idx).shape[0]
+    src = moveaxis(broadcast_to(srt[None], (m,) + get_aval(srt).shape), 0, -2)  # kept + (m, n)
+    res = sorting_ops.take_along_axis(src, moveaxis(idx, 0, -1)[..., None], get_aval(src).ndim - 1)[..., 0]
+    res = moveaxis(res, -1, 0)  # (m,) + kept
+    force = fnp_reductions.any(bad_w, axis=-1)
+    empty = fnp_math.equal(valid, 0) if skip_nan else fnp_reductions.any(nan, axis=-1)
+    force = fnp_math.logical_or(force, empty)
+    res = fnp_math.where(force[None], constant_like(np.asarray(np.nan, out_dt), res), res)
+    return convert_element_type(reshape(res, tuple(qshape) + tuple(rest)), out_dt)
+
+
 def _quantile_dtype(a_dtype, q, method="linear"):
     """JAX's: ``a``'s inexact dtype (core.inexact: int8 -> float32), whatever ``q``'s dtype
     (``quantile(float32_array, float64_q)`` is float32)."""
@@ -310,11 +376,10 @@ def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None, ov
     in ``q``.  A NaN in a slice makes its quantile NaN with zero gradient (JAX)."""
     if out is not None:
         raise NotImplementedError("fgrad.numpy.quantile: out= is not supported (arrays are immutable)")
-    if weights is not None:
-        raise NotImplementedError("fgrad.numpy.quantile: weights= is not supported")
     method = interpolation or method
-    if method not in _METHODS:
-        raise ValueError(f"fgrad.numpy.quantile: method {method!r} is not supported; use one of {_METHODS}")
+    _check_method("quantile", method, weights)
+    if weights is not None:  # inverted_cdf with weights (unweighted: the rank rule below)
+        return _inverted_cdf("quantile", a, _check_q(q, 1, "quantile"), axis, keepdims, weights, False)
     a = _arr(a)
     out_dt = _quantile_dtype(get_aval(a).dtype, q, method)
     if isinstance(q, (list, tuple)):
@@ -434,12 +499,10 @@ def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     """
     if out is not None:
         raise NotImplementedError("fgrad.numpy.nanquantile: out= is not supported (arrays are immutable)")
-    if weights is not None:
-        raise NotImplementedError("fgrad.numpy.nanquantile: weights= is not supported")
     method = interpolation or method
-    if method not in _METHODS:
-        raise ValueError(f"fgrad.numpy.nanquantile: method {method!r} is not supported; "
-                         f"use one of {_METHODS}")
+    _check_method("nanquantile", method, weights)
+    if weights is not None:  # inverted_cdf with weights (unweighted: the rank rule below)
+        return _inverted_cdf("nanquantile", a, _check_q(q, 1, "nanquantile"), axis, keepdims, weights, True)
     a = _arr(a)
     if get_aval(a).dtype.kind not in "fc":
         return quantile(a, q, axis, None, False, method, keepdims)
@@ -768,43 +831,63 @@ nanmax = _nan_ext(-np.inf, fnp_reductions.max, "nanmax")
 nanmin = _nan_ext(np.inf, fnp_reductions.min, "nanmin")
 
 
-def _count_valid(nan, axis, keepdims, dtype):
-    valid = convert_element_type(fnp_math.logical_not(nan), dtype)
-    return fnp_reductions.sum(valid, axis, keepdims=keepdims)
+def _count_valid(nan, axis, keepdims, dtype, where=None):
+    valid = fnp_math.logical_not(nan)
+    if where is not None:
+        valid = fnp_math.logical_and(valid, where)
+    return fnp_reductions.sum(convert_element_type(valid, dtype), axis, keepdims=keepdims)
 
 
 def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-            keepdims: bool = False) -> Array:
-    """Mean over the non-NaN entries (an all-NaN slice gives NaN)."""
+            keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
+    """Mean over the non-NaN entries (an all-NaN slice gives NaN); with ``where``, over the
+    non-NaN entries it selects (JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as jnp
+        >>> float(jnp.nanmean(jnp.asarray([1.0, jnp.nan, 3.0, 10.0]), where=jnp.asarray([1, 1, 1, 0]) > 0))
+        2.0
+    """
     a = _arr(a)
     if _dtype_kind(get_aval(a).dtype) not in "fc":
-        return fnp_reductions.mean(a, axis, dtype=dtype, keepdims=keepdims)
+        return fnp_reductions.mean(a, axis, dtype=dtype, keepdims=keepdims, where=where)
     b, nan = _nan_to(a, 0)
     dt = np.dtype(dtype) if dtype is not None else get_aval(a).dtype
-    total = fnp_reductions.sum(b, axis, dtype=dt, keepdims=keepdims)
-    return fnp_math.divide(total, _count_valid(nan, axis, keepdims, dt))
+    total = fnp_reductions.sum(b, axis, dtype=dt, keepdims=keepdims, where=where)
+    return fnp_math.divide(total, _count_valid(nan, axis, keepdims, dt, where))
 
 
 def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,
-           keepdims: bool = False) -> Array:
-    """Variance over the non-NaN entries."""
+           keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
+    """Variance over the non-NaN entries (those ``where`` selects); NaN where fewer than
+    ``ddof + 1`` count (JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as jnp
+        >>> float(jnp.nanvar(jnp.asarray([1.0, jnp.nan, 3.0])))
+        1.0
+    """
     a = _arr(a)
     if _dtype_kind(get_aval(a).dtype) not in "fc":
-        return fnp_reductions.var(a, axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+        return fnp_reductions.var(a, axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where)
     dt = np.dtype(dtype) if dtype is not None else get_aval(a).dtype
-    m = nanmean(a, axis, dtype=dt, keepdims=True)
+    m = nanmean(a, axis, dtype=dt, keepdims=True, where=where)
     b, nan = _nan_to(a, 0)
     d = fnp_math.where(nan, 0, fnp_math.subtract(b, m))
     sq = (fnp_math.real(fnp_math.multiply(d, fnp_math.conj(d))) if _dtype_kind(dt) == "c"
           else fnp_math.multiply(d, d))
-    cnt = _count_valid(nan, axis, keepdims, get_aval(sq).dtype)
-    total = fnp_reductions.sum(sq, axis, keepdims=keepdims)
-    return fnp_math.divide(total, fnp_math.subtract(cnt, float(ddof)))
+    cnt = fnp_math.subtract(_count_valid(nan, axis, keepdims, get_aval(sq).dtype, where), float(ddof))
+    total = fnp_reductions.sum(sq, axis, keepdims=keepdims, where=where)
+    too_few = fnp_math.less_equal(cnt, 0)
+    return fnp_math.where(too_few, np.nan, fnp_math.divide(total, fnp_math.where(too_few, 1, cnt)))
 
 
 def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,
-           keepdims: bool = False) -> Array:
-    return fnp_math.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims))
+           keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
+    """Standard deviation over the non-NaN entries (``sqrt(nanvar(...))``)."""
+    return fnp_math.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where=where))
 
 
 def nanargmax(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:

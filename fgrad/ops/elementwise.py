@@ -91,10 +91,7 @@ def _promoting_bind(prim: Primitive):
             if (da is BF16 or db is BF16) and da is not db:
                 args = _cast_to_common(args, [da, db])
             elif da is not db and da is not None and db is not None and lattice:
-                target = _int_float_target(da, db)
-                if target is not None:  # JAX: an integer meeting a float takes the float's type
-                    args = (a if da == target else convert_element_type(a, target),
-                            b if db == target else convert_element_type(b, target))
+                args = lattice_pair(a, b)
             return plain_bind(*args, **params)
         if len(args) == 1:
             if _weakness(args[0]):
@@ -116,6 +113,27 @@ _LATTICE_PRIMS = frozenset({"add", "add_any", "sub", "mul", "div", "atan2", "eq"
                             "ge", "max", "min", "fmax", "fmin", "fmod", "rem", "floor_divide", "hypot",
                             "logaddexp", "logaddexp2", "nextafter", "pow"})
 _INT_FLOAT_TARGET: dict = {}
+
+
+def lattice_pair(a, b):
+    """``a`` and ``b`` (strongly typed) cast to JAX's joint dtype where NumPy's rule gives
+    another: an integer meeting a float or complex type takes that type (``int32`` with
+    ``float32`` is float32, not float64); as they are otherwise.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> [x.dtype for x in lattice_pair(fnp.ones(2, "int64"), fnp.ones(2, "float32"))]
+        [dtype('float32'), dtype('float32')]
+    """
+    da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
+    if da is None or db is None or da == db:
+        return a, b
+    target = _int_float_target(da, db)
+    if target is None:
+        return a, b
+    return (a if da == target else convert_element_type(a, target),
+            b if db == target else convert_element_type(b, target))
 
 
 def _int_float_target(da, db):
@@ -536,8 +554,8 @@ def _conj_impl(xp, x):
 
 
 conj_p = elementwise("conj", _conj_impl, kernel={"biuf": "{0}"})
-real_p = elementwise("real", lambda xp, x: xp.real(x))
-imag_p = elementwise("imag", lambda xp, x: xp.imag(x))
+real_p = elementwise("real", lambda xp, x: xp.asarray(xp.real(x)))  # np.real(3) is the int 3
+imag_p = elementwise("imag", lambda xp, x: xp.asarray(xp.imag(x)))
 
 
 def _complex_impl(xp, x, y):

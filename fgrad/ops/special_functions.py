@@ -63,9 +63,9 @@ def _common(xp, *args, name):
 def _unary_impl(fn_name, name):
     def impl(xp, x):
         x = _as_float(xp, x, name)
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"):  # also the cast: a value beyond float16 is inf (JAX)
             out = getattr(_special_module(xp, name), fn_name)(x)
-        return out.astype(x.dtype, copy=False)
+            return out.astype(x.dtype, copy=False)
 
     return impl
 

@@ -23,7 +23,7 @@ Example::
 from __future__ import annotations
 
 from ._keys import (
-    KEY_DTYPE, KeyDType, PRNGKey, PRNGKeyArray, clone, fold_in, key, key_data, key_impl, split,
+    KEY_DTYPE, KeyDType, PRNGKey, PRNGKeyArray, clone, fold_in, key, key_data, key_dtype, key_impl, split,
     threefry2x32, wrap_key_data,
 )
 from ._samplers import (
@@ -39,6 +39,7 @@ from ._more import (
 
 __all__ = [
     "key", "PRNGKey", "PRNGKeyArray", "KeyDType", "KEY_DTYPE", "key_data", "wrap_key_data", "key_impl",
+    "key_dtype",
     "clone", "split", "fold_in", "bits", "threefry2x32",
     "uniform", "normal", "bernoulli", "randint", "permutation", "choice", "categorical", "gumbel",
     "exponential", "laplace", "logistic", "cauchy", "rademacher", "truncated_normal",

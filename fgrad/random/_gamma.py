@@ -286,9 +286,9 @@ def f(key: KeyArrayLike, dfnum: ArrayLike, dfden: ArrayLike, shape: int | Shape 
     raw = key_words(key, "f")
     dfnum, dfden = _param_array(dfnum, dt, "f", raw), _param_array(dfden, dt, "f", raw)
     shape = _shape_or_broadcast(shape, dfnum, dfden)
-    k1, k2 = split(key)
-    num = chisquare(k1, fnp.broadcast_to(dfnum, shape), shape, dt) / dfnum
-    den = chisquare(k2, fnp.broadcast_to(dfden, shape), shape, dt) / dfden
+    k_den, k_num = split(key)  # JAX's order: the second key draws the numerator
+    num = chisquare(k_num, fnp.broadcast_to(dfnum, shape), shape, dt) / dfnum
+    den = chisquare(k_den, fnp.broadcast_to(dfden, shape), shape, dt) / dfden
     return num / den
 
 

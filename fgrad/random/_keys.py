@@ -392,6 +392,20 @@ def key_impl(keys: KeyArrayLike) -> str:
     return IMPL_NAME
 
 
+def key_dtype(impl_spec: str | None = None) -> KeyDType:
+    """The dtype of the typed keys of PRNG implementation ``impl_spec`` (the default, and the
+    only one fgrad has: ``"threefry2x32"``); ``ValueError`` for another.
+
+    Example::
+
+        >>> import fgrad.random as random
+        >>> random.key_dtype() == random.key(0).dtype
+        True
+    """
+    _check_impl(impl_spec)
+    return KEY_DTYPE
+
+
 def clone(key: KeyArrayLike) -> PRNGKeyArray | Array:
     """A copy of ``key`` (keys are immutable values here: returns ``key``).
 

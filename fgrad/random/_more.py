@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from ..core.narrow_floats import finfo as _narrow_finfo
+from ..core.narrow_floats import dtype_kind
 from ..core.x64_mode import canonical_dtype as _canonical_dtype
 
 from .. import lax
@@ -126,10 +127,13 @@ def geometric(key: KeyArrayLike, p: ArrayLike, shape: int | Shape | None = None,
         >>> round(float(random.geometric(random.key(0), 0.25, (40000,)).mean()), 1)
         4.0
     """
-    p = _param_array(p, float, "geometric", key_words(key, "geometric"))
+    pd = getattr(p, "dtype", None)  # JAX draws u in p's inexact dtype (float32 p: float32 u)
+    dt = pd if pd is not None and dtype_kind(pd) == "f" else float
+    p = _param_array(p, dt, "geometric", key_words(key, "geometric"))
     shape = _shape_or_broadcast(shape, p)
-    u = uniform(key, shape, float)
-    return fnp.astype(fnp.floor(fnp.log1p(-u) / fnp.log1p(-p)) + 1, dtype)
+    u = uniform(key, shape, dt)
+    u = fnp.where(u == 0, 1.0, u)  # JAX's: log(u) with u = 0 mapped to 1 (its samples per key)
+    return fnp.astype(fnp.floor(fnp.log(u) / fnp.log1p(-p)) + 1, dtype)
 
 
 def triangular(key: KeyArrayLike, left: ArrayLike, mode: ArrayLike, right: ArrayLike,

@@ -212,13 +212,38 @@ def randint(key: KeyArrayLike, shape: int | Shape, minval: ArrayLike, maxval: Ar
     """Integers uniform on ``[minval, maxval)`` (``minval`` where ``maxval <= minval``).
 
     Two draws of random bits combined modulo the span keep the bias below 2**-32 for spans
-    up to 2**32 (JAX's construction)."""
+    up to 2**32 (JAX's construction); 8- and 16-bit dtypes are drawn as int32 (bounds
+    clipped to the dtype's range, ``maxval`` to one past it) and cast, as JAX does, so the
+    values are JAX's for the same key.
+
+    Example::
+
+        >>> import fgrad.random as random
+        >>> int(random.randint(random.key(0), (), 0, 10)) in range(10)
+        True
+    """
     dt = _requested_dtype(dtype, "fgrad.random.randint")
     if dtype_kind(dt) not in "iu":
         raise TypeError(f"fgrad.random.randint: dtype must be an integer dtype, got {dt}")
+    default_int = _canonical_dtype(np.int64)
+    for v in (minval, maxval):  # a Python int beyond the default int (JAX: OverflowError)
+        if isinstance(v, int) and not isinstance(v, bool):
+            lim = np.iinfo(default_int)
+            if not lim.min <= v <= lim.max:
+                raise OverflowError(f"fgrad.random.randint: Python int {v} is out of bounds for "
+                                    f"{default_int} (enable 64-bit types or pass an array)")
+    info = np.iinfo(dt)
+    if info.bits < 32:  # JAX: sampled at 32 bits, then cast
+        i32 = np.dtype(np.int32)
+
+        def bound(v, top):
+            a = _ew.convert_element_type(_arr(v, _check_key(key, "randint")), i32)
+            return _ew.minimum(_ew.maximum(a, i32.type(info.min)), i32.type(top))
+
+        out = randint(key, shape, bound(minval, info.max), bound(maxval, int(info.max) + 1), i32)
+        return _ew.convert_element_type(out, dt)
     shape = _shape(shape)
     k = _check_key(key, "randint")
-    info = np.iinfo(dt)
     nbits = info.bits
     udt = _UINT[nbits]
 
@@ -239,11 +264,17 @@ def randint(key: KeyArrayLike, shape: int | Shape, minval: ArrayLike, maxval: Ar
     span = _ew.select(_ew.le_p.bind(hi, lo), udt.type(1), span)
     if hi_out_of_range:  # maxval beyond the dtype: one more value (info.max) is allowed
         span = _ew.select(_ew.gt(hi, lo), _ew.add(span, udt.type(1)), span)
-    span = _ew.select(_ew.eq(span, 0), udt.type(1), span)  # full 2**nbits range wrapped
-    rem = _ew.rem_p.bind
-    mult = rem(udt.type(2 ** (nbits // 2)), span)
-    mult = rem(_ew.mul(mult, mult), span)
-    offset = rem(_ew.add(_ew.mul(rem(higher, span), mult), rem(lower, span)), span)
+    # the full 2**nbits range wraps the span to 0, and XLA's unsigned x % 0 is x: every
+    # remainder below is then the identity (JAX's semantics)
+    wrapped = _ew.eq(span, 0)
+    safe = _ew.select(wrapped, udt.type(1), span)
+
+    def rem(x):
+        return _ew.select(wrapped, x, _ew.rem_p.bind(x, safe))
+
+    mult = rem(_ew.add(_ew.mul(span, udt.type(0)), udt.type(2 ** (nbits // 2))))
+    mult = rem(_ew.mul(mult, mult))
+    offset = rem(_ew.add(_ew.mul(rem(higher), mult), rem(lower)))
     return _ew.add(lo, _ew.convert_element_type(offset, dt))
 
 

@@ -123,7 +123,9 @@ def gamma(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
 
 
 def gammasgn(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
-    """The sign of Gamma(x) (0 at the poles), not differentiable.
+    """The sign of Gamma(x), not differentiable: from ``floor(x)``'s parity below 0 (JAX's
+    rule: NaN at the poles and for NaN, -1 at -0.0), so no Gamma value is formed (it
+    overflows float16 from x = 9).
 
     Example::
 
@@ -131,7 +133,11 @@ def gammasgn(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
         Array(-1., dtype=float64, weak_type=True)
     """
     x = _float(x)
-    return _stop_gradient(fnp.sign(_sf.gamma(x)))
+    fl = fnp.floor(x)
+    neg = x < 0
+    pole = (neg & (x == fl)) | fnp.isnan(x)
+    minus = (neg & (fnp.remainder(fl, 2) != 0)) | ((x == 0) & fnp.signbit(x))
+    return _stop_gradient(fnp.where(pole, np.nan, fnp.where(minus, -1.0, fnp.ones_like(x))))
 
 
 def betaln(a: ArrayLike, b: ArrayLike) -> Array:
@@ -408,7 +414,7 @@ def factorial(n: ArrayLike, exact: bool = False) -> Array:
         Array(24., dtype=float64, weak_type=True)
     """
     if exact:
-        raise ValueError("factorial: exact=True is not supported (as jax.scipy.special.factorial)")
+        raise NotImplementedError("factorial: exact=True is not supported (as jax.scipy.special.factorial)")
     n = _float(n)
     return fnp.where(n < 0, fnp.zeros_like(n), _sf.gamma(fnp.where(n < 0, fnp.zeros_like(n), n) + 1.0))
 

@@ -99,7 +99,7 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
         >>> ppf(0.5)
         Array(0., dtype=float64)
     """
-    return quantile(q, loc, scale, special.ndtri)
+    return fnp.asarray(quantile(q, loc, scale, special.ndtri), float)  # JAX: the default float
 
 
 def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
@@ -110,7 +110,8 @@ def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
         >>> isf(0.5)
         Array(0., dtype=float64)
     """
-    return quantile(q, loc, scale, lambda p: -special.ndtri(p))
+    q = fnp.asarray(q)
+    return ppf(1 - q, loc, scale)  # JAX's ppf(1 - q), in the default float
 
 
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]
