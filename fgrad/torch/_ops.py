@@ -77,6 +77,7 @@ from .types import memory_format as _MemoryFormat
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
+from fgrad.numpy._sorting import quantile_ranked
 import fgrad.nn as fnn
 from ._ops_creation import empty as _empty, tensor
 from ._autocast_state import fp32 as _autocast_fp32
@@ -1472,6 +1473,8 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
             v = np.asarray(np.nan, b.dtype)
         else:
             v = flat[order[(n - 1) // 2]]
+        if _dtype_kind(b.dtype) not in "fc":  # an integer median keeps the dtype (and has no grad)
+            return result_tensor(np.asarray(v, b.dtype))
         mask = np.asarray(b == v) if not np.isnan(v) else np.isnan(b)
 
         def fn(x, m):
@@ -1894,8 +1897,8 @@ def quantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: bool =
     d = 0 if dim is None else _wrap_dim(dim, input._buf.ndim)
     keep = keepdim and dim is not None
 
-    def fn(v, qq):
-        return fnp.quantile(v, qq, axis=d, keepdims=keep, method=interpolation)
+    def fn(v, qq):  # the ranks q * (n - 1) in the input's dtype, as PyTorch computes them
+        return quantile_ranked(v, qq, axis=d, keepdims=keep, method=interpolation, rank_dtype=qa.dtype)
 
     res = apply_op(
         "QuantileBackward0", ("quantile", d, keep, interpolation, scalar_q), fn, (x, qa), edges=(0,)
