@@ -572,9 +572,28 @@ def memory_order(buf) -> tuple | None:
     return order
 
 
-def _draw_in_memory_order(draw, buf) -> np.ndarray:
-    """``draw(n)``'s values placed in ``buf``'s memory order (see `memory_order`)."""
-    order = memory_order(buf)
+def draw_order(t: Tensor) -> tuple | None:
+    """`memory_order` of ``t`` when ``t`` is a view (a transpose or permute) of a C-contiguous
+    tensor, whose layout is then PyTorch's too; None otherwise: a result fgrad computed may be
+    laid out differently from PyTorch's (a Linear output stored transposed), and drawing in its
+    memory order would then differ from PyTorch's logical-order draws.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> draw_order(torch.zeros(2, 3).t()), draw_order(torch.zeros(2, 3))
+        ((1, 0), None)
+    """
+    base = t._base
+    if base is None or not base._buf.flags.c_contiguous:
+        return None
+    return memory_order(t._buf)
+
+
+def _draw_in_memory_order(draw, t: Tensor) -> np.ndarray:
+    """``draw(n)``'s values placed in ``t``'s memory order (see `draw_order`)."""
+    buf = t._buf
+    order = draw_order(t)
     if order is None:
         return draw(buf.size).reshape(buf.shape)
     return draw(buf.size).reshape([buf.shape[a] for a in order]).transpose(np.argsort(order))
@@ -589,7 +608,7 @@ def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = No
     if isinstance(p, Tensor):
         draws = eng.bernoulli_tensor(np.broadcast_to(np.asarray(pb), buf.shape))
     else:
-        draws = _draw_in_memory_order(lambda n: eng.bernoulli_scalar(n, float(p)), buf)
+        draws = _draw_in_memory_order(lambda n: eng.bernoulli_scalar(n, float(p)), self)
     return _fill(self, draws.astype(buf.dtype), "BernoulliBackward0")
 
 

@@ -643,7 +643,7 @@ def _keep_mask(shape, p: float, like: Tensor) -> Tensor:
     dt = like.dtype if like.is_floating_point() else None
     if _random.COMPILE_RNG[0] is not None:  # inside torch.compile's trace: the program's key
         return (torch.rand(shape, dtype=dt, device=like.device) < (1.0 - p)).to(like.dtype) / (1.0 - p)
-    order = _random.memory_order(_buf(like)) if tuple(like.shape) == tuple(shape) else None
+    order = _random.draw_order(like) if tuple(like.shape) == tuple(shape) else None
     if order is not None:  # PyTorch's noise is empty_like(input): drawn in the input's memory order
         noise = torch.empty([shape[a] for a in order], dtype=dt, device=like.device)
         return noise.bernoulli_(1.0 - p).div_(1.0 - p).permute(*np.argsort(order).tolist())

@@ -1,0 +1,13 @@
+"""``torch.utils.data._utils.collate``: `default_collate` and `default_convert` where PyTorch
+keeps them (defined in ``fgrad.torch.utils.data._collate``).
+
+Example::
+
+    >>> from fgrad.torch.utils.data._utils.collate import default_convert
+    >>> default_convert((1, 2.5))
+    (1, 2.5)
+"""
+
+from .._collate import default_collate, default_convert
+
+__all__ = ["default_collate", "default_convert"]
