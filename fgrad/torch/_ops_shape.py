@@ -2103,7 +2103,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     w = None if weights is None else weights._buf
     r = np.bincount(input._buf, w, minlength)
-    if w is not None and w.dtype == np.float32:  # PyTorch: float32 weights count in float32, others in float64
+    if w is not None and w.dtype == np.float32:  # PyTorch: float32 weights sum in float32, others float64
         r = r.astype(np.float32)
     return result_tensor(r)
 

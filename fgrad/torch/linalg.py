@@ -188,7 +188,8 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *,
     """
     drv = "gelsy" if driver is None else driver
     if drv not in _LSTSQ_DRIVERS:
-        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of "
+                           "(gels, gelsy, gelsd, gelss)")
     sol = _apply_op(
         "LinalgLstsqBackward0",
         ("lstsq",),
@@ -212,7 +213,8 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *,
         sol,
         _result_tensor(_dev.put_like(res, A._buf)),
         _result_tensor(_dev.put_like(rank if drv != "gels" else np.zeros((0,), np.int64), A._buf)),
-        _result_tensor(_dev.put_like(s.astype(fdt) if drv in ("gelsd", "gelss") else np.zeros((0,), fdt), A._buf)),
+        _result_tensor(_dev.put_like(s.astype(fdt) if drv in ("gelsd", "gelss") else np.zeros((0,), fdt),
+                                     A._buf)),
     )
 
 

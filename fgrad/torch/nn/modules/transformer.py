@@ -304,9 +304,9 @@ class TransformerEncoder(Module):
                 (keep[:, 1:] <= keep[:, :-1]).all()):  # left aligned: no kept token after a padded one
             return False
         sa = first.self_attn
-        args = (src, sa.in_proj_weight, sa.in_proj_bias, sa.out_proj.weight, sa.out_proj.bias, first.norm1.weight,
-                first.norm1.bias, first.norm2.weight, first.norm2.bias, first.linear1.weight, first.linear1.bias,
-                first.linear2.weight, first.linear2.bias)
+        args = (src, sa.in_proj_weight, sa.in_proj_bias, sa.out_proj.weight, sa.out_proj.bias,
+                first.norm1.weight, first.norm1.bias, first.norm2.weight, first.norm2.bias,
+                first.linear1.weight, first.linear1.bias, first.linear2.weight, first.linear2.bias)
         return not (torch.is_grad_enabled() and any(a is not None and a.requires_grad for a in args))
 
 

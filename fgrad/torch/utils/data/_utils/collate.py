@@ -3,9 +3,10 @@ keeps them (defined in ``fgrad.torch.utils.data._collate``).
 
 Example::
 
+    >>> import numpy as np
     >>> from fgrad.torch.utils.data._utils.collate import default_convert
-    >>> default_convert((1, 2.5))
-    (1, 2.5)
+    >>> default_convert(np.array([1, 2]))
+    tensor([1, 2])
 """
 
 from .._collate import default_collate, default_convert
