@@ -275,3 +275,35 @@ def test_collate_functions_import_from_the_private_path():
 
     assert default_collate([(torch.ones(2), 1), (torch.zeros(2), 0)])[1].tolist() == [1, 0]
     assert default_convert(np.array([1, 2])).tolist() == [1, 2]
+
+
+def _channels_last_layouts(lib):
+    lib.manual_seed(0)
+    x = lib.randn(2, 3, 4, 5)
+    y = x.to(memory_format=lib.channels_last)
+    conv = lib.nn.Conv2d(3, 4, 3).to(memory_format=lib.channels_last)
+    out = conv(y)
+    return [y.stride(), y.is_contiguous(), y.is_contiguous(memory_format=lib.channels_last),
+            x.is_contiguous(memory_format=lib.channels_last), conv.weight.stride(), out.stride(),
+            out.is_contiguous(memory_format=lib.channels_last), y.contiguous().stride(), lib.relu(y).stride(),
+            (y + 1).stride(), lib.empty(2, 3, 4, 5, memory_format=lib.channels_last).stride(),
+            lib.randn(2, 1, 4, 4).is_contiguous(memory_format=lib.channels_last),
+            bool(lib.equal(y, x)), bool(lib.allclose(conv(x), out, atol=1e-6))]
+
+
+def test_channels_last_is_a_layout():
+    """``to(memory_format=torch.channels_last)`` returned the NCHW-contiguous tensor and
+    ``is_contiguous(memory_format=torch.channels_last)`` was True for every contiguous tensor:
+    the channels-last recipe printed PyTorch's strides wrongly and its layout checks lied.  Now
+    the buffer is NHWC (PyTorch's strides), elementwise ops keep it, a convolution of an NHWC
+    input or weight returns NHWC, and the values are unchanged."""
+    got = _channels_last_layouts(torch)
+    assert got == [(60, 1, 15, 3), False, True, False, (27, 1, 9, 3), (24, 1, 12, 4), True, (60, 20, 5, 1),
+                   (60, 1, 15, 3), (60, 1, 15, 3), (60, 1, 15, 3), True, True, True]  # PyTorch 2.13
+    with pytest.raises(RuntimeError, match="required rank 4 tensor"):
+        torch.randn(2, 3, 4).contiguous(memory_format=torch.channels_last)
+
+
+def test_channels_last_matches_live_pytorch():
+    real = pytest.importorskip("torch")
+    assert _channels_last_layouts(torch) == _channels_last_layouts(real)

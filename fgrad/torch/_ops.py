@@ -72,7 +72,7 @@ from ._faces import (  # noqa: F401
 )
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._random import COMPILE_RNG as _COMPILE_RNG, default_generator, rand as _rand  # noqa: F401
-from ._tensor import Size, Tensor, _alias, _wrap, wrap_dim as _wrap_dim
+from ._tensor import Size, Tensor, _alias, _wrap, _channels_last_strides as _cl_strides, wrap_dim as _wrap_dim
 from .types import memory_format as _MemoryFormat
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
@@ -1770,12 +1770,27 @@ channels_last = _MemoryFormat("channels_last")
 
 def contiguous(self: Tensor, memory_format: memory_format | None = None) -> Tensor:
     b = self._buf
+    if memory_format is channels_last:
+        return _channels_last(self)
     if (type(b) is not _nd and type(b) not in _DEV) or b.flags.c_contiguous:
         return self
     out = apply_op("CloneBackward0", ("clone",), _identity, (self,))
     ob = out._buf
     if type(ob) is _nd and not ob.flags.c_contiguous:  # a 16-bit float's float32 round trip keeps the layout
         out._buf = np.ascontiguousarray(ob)
+    return out
+
+
+def _channels_last(self: Tensor) -> Tensor:
+    """``contiguous(memory_format=torch.channels_last)``: the same values in an NHWC buffer
+    (strides ``(HWC, 1, WC, C)``, as PyTorch's), ``self`` when already so laid out."""
+    b = self._buf
+    if b.ndim != 4:
+        raise RuntimeError("required rank 4 tensor to use channels_last format")
+    if type(b) is not _nd or _cl_strides(b):
+        return self
+    out = apply_op("CloneBackward0", ("clone",), _identity, (self,))
+    out._buf = np.ascontiguousarray(out._buf.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
     return out
 
 

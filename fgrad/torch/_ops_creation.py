@@ -312,6 +312,12 @@ def empty(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | 
     idx = check_device(device)
     if idx is not None and out is None:
         return _finish(_dev.full(_sizes(size), 0, _dt(dtype), idx), requires_grad)
+    if memory_format is not None and str(memory_format) == "torch.channels_last" and out is None:
+        shape = _sizes(size)
+        if len(shape) != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
+        n, c, h, w = shape  # NHWC memory, NCHW view (PyTorch's strides)
+        return _finish(np.zeros((n, h, w, c), _dt(dtype)).transpose(0, 3, 1, 2), requires_grad)
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 

@@ -43,7 +43,7 @@ import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 import fgrad.torch._random as _random
 import fgrad.torch.autograd.graph as _graph
-from .._tensor import Tensor
+from .._tensor import Tensor, _channels_last_strides
 import fgrad.torch.types as types
 from ..sparse._embedding import embedding_with_sparse_grad as _sparse_embedding
 from fgrad.ops import windowed as W
@@ -867,6 +867,13 @@ def _batched(input: Tensor, nd: int, fname: str):
     return (input.unsqueeze(0) if unbatched else input), unbatched
 
 
+def _suggests_channels_last(*bufs) -> bool:
+    """Whether one of the 4-D buffers is laid out channels-last and not also contiguous
+    (PyTorch's ``suggest_memory_format`` for its CPU convolutions)."""
+    return any(b.ndim == 4 and not b.flags.c_contiguous and _channels_last_strides(b)
+               for b in bufs if type(b) is np.ndarray)
+
+
 def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, groups: int, nd: int, fname: str):
     input, unbatched = _batched(input, nd, fname)
     xb, wb = _buf(input), _buf(weight)
@@ -915,6 +922,9 @@ def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, grou
     args = (input, weight) if bias is None else (input, weight, bias)
     key = ("conv", nd, stride, tuple(pads), dilation, groups, bias is not None)
     y = _conv_op("ConvolutionBackward0", key, args, params, nd, wb.shape[0])
+    if nd == 2 and not unbatched and _suggests_channels_last(xb, wb) and type(y._buf) is np.ndarray:
+        # PyTorch's CPU convolution returns NHWC when the input or the weight is NHWC
+        y._buf = np.ascontiguousarray(y._buf.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
     if bias is None:  # PyTorch lists the missing bias as None
         _graph.show_as(y._gfn, _no_bias_shown)
     return y.squeeze(0) if unbatched else y
