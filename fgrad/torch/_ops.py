@@ -77,7 +77,7 @@ from .types import memory_format as _MemoryFormat
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
-from fgrad.numpy._sorting import quantile_ranked
+from fgrad.numpy._sorting import quantile_ranked as _quantile_ranked
 import fgrad.nn as fnn
 from ._ops_creation import empty as _empty, tensor
 from ._autocast_state import fp32 as _autocast_fp32
@@ -1913,7 +1913,7 @@ def quantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: bool =
     keep = keepdim and dim is not None
 
     def fn(v, qq):  # the ranks q * (n - 1) in the input's dtype, as PyTorch computes them
-        return quantile_ranked(v, qq, axis=d, keepdims=keep, method=interpolation, rank_dtype=qa.dtype)
+        return _quantile_ranked(v, qq, axis=d, keepdims=keep, method=interpolation, rank_dtype=qa.dtype)
 
     res = apply_op(
         "QuantileBackward0", ("quantile", d, keep, interpolation, scalar_q), fn, (x, qa), edges=(0,)
