@@ -77,6 +77,47 @@ TORCH_SNIPPETS = [
      "torch.linalg.solve(m, v)"),
     ("tensor from a list of 1e4", "vals = list(range(10000))", "torch.tensor(vals, dtype=torch.float32)"),
     ("cat of 100 small tensors", "ts = [torch.ones(10)] * 100", "torch.cat(ts)"),
+    # indexing
+    ("advanced getitem 1000x64[500]", "x = torch.randn(1000, 64); i = torch.randint(0, 1000, (500,))", "x[i]"),
+    ("advanced setitem 1000x64[500]", "x = torch.randn(1000, 64); i = torch.randint(0, 1000, (500,))", "x[i] = 1.0"),
+    ("index_select 1000x64", "x = torch.randn(1000, 64); i = torch.randint(0, 1000, (500,))", "torch.index_select(x, 0, i)"),
+    ("gather 1000x64, 8 per row", "x = torch.randn(1000, 64); j = torch.randint(0, 64, (1000, 8))", "torch.gather(x, 1, j)"),
+    ("scatter_add_ 1000x64", "z = torch.zeros(1000, 64); j = torch.randint(0, 64, (1000, 8)); s = torch.randn(1000, 8)",
+     "z.scatter_add_(1, j, s)"),
+    ("index_add_ 1000 rows into 100", "z = torch.zeros(100, 64); x = torch.randn(1000, 64); i = torch.randint(0, 100, (1000,))",
+     "z.index_add_(0, i, x)"),
+    ("masked_fill + masked_select", "x = torch.randn(1000, 64)", "m = x > 0; x.masked_fill(m, 0.0); torch.masked_select(x, m)"),
+    ("nonzero + where", "x = torch.randn(1000, 64)", "torch.nonzero(x > 1); torch.where(x > 0, x, 0.0)"),
+    # reductions
+    ("sum/mean/argmax over dims", "x = torch.randn(1000, 64)", "x.sum(0); x.mean(1); x.argmax(1)"),
+    ("cumsum + logsumexp + norm", "x = torch.randn(1000, 64)", "x.cumsum(1); torch.logsumexp(x, 1); torch.linalg.norm(x, dim=1)"),
+    ("var + std", "x = torch.randn(1000, 64)", "x.var(0); x.std(1)"),
+    # shapes
+    ("permute + contiguous", "y = torch.randn(32, 64, 16, 16)", "y.permute(0, 2, 3, 1).contiguous()"),
+    ("stack 10, chunk, split", "x = torch.randn(1000, 64); ts = [torch.randn(64, 64) for _ in range(10)]",
+     "torch.stack(ts); x.chunk(4, 1); x.split(100, 0)"),
+    ("repeat + expand", "x = torch.randn(100, 64)", "x.repeat(2, 3); x[:, None].expand(100, 8, 64).contiguous()"),
+    ("pad + clamp", "y = torch.randn(8, 3, 32, 32)", "F.pad(y, (1, 1, 1, 1)); y.clamp(-0.5, 0.5)"),
+    # linear algebra, fft
+    ("bmm 32x64x64", "a = torch.randn(32, 64, 64); b = torch.randn(32, 64, 64)", "torch.bmm(a, b)"),
+    ("einsum bij,bjk->bik", "a = torch.randn(32, 64, 64); b = torch.randn(32, 64, 64)", "torch.einsum('bij,bjk->bik', a, b)"),
+    ("linalg inv + solve 32x8x8", "m = torch.randn(32, 8, 8) + 4 * torch.eye(8); v = torch.randn(32, 8, 1)",
+     "torch.linalg.inv(m); torch.linalg.solve(m, v)"),
+    ("linalg svd + qr + eigh 32x8x8", "m = torch.randn(32, 8, 8); s = m @ m.mT",
+     "torch.linalg.svd(m); torch.linalg.qr(m); torch.linalg.eigh(s)"),
+    ("rfft + irfft 64x1024", "s = torch.randn(64, 1024)", "torch.fft.irfft(torch.fft.rfft(s), n=1024)"),
+    # layers, sampling
+    ("embedding 1000 of 5000x64", "w = torch.randn(5000, 64); i = torch.randint(0, 5000, (1000,))", "F.embedding(i, w)"),
+    ("dropout train 1000x64", "x = torch.randn(1000, 64)", "F.dropout(x, 0.5, training=True)"),
+    ("unique + bincount + histc", "k = torch.randint(0, 100, (10000,)); x = torch.randn(10000)",
+     "torch.unique(k); torch.bincount(k); torch.histc(x, 50)"),
+    # creation, host round trips
+    ("arange + zeros + full", "", "torch.arange(10000); torch.zeros(100, 100); torch.full((100, 100), 3.0)"),
+    (".item() + .tolist() + .numpy()", "x = torch.randn(100); y = torch.randn(1000, 64)",
+     "x.sum().item(); x.tolist(); y.numpy()"),
+    # autograd dispatch of a small graph
+    ("small graph backward", "w = torch.randn(32, 16, requires_grad=True); b = torch.zeros(16, requires_grad=True)\n"
+     "x = torch.randn(8, 32)", "w.grad = b.grad = None; (torch.tanh(x @ w + b) ** 2).mean().backward()"),
 ]
 
 # run with `jax`, `jnp` bound to the library (x64 on, as fgrad's default)
@@ -105,6 +146,33 @@ JAX_SNIPPETS = [
      "jnp.sort(y).block_until_ready()"),
     (".at[].add 1e4", "import numpy as np; idx = jnp.asarray(np.random.default_rng(0).integers(0, 100, 10000))",
      "jnp.zeros(100).at[idx].add(1.0).block_until_ready()"),
+    ("indexing: gather + slice", "import numpy as np; x = jnp.asarray(np.ones((1000, 64))); "
+     "i = jnp.asarray(np.random.default_rng(0).integers(0, 1000, 500))",
+     "x[i].block_until_ready(); x[10:500:2, ::4].block_until_ready()"),
+    (".at[].set 500 rows", "import numpy as np; x = jnp.asarray(np.ones((1000, 64))); "
+     "i = jnp.asarray(np.random.default_rng(0).integers(0, 1000, 500))", "x.at[i].set(0.0).block_until_ready()"),
+    ("take_along_axis 1000x64", "import numpy as np; x = jnp.asarray(np.ones((1000, 64))); "
+     "j = jnp.asarray(np.random.default_rng(0).integers(0, 64, (1000, 8)))",
+     "jnp.take_along_axis(x, j, axis=1).block_until_ready()"),
+    ("cumsum + logsumexp + argmax", "import numpy as np; x = jnp.asarray(np.random.default_rng(0).standard_normal((1000, 64)))",
+     "jnp.cumsum(x, 1).block_until_ready(); jax.nn.logsumexp(x, 1).block_until_ready(); "
+     "jnp.argmax(x, 1).block_until_ready()"),
+    ("where + var", "import numpy as np; x = jnp.asarray(np.random.default_rng(0).standard_normal((1000, 64)))",
+     "jnp.where(x > 0, x, 0.0).block_until_ready(); jnp.var(x, 0).block_until_ready()"),
+    ("concatenate of 100 small", "xs = [jnp.ones(10)] * 100", "jnp.concatenate(xs).block_until_ready()"),
+    ("einsum bij,bjk->bik", "import numpy as np; a = jnp.asarray(np.ones((32, 64, 64)))",
+     "jnp.einsum('bij,bjk->bik', a, a).block_until_ready()"),
+    ("linalg inv + svd 32x8x8", "import numpy as np; m = jnp.asarray(np.random.default_rng(0).standard_normal((32, 8, 8)))",
+     "jax.block_until_ready((jnp.linalg.inv(m), jnp.linalg.svd(m)))"),
+    ("rfft + irfft 64x1024", "import numpy as np; s = jnp.asarray(np.random.default_rng(0).standard_normal((64, 1024)))",
+     "jnp.fft.irfft(jnp.fft.rfft(s), n=1024).block_until_ready()"),
+    ("vmap of a small fn", "import numpy as np; x = jnp.asarray(np.ones((64, 32)))\n"
+     "f = jax.vmap(lambda r: jnp.dot(r, r) + jnp.sin(r).sum())", "f(x).block_until_ready()"),
+    ("eager grad, small fn", "g = jax.grad(lambda a: jnp.sin(a) * a ** 2)", "g(0.5).block_until_ready()"),
+    ("jit dispatch with a pytree", "import numpy as np\n"
+     "p = {'w': jnp.asarray(np.ones((8, 8))), 'b': jnp.zeros(8), 'layers': [jnp.ones(8)] * 4}\n"
+     "f = jax.jit(lambda p, x: jnp.tanh(x @ p['w'] + p['b']) + sum(p['layers']))\nx = jnp.ones((4, 8))",
+     "f(p, x).block_until_ready()"),
 ]
 
 

@@ -79,7 +79,7 @@ if _world.launched_size() > 1:  # under mpiexec: an uncaught exception aborts th
 jacobian = jacrev  # JAX's alias
 
 _LAZY_SUBMODULES = ("nn", "lax", "random", "torch", "testing", "distributed", "image", "scipy", "profiler",
-                    "example_libraries", "experimental", "stages")
+                    "example_libraries", "experimental", "stages", "export")
 
 
 def __getattr__(name):

@@ -190,6 +190,10 @@ def test_host_conversion_repr_and_pickle(fake):
 # mixing and leaks
 
 
+def f(a, b, c):
+    return a + b + c
+
+
 def test_mixing_devices_is_an_error_naming_the_op_devices_and_fix(fake):
     x = fgrad.device_put(fnp.ones(3), "fake")
     h = fnp.ones(3)
@@ -205,6 +209,10 @@ def test_mixing_devices_is_an_error_naming_the_op_devices_and_fix(fake):
         fnp.dot(x, h)
     with pytest.raises(B.DeviceMismatchError):
         fnp.where(x > 0, x, h)
+    leaves = (r"`jit\(f\)`.*argument leaf 1 \(float64\[3\]\) on fake:0.*"
+              r"argument leaf 2 \(float64\[3\]\) on fake:1")
+    with pytest.raises(B.DeviceMismatchError, match=leaves):
+        fgrad.jit(f)(1.0, x, y)  # the leaves' descriptions are built only for the error
     # Python and NumPy scalars go with any device; results stay there
     for r in (x + 1.0, 2 * x, x ** 2, x + np.float32(1.5), fnp.maximum(x, 0)):
         assert r.device == "fake:0"

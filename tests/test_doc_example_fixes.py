@@ -36,14 +36,15 @@ def test_laplace_matches_live_jax():
     np.testing.assert_allclose(np.asarray(fgrad.random.laplace(fgrad.random.key(7), (5,))), want, rtol=1e-14)
 
 
-def test_bitcast_of_different_widths_raises_eagerly():
+def test_bitcast_of_different_widths_adds_an_axis_eagerly_and_under_jit():
     """Eagerly, bitcast_convert_type of float64 to float32 returned a flat array of twice the
-    length (JAX adds a trailing axis); under jit it raised.  Both raise now."""
+    length (JAX adds a trailing axis); under jit it raised.  Both give JAX's ``(2, 2)`` now
+    (test_jax_programs_round12.test_bitcast_between_widths)."""
     x = fnp.array([0.5, 1.0])
-    with pytest.raises(ValueError, match="different widths"):
-        lax.bitcast_convert_type(x, np.float32)
-    with pytest.raises(ValueError, match="different widths"):
-        fgrad.jit(lambda v: lax.bitcast_convert_type(v, np.float32))(x)
+    want = np.array([0.5, 1.0]).view(np.float32).reshape(2, 2)
+    for got in (lax.bitcast_convert_type(x, np.float32),
+                fgrad.jit(lambda v: lax.bitcast_convert_type(v, np.float32))(x)):
+        assert got.shape == (2, 2) and np.asarray(got).tolist() == want.tolist()
 
 
 def test_bitcast_same_width_still_reinterprets():

@@ -139,10 +139,13 @@ def test_breadth_benchmark_snippets_run_on_fgrad():
     """Every snippet of `benchmarks.breadth` runs on fgrad under the peers' names (once)."""
     import json
 
-    for face in ("torch", "jax"):
+    from benchmarks.breadth import JAX_SNIPPETS, TORCH_SNIPPETS
+
+    for face, snippets in (("torch", TORCH_SNIPPETS), ("jax", JAX_SNIPPETS)):
         out = _run(["-m", "benchmarks.breadth", "--repeats", "1", "--worker", face, "fgrad"])
         times = json.loads(out.strip().splitlines()[-1])
-        assert len(times) >= 10 and all(t >= 0 for t in times.values()), times
+        assert list(times) == [name for name, _, _ in snippets], times  # every one, names unique
+        assert all(t >= 0 for t in times.values()), times
 
 
 # ---- examples/jax_tutorial_mlp.py: a JAX program that runs by changing its imports ----------

@@ -80,3 +80,16 @@ def test_host_where_broadcasts_as_np_where():
     wide = rng.random((32, 64, 2)) < 0.5
     a, b = rng.standard_normal((64, 1)), rng.standard_normal((64, 2))
     np.testing.assert_array_equal(host_where(wide, a, b), np.where(wide, a, b))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("value", [0.0, -0.0, 0.1, float("nan"), float("-inf"), 1e-320])
+def test_host_where_with_a_python_float_has_np_where_bits(dtype, value):
+    """``jnp.where(x > 0, x, 0.0)`` eagerly: the Python float is blended as the array's dtype."""
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((64, 64)).astype(dtype)
+    c = x > 0
+    for got, want in ((host_where(c, x, value), np.where(c, x, value)),
+                      (host_where(c, value, x), np.where(c, value, x))):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got.view(np.uint8), want.view(np.uint8))

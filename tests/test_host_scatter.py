@@ -293,3 +293,45 @@ print("ok")
     root = pathlib.Path(__file__).resolve().parent.parent
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+# -- linear positions (NumPy's ravel_multi_index without its per-element checks) -------------
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), shape=st.lists(st.integers(1, 5), min_size=1, max_size=4))
+def test_linear_positions_equal_ravel_multi_index(data, shape):
+    from fgrad.ops.host_scatter import linear_positions
+    k = len(shape)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    arrays = tuple(rng.integers(0, n, (3, 1) if i % 2 else (4,)).reshape((3, 1) if i % 2 else (1, 4))
+                   for i, n in enumerate(shape))
+    want = np.ravel_multi_index(np.broadcast_arrays(*arrays), tuple(shape))
+    got = linear_positions(arrays, tuple(shape))
+    np.testing.assert_array_equal(got, want)
+    assert got.shape == want.shape
+    bad = list(arrays)
+    j = data.draw(st.integers(0, k - 1))
+    bad[j] = bad[j].copy()
+    bad[j].flat[0] = data.draw(st.sampled_from([-1, shape[j]]))
+    assert linear_positions(tuple(bad), tuple(shape)) is None
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2])
+def test_gather_along_each_dim_equals_fancy_indexing_and_torch(dim):
+    """The one-take path of the gather (an index array on every axis)."""
+    import fgrad.torch as ftorch
+    rng = np.random.default_rng(dim)
+    x = rng.standard_normal((5, 6, 7)).astype(np.float32)
+    ishape = [4, 5, 6]
+    ishape[dim] = 9
+    j = rng.integers(0, x.shape[dim], ishape)
+    grids = list(np.indices(ishape, sparse=True))
+    grids[dim] = j
+    want = x[tuple(grids)]
+    got = ftorch.gather(ftorch.tensor(x), dim, ftorch.tensor(j)).numpy()
+    np.testing.assert_array_equal(got, want)
+    wide = ftorch.tensor(np.repeat(x, 2, axis=2))[..., ::2]  # a strided view: fancy indexing
+    assert not wide._buf.flags.c_contiguous
+    np.testing.assert_array_equal(ftorch.gather(wide, dim, ftorch.tensor(j)).numpy(), want)
+    torch = pytest.importorskip("torch")
+    np.testing.assert_array_equal(got, torch.gather(torch.tensor(x), dim, torch.tensor(j)).numpy())

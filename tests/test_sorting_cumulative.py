@@ -356,7 +356,10 @@ def test_scatter_add_along_axis_is_the_transpose():
 def test_quantile_matches_numpy(method, axis):
     x = rand(4, 5, 3)
     # (a list q is JAX's TypeError)
+    n = x.size if axis is None else int(np.prod([x.shape[a] for a in np.atleast_1d(axis)]))
     for q in (0.0, 0.37, 1.0, np.array([0.1, 0.5, 0.9]), np.array([[0.25], [0.75]])):
+        if method == "nearest" and np.any(np.asarray(q) * (n - 1) % 1 == 0.5):
+            continue  # a tie: JAX takes the lower value, NumPy the even index (test_quantile_nearest_ties)
         for keepdims in (False, True):
             want = np.quantile(x, q, axis=axis, method=method, keepdims=keepdims)
             got = np.asarray(fnp.quantile(A(x), q, axis=axis, method=method, keepdims=keepdims))

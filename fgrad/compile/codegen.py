@@ -52,13 +52,14 @@ import threading
 import weakref
 
 import numpy as np
-from ..core.narrow_floats import float16 as F16, is_narrow
+from ..core.narrow_floats import float16 as F16, is_narrow, promote_types
 
 from .._config import limit
 from ..backends import full
 from ..core.ir import Literal
 from ..core.executor import out_arg
 from ..core.quiet import quiet
+from ..ops.convolution import conv_from_patches, conv_keeping_patches, patch_key
 from ..ops.linalg import _dg_plan
 from ..ops.reductions import extremum
 from .fusion import Node
@@ -394,6 +395,7 @@ class Gen:
                         if where.get(a, k) != k:
                             self.escaping.add(a)
         self.deletable = set(prog.invars)
+        self.patches = self.plan_patches()
         dies: dict = {}
         for v, j in last.items():
             if v not in outs:
@@ -558,7 +560,54 @@ class Gen:
             self.ns["_PYS"] = (bool, int, float, complex)
             self.lines.append(f"    if type({n}) not in _PYS: {n} = {n}.item()")
 
+    def plan_patches(self) -> dict:
+        """Convolutions that share a patch matrix on the host: a forward convolution and a
+        later weight gradient of the same lhs whose implementations copy the same patches
+        (`ops.convolution.patch_key`).  The forward keeps its patches and the gradient takes
+        them (`emit_patches`): one copy of the lhs's windows instead of two, the same
+        numbers.  ``{id(eqn): ("keep", name) or ("use", name, out extents)}``."""
+        plan: dict = {}
+        if not self.numpy:
+            return plan
+        rows: dict = {}  # (lhs, key) -> the forward convolution that can keep its patches
+        for st in self.steps:
+            if st.kind != "op" or st.eqns[0].prim.name != "conv_general_dilated":
+                continue
+            e = st.eqns[0]
+            lhs, rhs = e.invars
+            if type(lhs) is Literal or type(rhs) is Literal:
+                continue
+            dt = promote_types(lhs.aval.dtype, rhs.aval.dtype)
+            found = patch_key(tuple(lhs.aval.shape), tuple(rhs.aval.shape), dt, e.params)
+            if found is None:
+                continue
+            role, key, out = found
+            if role == "rows":
+                rows.setdefault((lhs, key), e)
+            elif (lhs, key) in rows:
+                name = self.fresh("pt")
+                plan[id(rows.pop((lhs, key)))] = ("keep", name)
+                plan[id(e)] = ("use", name, out)
+        return plan
+
+    def emit_patches(self, e, how) -> None:
+        """A convolution of `plan_patches`: the forward returns its patches too, the weight
+        gradient reads them (and drops them)."""
+        ins = [self.expr(a) for a in e.invars]
+        out = self.define(e.outvars[0])
+        if how[0] == "keep":
+            fn = self.bind(functools.partial(conv_keeping_patches, **e.params), "f")
+            self.lines.append(f"    {out}, {how[1]} = {fn}(xp, {ins[0]}, {ins[1]})")
+        else:
+            fn = self.bind(functools.partial(conv_from_patches, out=how[2], **e.params), "f")
+            self.lines.append(f"    {out} = {fn}(xp, {how[1]}, {ins[0]}, {ins[1]})")
+            self.lines.append(f"    del {how[1]}")
+
     def emit_op(self, e) -> None:
+        how = self.patches.get(id(e))
+        if how is not None:
+            self.emit_patches(e, how)
+            return
         ins = [self.expr(a) for a in e.invars]
         call = self.op_call(e, ins)
         if e.prim.multiple_results and not e.outvars:  # an effect only (a callback)

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..backends import backend_of_buffer, to_host
 
-from ..core.array import ShapedArray
+from ..core.array import ShapedArray, get_aval
 from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects, live_eqns
 from ..ops.elementwise import mul_p, neg_p
 from ..ops.shape import reshape_p, transpose_p
@@ -426,7 +426,37 @@ def _r_mul(rw, e):
 
 def _r_div(rw, e):
     x, y = e.invars
+    if e.params.get("by_reciprocal"):
+        return _div_by_reciprocal(rw, e)
     return rw.is_all(y, 1) and _alias_if(rw, e, x)
+
+
+_RECIPROCAL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _div_by_reciprocal(rw, e):
+    """``div[by_reciprocal]`` as its implementation computes it (XLA's form for JAX's face):
+    ``r = 1 / y`` once, in the quotient's dtype, then ``x * r`` -- two ordinary equations the
+    fuser handles; a quotient of another dtype is a plain division.  Left as it is (its
+    implementation runs) where ``y`` is not already in the quotient's dtype."""
+    x, y = e.invars
+    out = e.outvars[0]
+    dt = out.aval.dtype
+    if dt not in _RECIPROCAL_DTYPES:
+        rw.new_eqn(e.prim, [x, y], out.aval, {}, outvar=out)
+        return True
+    if type(y) is Literal:
+        if isinstance(y.val, (bool, complex)):
+            return False
+        r = float(np.true_divide(np.ones((), dt), np.asarray(y.val, dt)))
+        inv = Literal(r, get_aval(r))
+    elif y.aval.dtype == dt:
+        inv = rw.new_eqn(e.prim, [Literal(1.0, get_aval(1.0)), y],
+                         y.aval, {})
+    else:
+        return False
+    rw.new_eqn(mul_p, [x, inv], out.aval, {}, outvar=out)
+    return True
 
 
 def _r_add(rw, e):

@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from ..backends import NUMPY, backend_of_buffer, backend_of_xp, put_buffer, to_host
-from .ir import Jaxpr, Literal
+from .ir import Jaxpr, Literal, has_effects
 from .quiet import quiet
 
 # ufuncs whose positional third argument NumPy deprecates (it might mean a third input)
@@ -161,10 +161,18 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
                 consumers.setdefault(v, []).append(e)
     owned: set = set()  # intermediates made by a ufunc of this program (new arrays, ndim >= 1)
     numpy_typed: set = set()  # values surely NumPy objects (ndarray or NumPy scalar), not Python's
+    # loops on the host: the arrays a step allocates and drops again, kept for the next step
+    # (`_loop_scratch`); ``roots``: value -> the arrays (fresh ufunc results) it may share memory with
+    looping = reuse and (loop is not None or scan is not None)
+    roots: dict = {}
+    fresh_at: dict = {}  # fresh ufunc result -> (its line's index, ufunc, function name, operands)
+    pinned: set = set()  # fresh results an effect may hold on to (a callback's operand)
     for i, e in enumerate(jaxpr.eqns):
         args = ", ".join(ref(v) for v in e.invars)
         ufunc = getattr(e.prim, "ufunc", None)
         target = None
+        fresh_line = None
+        np_call = False  # a NumPy ufunc's call: its result shares memory with its out= target only
         if e.prim.name == "broadcast_in_dim" and _ufuncs_broadcast_it(e.outvars[0], consumers, keep):
             # only ufuncs read it, each with a full-shape operand: NumPy's broadcasting does the
             # rest, so the operand only gets its rank (a reshape, not np.broadcast_to)
@@ -203,6 +211,9 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
                 # a positional out (``is_np_ufunc``: one output): no keyword to parse per call
                 call = (f"{fn}({args}, {out_arg(ufunc)}{names[target]})" if target is not None
                         else f"{fn}({args})")
+                np_call = is_np_ufunc
+                if looping and is_np_ufunc and target is None and e.outvars[0].aval.shape:
+                    fresh_line = (ufunc, fn, args)
                 if target is not None:
                     ns["_host_out"] = True  # marks the host program as reusing buffers
             if is_np_ufunc and e.outvars[0].aval.shape:
@@ -233,6 +244,21 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
             lines.append(f"    {', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}")
         else:
             lines.append(f"    {outs[0]} = {call}")
+        if looping:
+            if fresh_line is not None:
+                fresh_at[e.outvars[0]] = (len(lines) - 1,) + fresh_line
+                roots[e.outvars[0]] = {e.outvars[0]}
+            elif np_call:  # a new array, or its out= operand itself
+                roots[e.outvars[0]] = roots.get(target, set()) if target is not None else set()
+            elif e.prim.family == "reduction":  # new arrays (NumPy's reductions never return views)
+                for v in e.outvars:
+                    roots[v] = set()
+            else:  # any other equation: its results may be views of its operands
+                shared = set().union(*(roots.get(v, ()) for v in e.invars if type(v) is not Literal))
+                if has_effects(e):
+                    pinned |= shared
+                for v in e.outvars:
+                    roots[v] = shared
         dead = sorted({names[v] for v in e.invars if type(v) is not Literal
                        and last_use.get(v) == i and v not in keep} - baked)
         if dead:
@@ -240,6 +266,10 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
         if loop is not None and i == cond_end:
             exit_at = len(lines)
     unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
+    if looping:
+        escaping = set().union(*(roots.get(v, ()) for v in jaxpr.outvars if type(v) is not Literal))
+        kept = {v: at for v, at in fresh_at.items() if v not in escaping and v not in pinned}
+        first, later = _loop_scratch(lines, kept, names, ns, fresh)
     if scan is not None:
         n_consts, n_carry, length, reverse = scan
         carry = params_in[n_consts:n_consts + n_carry]
@@ -249,35 +279,65 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
         outs = [ref(v) for v in jaxpr.outvars]
         ns["_steps"] = range(length - 1, -1, -1) if reverse else range(length)
         head = params_in[:n_consts + n_carry] + whole
-        body = [f"    {sl} = {w}[_i]" for sl, w in zip(slices, whole)] + lines
-        if ys:
-            body.append(f"    if {ys[0]} is None:")
-            body += [f"        {y} = _stacked(xp, {o}, {length})" for y, o in zip(ys, outs[n_carry:])]
-            body += [f"    {y}[_i] = {o}" for y, o in zip(ys, outs[n_carry:])]
-        if carry:
-            body.append(f"    {', '.join(carry)} = {', '.join(outs[:n_carry])}")
+        take = [[f"    {sl} = {w}[_i]"] for sl, w in zip(slices, whole)]
+        put = [[f"    {y}[_i] = {o}"] for y, o in zip(ys, outs[n_carry:])]
+        rebind = [[f"    {', '.join(carry)} = {', '.join(outs[:n_carry])}"]] if carry else []
         src = ("def run_host(xp, bufs):\n"
                + (f"    {', '.join(head)}{',' if len(head) == 1 else ''} = bufs\n" if head else "")
-               + "".join(f"    {y} = None\n" for y in ys) + "    for _i in _steps:\n"
-               + "\n".join("    " + ln for ln in body) + "\n"
-               + f"    return [{', '.join(carry + ys)}]\n")
+               + "".join(f"    {y} = None\n" for y in ys))
+        if ys or kept:
+            # the first step on its own: it makes the stacked outputs and the kept arrays; the
+            # other steps write into them (no test per step)
+            make = [[f"    {y} = _stacked(xp, {o}, {length})" for y, o in zip(ys, outs[n_carry:])]]
+            src += ("    _it = iter(_steps)\n    for _i in _it:\n"
+                    + _indent(take + first + make + put + rebind + [["    break"]], 2)
+                    + "    for _i in _it:\n" + _indent(take + later + put + rebind, 2))
+        else:
+            src += "    for _i in _steps:\n" + _indent(take + later + rebind, 2)
+        src += f"    return [{', '.join(carry + ys)}]\n"
         return src, ns
     if loop is not None:
         n_carry = len(jaxpr.invars) - loop
         carry = params_in[len(params_in) - n_carry:] if n_carry else []
         nxt = ", ".join(ref(v) for v in jaxpr.outvars[1:])
-        exit_ = [f"    if not {ref(jaxpr.outvars[0])}:", f"        return [{', '.join(carry)}]"]
-        lines = lines[:exit_at] + exit_ + lines[exit_at:]
-        if carry:
-            lines.append(f"    {', '.join(carry)} = {nxt}")
-        src = ("def run_host(xp, bufs):\n" + unpack + "    while True:\n"
-               + "\n".join("    " + ln for ln in lines) + "\n")
+        exit_ = [[f"    if not {ref(jaxpr.outvars[0])}:", f"        return [{', '.join(carry)}]"]]
+        rebind = [[f"    {', '.join(carry)} = {nxt}"]] if carry else []
+        first, later = (part[:exit_at] + exit_ + part[exit_at:] + rebind for part in (first, later))
+        src = "def run_host(xp, bufs):\n" + unpack
+        if kept:  # the first iteration on its own: it makes the arrays the others write into
+            src += _indent(first, 1)
+        src += "    while True:\n" + _indent(later, 2)
         return src, ns
     rets = ", ".join(ref(v) for v in jaxpr.outvars)
     lines.append(f"    return [{rets}]")
     name = "run_host" if reuse else "run_any"
     src = f"def {name}(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
     return src, ns
+
+
+def _loop_scratch(lines: list, kept: dict, names: dict, ns: dict, fresh: Callable) -> tuple:
+    """A loop step's lines (one list of lines per line, so that positions stay put) for its
+    first iteration and for the others.  Each array in ``kept`` (value -> (line index,
+    ufunc, function name, operands): a fresh ufunc result that no later step, output or
+    effect can see) is made by the first iteration and kept; the other iterations write the
+    same ufunc's result into it (``out=``): the same numbers without an allocation per step.
+    It is kept only when NumPy made it with the value's dtype, else later steps allocate."""
+    first = [[ln] for ln in lines]
+    later = [[ln] for ln in lines]
+    if kept:
+        ns["_ndarray"] = np.ndarray
+    for v, (at, uf, fn, args) in kept.items():
+        name, buf, dt = names[v], fresh("s"), fresh("d")
+        ns[dt] = v.aval.dtype
+        first[at].append(f"    {buf} = {name} if type({name}) is _ndarray and {name}.dtype == {dt} else None")
+        later[at] = [f"    {name} = {fn}({args}, {out_arg(uf)}{buf})"]
+    return first, later
+
+
+def _indent(parts: list, depth: int) -> str:
+    """Lines (lists of lines, each indented one level) indented ``depth`` levels, joined."""
+    pad = "    " * (depth - 1)
+    return "".join(pad + ln + "\n" for part in parts for ln in part)
 
 
 # binary ufuncs whose Python operator on NumPy operands calls them (or NumPy's scalar math,

@@ -77,6 +77,11 @@ def _arg_reduce(p, outs):
     return {"axes": (p["axis"],), "index_dtype": _dtype(dtype)}
 
 
+@rule("div")
+def _div(p, outs):  # ``by_reciprocal`` is how XLA evaluates JAX's div there: JAX shows no parameter
+    return {}
+
+
 @rule("broadcast_in_dim")
 def _broadcast_in_dim(p, outs):  # the shape is the result's type; () dimensions not shown
     dims = tuple(p.get("broadcast_dimensions", ()))

@@ -102,7 +102,8 @@ def result_type(*args: Any) -> np.dtype:
         (dtype(bfloat16), dtype('float32'))
     """
     dts = [np.dtype(a.dtype) if hasattr(a, "dtype") and not isinstance(a, type) else None for a in args]
-    if not any(d == bfloat16 for d in dts) and not any(_is_bf16_spec(a) for a in args):
+    if (not any(d == bfloat16 for d in dts) and not any(_is_bf16_spec(a) for a in args)
+            and not _mixes_int_and_float(args, dts)):
         return np.result_type(*args)
     strong: np.dtype | None = None
     weak: list[Any] = []
@@ -121,9 +122,26 @@ def result_type(*args: Any) -> np.dtype:
     return strong
 
 
+def _mixes_int_and_float(args: tuple, dts: list) -> bool:
+    """Whether strong integer and strong float/complex types meet (JAX's lattice, not
+    NumPy's: ``int16`` and ``float16`` give ``float16``)."""
+    kinds = set()
+    for a, d in zip(args, dts, strict=True):
+        if d is None and not isinstance(a, (bool, int, float, complex)):
+            try:
+                d = np.dtype(a)
+            except TypeError:
+                continue
+        if d is not None:
+            kinds.add(d.kind)
+    return bool(kinds & set("iu")) and bool(kinds & set("fc"))
+
+
 def _is_bf16_spec(a: Any) -> bool:
     if isinstance(a, np.dtype):
         return a == bfloat16
+    if isinstance(a, type):  # a scalar type (NumPy's class has a ``shape`` descriptor)
+        return np.dtype(a) == bfloat16 if issubclass(a, np.generic) else False
     if isinstance(a, (bool, int, float, complex)) or hasattr(a, "shape"):
         return False
     try:
@@ -133,7 +151,8 @@ def _is_bf16_spec(a: Any) -> bool:
 
 
 def finfo(dt: Any) -> Any:
-    """Machine limits of a floating dtype, bfloat16 included (``ml_dtypes.finfo``).
+    """Machine limits of a floating dtype, bfloat16 and the float8 types included
+    (``ml_dtypes.finfo``).
 
     Example::
 
@@ -141,4 +160,16 @@ def finfo(dt: Any) -> Any:
         0.0078125
     """
     dt = np.dtype(dt)
-    return ml_dtypes.finfo(dt) if dt == bfloat16 else np.finfo(dt)
+    return ml_dtypes.finfo(dt) if is_ml_float(dt) else np.finfo(dt)
+
+
+def is_ml_float(dt: np.dtype) -> bool:
+    """Whether ``dt`` is one of ``ml_dtypes``'s floats (bfloat16, the float8 types), which
+    NumPy stores as user dtypes (of kind ``'V'``, float8_e5m2 of kind ``'f'``).
+
+    Example::
+
+        >>> is_ml_float(bfloat16), is_ml_float(np.dtype(ml_dtypes.float8_e5m2)), is_ml_float(float16)
+        (True, True, False)
+    """
+    return dt.kind in "Vf" and dt.type.__module__ == "ml_dtypes" and "float" in dt.name

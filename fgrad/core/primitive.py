@@ -386,10 +386,20 @@ class DebugCheckTrace(EvalTrace):
                 continue
             xp = backend_of_buffer(b).xp
             if self.nans and bool(xp.isnan(b).any()):
+                print(JIT_NAN_MESSAGE)
                 raise _provenance_error(prim, args, "nan")
             if self.infs and bool(xp.isinf(b).any()):
+                print(JIT_NAN_MESSAGE)
                 raise _provenance_error(prim, args, "inf")
         return out
+
+
+# what JAX prints (to stdout) each time a jitted computation -- an eager operation is one --
+# finds a NaN or an infinity in its output while jax_debug_nans/infs is on, before it reruns
+# the function op by op; programs' printed output has these lines, so fgrad prints them too:
+# once for the operation, once more for each jitted function it is in (`fgrad.transforms.jit`)
+JIT_NAN_MESSAGE = ("Invalid nan value encountered in the output of a jax.jit function. "
+                   "Calling the de-optimized version.")
 
 
 def _provenance_error(prim, args, what: str) -> FloatingPointError:

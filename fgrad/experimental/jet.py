@@ -31,6 +31,7 @@ from ..core.array import ArrayImpl as _ArrayImpl, Tracer as _Tracer, get_aval as
 from ..core.ir import eval_jaxpr as _eval_jaxpr
 from ..core.trace import Trace as _Trace, current as _current, new_trace as _new_trace
 from ..transforms.jvp_trace import to_concrete as _to_concrete
+from ..ops.elementwise import convert_element_type as _convert_element_type
 from ..tree_util import flatten_arrays as _flatten_arrays, tree_structure as _tree_structure
 from ..tree_util import tree_unflatten as _tree_unflatten, treedef_is_leaf as _treedef_is_leaf
 from ._jet_rules import apply as _apply, is_inexact as _is_inexact
@@ -143,6 +144,15 @@ def _as_input(x):
     return fnp.asarray(x)
 
 
+def _term(t, dtype):
+    """A series term as an array of the primal's dtype; a Python number stays weakly typed,
+    as in JAX (so are the output terms that only weak terms reach)."""
+    c = fnp.asarray(t, dtype=dtype)
+    if isinstance(t, (int, float, complex)) and not isinstance(t, bool):
+        return _convert_element_type(c, dtype, weak_type=True)
+    return c
+
+
 def jet(fun: _Callable, primals: _Sequence, series: _Sequence, factorial_scaled: bool = True,
         **_: _Any) -> tuple[_Any, _Any]:
     """Taylor-mode derivatives: ``(fun(*primals), series_out)`` where the inputs follow the
@@ -172,7 +182,7 @@ def jet(fun: _Callable, primals: _Sequence, series: _Sequence, factorial_scaled:
                 ins.append(x)
                 continue
             dtype = fnp.result_type(x)
-            coeffs = [fnp.asarray(t, dtype=dtype) for t in terms]
+            coeffs = [_term(t, dtype) for t in terms]
             if factorial_scaled:
                 coeffs = [c / _factorial(k + 1) for k, c in enumerate(coeffs)]
             ins.append(JetTracer(trace, [x] + coeffs))

@@ -101,7 +101,8 @@ def _is_key_dtype(x: Any) -> bool:
 
 
 def issubdtype(arg1: Any, arg2: Any) -> bool:
-    """``numpy.issubdtype`` where bfloat16 is a ``floating`` (and ``inexact``) type, and a
+    """``numpy.issubdtype`` where bfloat16 and the float8 types are ``floating`` (and
+    ``inexact``) types, and a
     typed key's dtype is a sub-dtype of `prng_key`, `extended` and ``generic`` (of nothing
     numeric), as in JAX.
 
@@ -120,13 +121,14 @@ def issubdtype(arg1: Any, arg2: Any) -> bool:
     if key1:
         return arg2 is np.generic or (_is_key_dtype(arg2) and _is_key_dtype(arg1))
     try:
-        is_bf16 = np.dtype(arg1) == narrow_floats.bfloat16
+        dt1 = np.dtype(arg1)
+        is_ml = narrow_floats.is_ml_float(dt1)
     except TypeError:
-        is_bf16 = False
-    if is_bf16:
+        is_ml = False
+    if is_ml:  # bfloat16 and the float8 types: floating, as in JAX
         if isinstance(arg2, type) and issubclass(arg2, np.generic):
-            return arg2 in (np.floating, np.inexact, np.number, np.generic) or arg2 == bfloat16
-        return np.dtype(arg2) == narrow_floats.bfloat16
+            return arg2 in (np.floating, np.inexact, np.number, np.generic) or arg2 == dt1.type
+        return np.dtype(arg2) == dt1
     return bool(np.issubdtype(arg1, arg2))
 
 

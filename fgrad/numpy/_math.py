@@ -64,9 +64,16 @@ def round(x: ArrayLike, decimals: int = 0) -> Array:
     if decimals < 0 and dtype_kind(get_aval(x).dtype) in "iu":
         raise NotImplementedError("integer np.round not implemented for decimals < 0 (fgrad.numpy.round, "
                                   f"as jax.numpy.round; got decimals={decimals} for {get_aval(x).dtype})")
+    av = get_aval(x)
+    if decimals and av.dtype in _ROUND_BY_FACTOR:
+        # JAX's: x * 10**decimals rounded half to even, then divided by the constant factor --
+        # which XLA computes as a multiplication by its reciprocal
+        f = 10.0 ** decimals
+        return div_p.bind(round_p.bind(mul_p.bind(x, f), decimals=0), f, by_reciprocal=True)
     return round_p.bind(x, decimals=decimals)
 
 
+_ROUND_BY_FACTOR = (np.dtype(np.float32), np.dtype(np.float64))
 around = round
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from ..core.narrow_floats import bfloat16 as _BF16
@@ -52,7 +53,7 @@ def _convert(cls, x: Any = 0, /):
 def _scalar_type(numpy_type: type, name: str) -> type:
     dt = np.dtype(numpy_type)
     value, shown = {"b": ("1", "True"), "i": ("-2", "-2"), "u": ("3", "3"), "f": ("1.5", "1.5"),
-                    "c": ("1 + 2j", "1.+2.j")}[dt.kind if name != "bfloat16" else "f"]
+                    "c": ("1 + 2j", "1.+2.j")}[dt.kind if dt.kind != "V" else "f"]
     doc = (f"``{name}``: the dtype {dt.name}, and ``{name}(x)`` converts ``x`` (a value, an Array or a "
            f"tracer) to an fgrad Array of dtype {dt.name}, as ``jax.numpy.{name}``.\n\n"
            "Example::\n\n"
@@ -81,6 +82,13 @@ float64 = _scalar_type(np.float64, "float64")
 complex64 = _scalar_type(np.complex64, "complex64")
 complex128 = _scalar_type(np.complex128, "complex128")
 bfloat16 = _scalar_type(_BF16.type, "bfloat16")
+# the 8-bit floats (``ml_dtypes``'s, as JAX's): dtypes for finfo/issubdtype/storage and casts
+float8_e4m3fn = _scalar_type(ml_dtypes.float8_e4m3fn, "float8_e4m3fn")
+float8_e5m2 = _scalar_type(ml_dtypes.float8_e5m2, "float8_e5m2")
+float8_e4m3fnuz = _scalar_type(ml_dtypes.float8_e4m3fnuz, "float8_e4m3fnuz")
+float8_e5m2fnuz = _scalar_type(ml_dtypes.float8_e5m2fnuz, "float8_e5m2fnuz")
+float8_e4m3b11fnuz = _scalar_type(ml_dtypes.float8_e4m3b11fnuz, "float8_e4m3b11fnuz")
 
 __all__ = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
-           "float32", "float64", "complex64", "complex128", "bfloat16"]
+           "float32", "float64", "complex64", "complex128", "bfloat16",
+           "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3b11fnuz"]

@@ -263,7 +263,7 @@ def argpartition(a: ArrayLike, kth: int, axis: int | None = -1, kind: str = "int
 # ---------------------------------------------------------------------------------------
 # order statistics
 
-_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf")  # JAX's six
 
 
 def _quantile_dtype(a_dtype, q, method="linear"):
@@ -302,8 +302,8 @@ def _nan_slices_constant(flat):
 def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
              method: str = "linear", keepdims: bool = False, *, weights: ArrayLike | None = None,
              interpolation: str | None = None) -> Array:
-    """``numpy.quantile`` with the methods linear, lower, higher, nearest and midpoint
-    (output shape ``q.shape + reduced shape``).  Differentiable in ``a`` and, for linear,
+    """``numpy.quantile`` with JAX's methods: linear, lower, higher, nearest, midpoint and
+    inverted_cdf (output shape ``q.shape + reduced shape``).  Differentiable in ``a`` and, for linear,
     in ``q``.  A NaN in a slice makes its quantile NaN with zero gradient (JAX)."""
     if out is not None:
         raise NotImplementedError("fgrad.numpy.quantile: out= is not supported (arrays are immutable)")
@@ -348,12 +348,14 @@ def quantile_ranked(a: ArrayLike, q: ArrayLike, axis: Axis = None, method: str =
     rdt = np.result_type(get_aval(q).dtype, np.float64) if rank_dtype is None else rank_dtype
     qf = reshape(convert_element_type(q, rdt), (-1,))
     virtual = fnp_math.multiply(float(n - 1), qf)
-    if method == "lower":
+    if method == "inverted_cdf":  # the first sorted value whose rank (1..n) reaches q n
+        virtual = fnp_math.subtract(fnp_math.ceil(fnp_math.multiply(float(n), qf)), 1.0)
+    elif method == "lower":
         virtual = fnp_math.floor(virtual)
     elif method == "higher":
         virtual = fnp_math.ceil(virtual)
     elif method == "nearest":
-        virtual = fnp_math.rint(virtual)
+        virtual = fnp_math.ceil(fnp_math.subtract(virtual, 0.5))  # JAX: a tie takes the lower value
     elif method == "midpoint":
         virtual = fnp_math.multiply(0.5, fnp_math.add(fnp_math.floor(virtual), fnp_math.ceil(virtual)))
     lo_f = fnp_math.clip(fnp_math.floor(virtual), 0.0, float(n - 1))
@@ -368,7 +370,7 @@ def quantile_ranked(a: ArrayLike, q: ArrayLike, axis: Axis = None, method: str =
         return moveaxis(g, -1, 0)  # (m,) + kept
 
     x_lo = gather(lo)
-    if method in ("lower", "higher", "nearest"):
+    if method in ("lower", "higher", "nearest", "inverted_cdf"):
         res = x_lo
     else:
         hi = convert_element_type(fnp_math.minimum(fnp_math.add(lo_f, 1.0), float(n - 1)), np.int64)
@@ -471,18 +473,20 @@ def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     qf = reshape(convert_element_type(q, np.result_type(get_aval(q).dtype, np.float64)), (-1,))
     last = fnp_math.maximum(fnp_math.subtract(count, 1.0), 0.0)
     virtual = fnp_math.multiply(last, qf)  # kept + (m,)
-    if method == "lower":
+    if method == "inverted_cdf":  # the first sorted value whose rank (1..count) reaches q count
+        virtual = fnp_math.maximum(fnp_math.subtract(fnp_math.ceil(fnp_math.multiply(count, qf)), 1.0), 0.0)
+    elif method == "lower":
         virtual = fnp_math.floor(virtual)
     elif method == "higher":
         virtual = fnp_math.ceil(virtual)
     elif method == "nearest":
-        virtual = fnp_math.rint(virtual)
+        virtual = fnp_math.ceil(fnp_math.subtract(virtual, 0.5))  # JAX: a tie takes the lower value
     elif method == "midpoint":
         virtual = fnp_math.multiply(0.5, fnp_math.add(fnp_math.floor(virtual), fnp_math.ceil(virtual)))
     lo_f = fnp_math.minimum(fnp_math.floor(virtual), last)
     nd = get_aval(srt).ndim
     x_lo = sorting_ops.take_along_axis(srt, convert_element_type(lo_f, np.int64), nd - 1)
-    if method in ("lower", "higher", "nearest"):
+    if method in ("lower", "higher", "nearest", "inverted_cdf"):
         res = x_lo
     else:
         hi_f = fnp_math.minimum(fnp_math.add(lo_f, 1.0), last)
@@ -593,9 +597,20 @@ def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = Fal
            return_counts: bool = False, axis: int | None = None, *, equal_nan: bool = True,
            size: int | None = None,
            fill_value: ArrayLike | None = None, sorted: bool = True) -> Array | tuple[Array, ...]:
-    """``numpy.unique`` on a concrete array.  With ``size``, the result is padded (with
-    ``fill_value``, default: the smallest unique value) or truncated to that length, as in
-    JAX."""
+    """``numpy.unique`` on a concrete array.  With ``size`` (and no ``axis``), the result is
+    padded (with ``fill_value``, default: the smallest unique value; indices with the
+    smallest value's index, counts with 0) or truncated to that length, as in JAX, and the
+    input may be traced (under jit, vmap).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.jit(lambda a: fnp.unique(a, size=4, fill_value=-1))(fnp.asarray([3, 1, 3]))
+        Array([ 1,  3, -1, -1], dtype=int64)
+    """
+    if size is not None and axis is None:
+        return _unique_sized(ar, int(size), fill_value, return_index, return_inverse, return_counts,
+                             equal_nan)
     buf = _concrete(ar, "unique")
     res = np.unique(buf, return_index=return_index, return_inverse=return_inverse,
                     return_counts=return_counts, axis=axis, equal_nan=equal_nan)
@@ -629,19 +644,51 @@ def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = Fal
     return tuple(parts) if len(parts) > 1 else parts[0]
 
 
-class UniqueAllResult(NamedTuple):
+def _unique_sized(ar, size, fill_value, return_index, return_inverse, return_counts, equal_nan):
+    """`unique` with a static ``size`` by sorting (traceable): each sorted value that differs
+    from its predecessor starts a group; scatters with ``mode="drop"`` place the groups'
+    first values, first indices and counts in ``size`` slots (JAX's padding)."""
+    import fgrad.numpy as fnp  # the package's own functions (this module is below it)
+
+    x = _arr(ar)
+    shape = get_aval(x).shape
+    flat = ravel(x)
+    n = get_aval(flat).shape[0]
+    if n == 0:
+        raise ValueError("fgrad.numpy.unique: size= needs a non-empty array (there is no value to pad with)")
+    perm = fnp.argsort(flat, stable=True)
+    srt = flat[perm]
+    starts = fnp.not_equal(srt[1:], srt[:-1])
+    if equal_nan and _dtype_kind(get_aval(flat).dtype) in "fc":
+        both_nan = fnp.logical_and(fnp.isnan(srt[1:]), fnp.isnan(srt[:-1]))
+        starts = fnp.logical_and(starts, fnp.logical_not(both_nan))
+    first = fnp.concatenate([fnp.ones(1, bool), starts])
+    group = fnp.cumsum(first) - 1
+    slot = fnp.where(first, group, size)  # later members of a group, and groups past size, are dropped
+    fill = srt[0] if fill_value is None else fill_value
+    out = [fnp.full(size, fill, get_aval(flat).dtype).at[slot].set(srt, mode="drop")]
+    if return_index:
+        out.append(fnp.full(size, perm[0], get_aval(perm).dtype).at[slot].set(perm, mode="drop"))
+    if return_inverse:
+        out.append(reshape(fnp.zeros(n, get_aval(group).dtype).at[perm].set(group), shape))
+    if return_counts:
+        out.append(fnp.zeros(size, get_aval(group).dtype).at[group].add(1, mode="drop"))
+    return tuple(out) if len(out) > 1 else out[0]
+
+
+class _UniqueAllResult(NamedTuple):
     values: Any
     indices: Any
     inverse_indices: Any
     counts: Any
 
 
-class UniqueCountsResult(NamedTuple):
+class _UniqueCountsResult(NamedTuple):
     values: Any
     counts: Any
 
 
-class UniqueInverseResult(NamedTuple):
+class _UniqueInverseResult(NamedTuple):
     values: Any
     inverse_indices: Any
 
@@ -664,7 +711,7 @@ def unique_counts(x: ArrayLike) -> tuple[Array, ...]:
     >>> fnp.unique_counts(fnp.asarray([2, 1, 2])).counts
     Array([1, 2], dtype=int64)
     """
-    return UniqueCountsResult(*unique(x, return_counts=True, equal_nan=False))
+    return _UniqueCountsResult(*unique(x, return_counts=True, equal_nan=False))
 
 
 def unique_inverse(x: ArrayLike) -> tuple[Array, ...]:
@@ -675,7 +722,7 @@ def unique_inverse(x: ArrayLike) -> tuple[Array, ...]:
     Array([1, 0, 1], dtype=int64)
     """
     vals, inv = unique(x, return_inverse=True, equal_nan=False)
-    return UniqueInverseResult(vals, reshape(inv, get_aval(_arr(x)).shape))
+    return _UniqueInverseResult(vals, reshape(inv, get_aval(_arr(x)).shape))
 
 
 def unique_all(x: ArrayLike) -> tuple[Array, ...]:
@@ -687,7 +734,7 @@ def unique_all(x: ArrayLike) -> tuple[Array, ...]:
     """
     vals, idx, inv, counts = unique(ravel(_arr(x)), return_index=True, return_inverse=True,
                                     return_counts=True, equal_nan=False)
-    return UniqueAllResult(vals, idx, reshape(inv, get_aval(_arr(x)).shape), counts)
+    return _UniqueAllResult(vals, idx, reshape(inv, get_aval(_arr(x)).shape), counts)
 
 
 # ---------------------------------------------------------------------------------------

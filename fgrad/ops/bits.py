@@ -17,9 +17,10 @@ from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
-from ..core.rules import defvectorized, defzero
+from ..core.rules import defbatch, defvectorized, defzero
 from ..tree_util import map_arrays as tree_map
 from .elementwise import nondiff, or_p, sub
+from .shape import bdim_to_front
 
 # ---------------------------------------------------------------------------------------
 # shifts
@@ -128,8 +129,8 @@ def _sub_int(a, b):
 def _check_same_width(dtype, new_dtype) -> None:
     if np.dtype(dtype).itemsize != new_dtype.itemsize:
         raise ValueError(
-            f"bitcast_convert_type: {np.dtype(dtype)} and {new_dtype} have different widths; only "
-            "same-width bitcasts are supported"
+            f"bitcast_convert_type: {np.dtype(dtype)} and {new_dtype} have different widths; "
+            "bitcast_convert_type_p casts between equal widths (bitcast_resize_p between others)"
         )
 
 
@@ -150,11 +151,48 @@ defzero(bitcast_convert_type_p)
 defvectorized(bitcast_convert_type_p)
 
 
+def _resized_shape(shape: tuple, dtype, new_dtype) -> tuple:
+    """XLA's shape rule for a bitcast between widths: a wider type gains a trailing axis of
+    the size ratio; a narrower-to-wider cast consumes a trailing axis of that size."""
+    old, new = np.dtype(dtype).itemsize, np.dtype(new_dtype).itemsize
+    if old > new:
+        return (*shape, old // new)
+    if not shape or shape[-1] != new // old:
+        raise ValueError(
+            f"bitcast_convert_type: casting {np.dtype(dtype)}{list(shape)} to the wider "
+            f"{np.dtype(new_dtype)} needs a last axis of size {new // old} (the bytes of one "
+            f"{np.dtype(new_dtype)}); got shape {tuple(shape)}")
+    return tuple(shape[:-1])
+
+
+def _bitcast_resize_impl(xp, x, new_dtype):
+    x = _as_arr(xp, x)
+    out_shape = _resized_shape(x.shape, x.dtype, new_dtype)
+    return xp.ascontiguousarray(x).view(new_dtype).reshape(out_shape)  # little-endian, as XLA's CPU
+
+
+def _bitcast_resize_abstract(x, new_dtype):
+    return ShapedArray(_resized_shape(x.shape, x.dtype, new_dtype), new_dtype)
+
+
+def _bitcast_resize_batch(axis_size, vals, dims, new_dtype):
+    return bitcast_resize_p.bind(bdim_to_front(vals[0], dims[0], axis_size), new_dtype=new_dtype), 0
+
+
+bitcast_resize_p = Primitive("bitcast_resize", _bitcast_resize_impl, _bitcast_resize_abstract, family="other")
+defzero(bitcast_resize_p)
+defbatch(bitcast_resize_p, _bitcast_resize_batch)
+
+
 def bitcast_convert_type(x: ArrayLike, new_dtype: DTypeLike) -> Array:
-    """Reinterpret the bits of ``x`` as ``new_dtype`` (same width; a 64-bit ``new_dtype`` is
-    its 32-bit type while 64-bit types are off, as in JAX)."""
-    return bitcast_convert_type_p.bind(x, new_dtype=_x64_mode.requested_dtype(new_dtype,
-                                                                             "bitcast_convert_type"))
+    """Reinterpret the bits of ``x`` as ``new_dtype`` (a 64-bit ``new_dtype`` is its 32-bit
+    type while 64-bit types are off, as in JAX).  Between widths the shape changes as XLA's:
+    a narrower ``new_dtype`` appends an axis of the size ratio, a wider one consumes the
+    trailing axis, which must have that size."""
+    new_dtype = _x64_mode.requested_dtype(new_dtype, "bitcast_convert_type")
+    if np.dtype(get_aval(x).dtype).itemsize != np.dtype(new_dtype).itemsize:
+        return bitcast_resize_p.bind(x, new_dtype=new_dtype)
+    return bitcast_convert_type_p.bind(x, new_dtype=new_dtype)
 
 
 # ---------------------------------------------------------------------------------------
@@ -191,5 +229,5 @@ def stop_gradient(x: Any) -> Any:
 __all__ = [
     "shift_left", "shift_right_logical", "shift_right_arithmetic", "rotate_left", "bitcast_convert_type",
     "stop_gradient", "shift_left_p", "shift_right_logical_p", "shift_right_arithmetic_p",
-    "bitcast_convert_type_p", "stop_gradient_p",
+    "bitcast_convert_type_p", "bitcast_resize_p", "stop_gradient_p",
 ]

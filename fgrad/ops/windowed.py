@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from ..typing import Array, ArrayLike
 
+import itertools
 import math
 import operator
 
@@ -466,7 +467,7 @@ def _normalize(shape, window_dimensions, window_strides, padding, base_dilation,
     wdl = ints(window_dilation, "window_dilation")
     if isinstance(padding, str):
         pads = padtype_to_pads(
-            [_dil(n, d) for n, d in zip(shape, bd)], [_dil(k, d) for k, d in zip(wd, wdl)], ws, padding
+            list(shape), [_dil(k, d) for k, d in zip(wd, wdl)], ws, padding  # JAX: the undilated operand
         )
     else:
         pads = tuple((int(lo), int(hi)) for lo, hi in padding)
@@ -481,7 +482,9 @@ def _normalize(shape, window_dimensions, window_strides, padding, base_dilation,
 _MONOIDS = {"max": "max", "min": "min", "sum": "sum", "add": "sum"}
 
 
-def _monoid(computation) -> str:
+def _monoid(computation) -> str | None:
+    """"sum"/"max"/"min" for the monoids with their own primitives, else None (a string that
+    names none of them is an error)."""
     if isinstance(computation, str):
         kind = _MONOIDS.get(computation)
     else:
@@ -489,12 +492,34 @@ def _monoid(computation) -> str:
         kind = {"add": "sum", "max": "max", "maximum": "max", "min": "min", "minimum": "min"}.get(name)
         if computation is operator.add:
             kind = "sum"
-    if kind is None:
-        raise NotImplementedError(
-            f"reduce_window: only the add, max and min monoids are supported (lax.add/max/min, their NumPy "
-            f"names, or 'sum'/'max'/'min'), got {computation!r}"
-        )
+    if kind is None and isinstance(computation, str):
+        raise ValueError(f"reduce_window: a computation given by name must be 'sum', 'add', 'max' or "
+                         f"'min', got {computation!r}")
     return kind
+
+
+def _reduce_window_generic(operand, init_value, computation, params: dict):
+    """Any associative ``computation``: the operand padded with ``init_value`` (base
+    dilation as interior padding), one strided slice per window offset stacked on a new
+    leading axis, and `lax.reduce` (which folds ``init_value`` in once, as XLA does per
+    window) over that axis.  Differentiable through ``computation``."""
+    from .._lax_more import reduce as lax_reduce  # fgrad._lax_more builds on fgrad.ops
+    from .structural import concatenate, pad, static_slice
+
+    x = operand if hasattr(operand, "dtype") else np.asarray(operand)
+    init = np.asarray(init_value, dtype=get_aval(x).dtype) if not hasattr(init_value, "dtype") else init_value
+    shape = get_aval(x).shape
+    out_shape = _out_shape(shape, **params)
+    config = [(lo, hi, bd - 1) for (lo, hi), bd in zip(params["padding"], params["base_dilation"])]
+    padded = pad(x, init, config)
+    pieces = []
+    for offsets in itertools.product(*(range(k) for k in params["window_dimensions"])):
+        starts = [o * d for o, d in zip(offsets, params["window_dilation"])]
+        limits = [st + (n - 1) * s + 1 if n else st
+                  for st, n, s in zip(starts, out_shape, params["window_strides"])]
+        piece = static_slice(padded, starts, limits, params["window_strides"])
+        pieces.append(reshape(piece, (1, *out_shape)))
+    return lax_reduce(concatenate(pieces, 0), init, computation, (0,))
 
 
 def reduce_window(
@@ -507,10 +532,12 @@ def reduce_window(
     base_dilation: Sequence[int] | None = None,
     window_dilation: Sequence[int] | None = None,
 ) -> Array:
-    """Reduce each window of ``operand`` (``jax.lax.reduce_window`` for the add, max and min
-    monoids): ``computation`` is ``lax.add``/``lax.max``/``lax.min`` (or the NumPy
-    functions, or ``'sum'``/``'max'``/``'min'``); ``padding`` is ``'SAME'``, ``'VALID'`` or
-    ``(low, high)`` pairs, one entry per operand axis like the other window parameters.
+    """Reduce each window of ``operand`` (``jax.lax.reduce_window``) with ``computation``:
+    ``lax.add``/``lax.max``/``lax.min`` (or the NumPy functions, or ``'sum'``/``'max'``/
+    ``'min'``) run as their window primitives; any other associative function of two arrays
+    (``lax.mul``, a user function) as a `lax.reduce` over the stacked windows; ``padding``
+    is ``'SAME'``, ``'VALID'`` or ``(low, high)`` pairs, one entry per operand axis like the
+    other window parameters.
     Padding cells hold ``init_value``, which is folded into every window as lax does.
 
     Example::
@@ -525,6 +552,8 @@ def reduce_window(
     params = _normalize(
         aval.shape, window_dimensions, window_strides, padding, base_dilation, window_dilation
     )
+    if kind is None:
+        return _reduce_window_generic(operand, init_value, computation, params)
     if kind == "sum":
         out = reduce_window_sum(operand, **params)
         if not _is_identity(init_value, 0):

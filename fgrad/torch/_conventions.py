@@ -28,20 +28,34 @@ from functools import partial
 
 import fgrad.numpy as fnp
 from fgrad import lax
-from fgrad.ops.elementwise import pow_ as _pow
+from fgrad.ops.elementwise import div as _div, pow_ as _pow
 from fgrad.transforms.ad import jvp
 from fgrad.transforms.custom import custom_jvp
 
 __all__ = [
     "root_zero_grad", "atan2", "clamp", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
     "divide_or_nan", "slogdet", "abs", "abs_torch", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
-    "euclidean_dist_mm",
+    "euclidean_dist_mm", "mean",
     "extremum_nan_evenly", "prod",
     "logit", "copysign", "pow",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
 BCE_GRAD_EPS = 1e-12  # ... and divides its gradient by max(p * (1 - p), 1e-12)
+
+
+def mean(x, axes, keepdims: bool):
+    """PyTorch's mean: the sum divided by the count, correctly rounded (JAX's face multiplies
+    by the count's reciprocal, as XLA does: `fgrad.numpy._xla_division`).
+
+    >>> import numpy as np
+    >>> bool(float(mean(np.array([1.0, 2.0, 4.0], np.float32), (0,), False)) == np.float32(7) / np.float32(3))
+    True
+    """
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    return _div(fnp.sum(x, axis=axes, keepdims=keepdims), float(n))
 
 
 def var(x, axes, correction: float, keepdims: bool):
@@ -55,10 +69,10 @@ def var(x, axes, correction: float, keepdims: bool):
     n = 1
     for a in axes:
         n *= x.shape[a]
-    m = fnp.mean(x, axis=axes, keepdims=True)
+    m = mean(x, axes, True)
     d = x - m
     sq = fnp.real(d * fnp.conj(d)) if fnp.result_type(x).kind == "c" else d * d
-    return fnp.sum(sq, axis=axes, keepdims=keepdims) / float(builtins.max(n - correction, 0))
+    return _div(fnp.sum(sq, axis=axes, keepdims=keepdims), float(builtins.max(n - correction, 0)))
 
 
 def root_zero_grad(s, p: float = 2.0):

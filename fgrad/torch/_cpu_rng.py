@@ -89,6 +89,8 @@ class Engine:
         x = (self.random32(n) & _MASK24).astype(_F32) * _F32(2.0 ** -24)
         if dt == np.float32:
             lo, hi = _F32(low), _F32(high)
+            if lo == 0 and not np.signbit(lo) and hi == 1:  # x * 1 + 0 is x (x >= +0): exact
+                return x
         else:  # float16/bfloat16: float32 arithmetic on bounds rounded to the dtype, then rounded
             lo, hi = _F32(np.asarray(low).astype(dt)), _F32(np.asarray(high).astype(dt))
         return _fma32(x, hi - lo, lo).astype(dt)
@@ -143,13 +145,15 @@ class Engine:
         return (raw % np.uint64(top)).astype(dt)
 
     def permutation(self, n: int) -> np.ndarray:
-        """``randperm(n)``: a forward Fisher-Yates shuffle with ``random() % (n - i)``."""
-        r = list(range(n))  # swaps on a list: a NumPy element access costs ten times more
+        """``randperm(n)``: a forward Fisher-Yates shuffle with ``random() % (n - i)`` (step
+        ``i`` swaps positions ``i`` and ``j[i] = i + random() % (n - i)``), its result
+        computed without running the swaps one by one (`_fisher_yates`)."""
         if n < (1 << 32) // 20:
-            picks = (self.random32(max(n - 1, 0)) % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
-            for i, j in enumerate((picks + np.arange(picks.size)).tolist()):
-                r[i], r[j] = r[j], r[i]
-            return np.array(r, dtype=np.int64)
+            if n < 2:
+                return np.arange(n, dtype=np.int64)
+            picks = (self.random32(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
+            return _fisher_yates(picks)
+        r = list(range(n))
         picks = [int(v) % (i + 1) for i, v in enumerate(self.random64(n))]  # inside-out variant
         for i, z in enumerate(picks):
             r[i] = r[z]
@@ -229,11 +233,62 @@ class Engine:
         self.next_float_normal = float(fn) if fn_valid else None
 
 
+def _fisher_yates(picks: np.ndarray) -> np.ndarray:
+    """The arrangement of ``0 .. n-1`` after the swaps ``(i, i + picks[i])`` for ``i = 0 ..
+    n-2`` in turn, in O(n log n) array operations instead of ``n`` Python steps.
+
+    Step ``i`` fixes position ``i`` to the value then at position ``j[i]`` and moves the value
+    at ``i`` to ``j[i] >= i``.  So the value at a position ``p >= i`` before step ``i`` is the
+    one the last earlier step ``m`` with ``j[m] == p`` moved there, which is the value at
+    position ``m`` before step ``m`` (or ``p`` itself when no step moved one there).  Call
+    ``moved[k]`` the value at ``k`` before step ``k``: it follows links ``k -> m`` to a root,
+    and the result at ``i`` is ``moved`` of the last earlier step swapping with ``j[i]`` (or
+    ``j[i]``).  Grouping the steps by ``j`` (one sort) gives the links, and pointer jumping
+    (``root = root[root]``, about ``log2`` of the longest chain rounds) gives the roots.
+
+    Example::
+
+        >>> _fisher_yates(np.array([2, 0, 1])).tolist()   # swaps (0, 2), (1, 1), (2, 3)
+        [2, 1, 3, 0]
+    """
+    n = picks.size + 1
+    idx = np.arange(n)
+    j = np.empty(n, np.intp)
+    np.add(picks, idx[:-1], out=j[:-1])
+    j[-1] = n - 1  # the last position is not swapped
+    bits = n.bit_length()
+    key = j << bits
+    key |= idx
+    key.sort()                         # the steps by the position they swap with, then in turn
+    order = key & ((1 << bits) - 1)    # those steps
+    key >>= bits                       # their positions
+    before = np.empty(n, np.intp)      # sorted: the previous step with the same position, or -1
+    before[0] = -1
+    before[1:] = order[:-1]
+    before[1:][key[1:] != key[:-1]] = -1
+    prev = np.empty(n, np.intp)
+    prev[order] = before
+    # link k -> the last step before k that swapped with position k: the last of k's group
+    # (all its steps are <= k), or the one before it when step k itself is (j[k] == k)
+    counts = np.bincount(j, minlength=n)
+    end = np.cumsum(counts)
+    last = end - 1 - (j == idx)
+    root = np.where(last >= end - counts, order[last], idx)
+    while True:
+        nxt = root[root]
+        if np.array_equal(nxt, root):
+            break
+        root = nxt
+    return np.where(prev >= 0, root[prev], j).astype(np.int64, copy=False)
+
+
 # -- arithmetic as PyTorch's compiled kernels do it ------------------------------------------
 
-def _fma32(a, b, c):
-    """Single-precision fused multiply-add (the exact product fits in float64)."""
-    r = np.multiply(a, b, dtype=np.float64)  # widened in the loop: no float64 copies
+def _fma32(a, b, c, scratch=None):
+    """Single-precision fused multiply-add (the exact product fits in float64).  ``scratch``:
+    a float64 array of the result's shape to compute in (a polynomial's steps reuse one
+    rather than each allocating a fresh one)."""
+    r = np.multiply(a, b, dtype=np.float64, out=scratch)  # widened in the loop: no float64 copies
     r += c
     return r.astype(_F32)
 
@@ -285,12 +340,13 @@ def _logf(x: np.ndarray) -> np.ndarray:
     m = m + (m + _F32(1)) * small.astype(_F32)  # m + (m + 1 if small else +0): exact, branch-free
     z = m * m
     y = np.full_like(m, _F32(7.0376836292e-2))
+    w = np.empty(m.shape)
     for p in _LOG_P:
-        y = _fma32(y, m, _F32(p))
+        y = _fma32(y, m, _F32(p), w)
     y = y * m
-    y = _fma32(y, z, e * _F32(-2.12194440e-4))
-    y = _fma32(z, _F32(-0.5), y)
-    return _fma32(e, _F32(0.693359375), m + y)
+    y = _fma32(y, z, e * _F32(-2.12194440e-4), w)
+    y = _fma32(z, _F32(-0.5), y, w)
+    return _fma32(e, _F32(0.693359375), m + y, w)
 
 
 def _sincosf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -301,16 +357,17 @@ def _sincosf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sin_negative = (j & 4) != 0
     cos_negative = (~(j - 2) & 4) != 0
     sin_poly = (j & 2) == 0
-    r = _fma32(y, _F32(-0.78515625), x)
-    r = _fma32(y, _F32(-2.4187564849853515625e-4), r)
-    r = _fma32(y, _F32(-3.77489497744594108e-8), r)
+    w = np.empty(x.shape)
+    r = _fma32(y, _F32(-0.78515625), x, w)
+    r = _fma32(y, _F32(-2.4187564849853515625e-4), r, w)
+    r = _fma32(y, _F32(-3.77489497744594108e-8), r, w)
     z = r * r
-    c = _fma32(_F32(2.443315711809948e-5), z, _F32(-1.388731625493765e-3))
-    c = _fma32(c, z, _F32(4.166664568298827e-2))
-    c = _fma32(c * z, z, -(z * _F32(0.5))) + _F32(1)
-    s = _fma32(_F32(-1.9515295891e-4), z, _F32(8.3321608736e-3))
-    s = _fma32(s, z, _F32(-1.6666654611e-1))
-    s = _fma32(s * z, r, r)
+    c = _fma32(_F32(2.443315711809948e-5), z, _F32(-1.388731625493765e-3), w)
+    c = _fma32(c, z, _F32(4.166664568298827e-2), w)
+    c = _fma32(c * z, z, -(z * _F32(0.5)), w) + _F32(1)
+    s = _fma32(_F32(-1.9515295891e-4), z, _F32(8.3321608736e-3), w)
+    s = _fma32(s, z, _F32(-1.6666654611e-1), w)
+    s = _fma32(s * z, r, r, w)
     # the selections and sign flips on the bits (NumPy's `where` with a random mask is slow)
     take_s = -sin_poly.astype(np.int32)  # all ones where the sine polynomial applies
     sb, cb = s.view(np.int32), c.view(np.int32)
@@ -328,6 +385,10 @@ def _fill16_f32(d: np.ndarray, mean: float, std: float) -> None:
     u2 = blocks[:, 8:]
     radius = np.sqrt(_F32(-2) * _logf(u1))
     sin, cos = _sincosf(_F32(2 * math.pi) * u2)
+    if _F32(std) == 1:  # fma(x, 1, mean) rounds x + mean once: the float32 sum
+        np.add(radius * cos, _F32(mean), out=blocks[:, :8])
+        np.add(radius * sin, _F32(mean), out=blocks[:, 8:])
+        return
     blocks[:, :8] = _fma32(radius * cos, _F32(std), _F32(mean))
     blocks[:, 8:] = _fma32(radius * sin, _F32(std), _F32(mean))
 

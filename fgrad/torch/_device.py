@@ -147,8 +147,11 @@ def require(index=None) -> CudaBackend:
 
 
 def set_default(dev: str | None) -> None:
-    """``torch.set_default_device``: None / 'cpu' or a CUDA device string."""
-    if dev is None or str(dev).split(":")[0] == "cpu":
+    """``torch.set_default_device``: None / 'cpu' or a CUDA device string ('meta' tensors
+    are made on the CPU: see docs/torch.md's device notes)."""
+    kind = None if dev is None else str(dev).split(":")[0]
+    _state["meta"] = kind == "meta"
+    if kind in (None, "cpu", "meta"):
         _state["default"] = None
     else:
         s = str(dev)

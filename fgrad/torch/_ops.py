@@ -25,6 +25,7 @@ from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as 
 from ..ops import elementwise as ew
 from ..ops import shape as shape_prims
 from ..ops.bits import stop_gradient
+from ..ops.cumulative import cumlogsumexp as _cumlogsumexp
 from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
@@ -837,7 +838,7 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return fnp.mean(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+        return _conv.mean(ew.convert_element_type(x, odt), axes, keepdim)
 
     res = apply_op(
         "MeanBackward0" if dim is None else "MeanBackward1", ("mean", axes, keepdim, odt), fn, (input,)
@@ -1388,27 +1389,35 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
 
 def _topk_idx(b, d: int, k: int, largest: bool):
     """The first ``k`` of `_sort_idx`'s indices along ``d`` (value order, ties by position)
-    without sorting the whole axis: ``argpartition`` finds the k-th value ``t``; every value
+    without sorting the whole axis: ``partition`` finds the k-th value ``t``; every value
     beyond ``t`` and the first equal ones make the k; only they are sorted.  None where the
     full sort is as cheap or NaNs need its ordering (host arrays, ``k`` a small part)."""
     n = b.shape[d]
     if type(b) is not _nd or not 0 < k * 8 <= n or _dtype_kind(b.dtype) not in "fiu":
         return None
     key = np.moveaxis(b, d, -1).reshape(-1, n)
-    if _dtype_kind(b.dtype) == "f":
-        if np.isnan(key).any():
-            return None
-        if largest:
-            key = -key
-    elif largest:
-        key = ~key  # -key - 1: reverses integer order without overflow
-    kth = np.take_along_axis(key, np.argpartition(key, k - 1, axis=-1)[:, k - 1: k], -1)
-    below = key < kth
-    tied = key == kth
-    need = k - below.sum(-1, keepdims=True)
-    chosen = below | (tied & (np.cumsum(tied, -1) <= need))
-    cols = np.nonzero(chosen)[1].reshape(-1, k)  # ascending positions in each row
-    order = np.argsort(np.take_along_axis(key, cols, -1), axis=-1, kind="stable")
+    floating = _dtype_kind(b.dtype) == "f"
+    if floating and np.isnan(key).any():
+        return None
+    kth = n - k if largest else k - 1
+    t = np.partition(key, kth, axis=-1)[:, kth:kth + 1]  # each row's k-th value
+    beyond = key > t if largest else key < t
+    tied = key == t
+    # the k: every value beyond t, then the first equal ones by position -- all the equal
+    # ones when no row has more than it needs (then the counts over all rows agree)
+    if np.count_nonzero(tied) == key.shape[0] * k - np.count_nonzero(beyond):
+        chosen = beyond | tied
+    else:
+        need = k - beyond.sum(-1, keepdims=True)
+        chosen = beyond | (tied & (np.cumsum(tied, -1) <= need))
+    # ascending positions in each row (flatnonzero: NumPy's 2-d nonzero is ten times slower)
+    cols = np.flatnonzero(chosen).reshape(-1, k)
+    if key.shape[0] > 1:
+        cols -= np.arange(0, key.size, n)[:, None]
+    v = np.take_along_axis(key, cols, -1)
+    if largest:  # descending: ascending order of the negation (integers: ~v, no overflow)
+        v = -v if floating else ~v
+    order = np.argsort(v, axis=-1, kind="stable")  # ties keep position order
     idx = np.take_along_axis(cols, order, -1).astype(np.int64)
     return np.moveaxis(idx.reshape(np.moveaxis(b, d, -1).shape[:-1] + (k,)), -1, d).copy()
 
@@ -1567,6 +1576,22 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, T
     return return_type("mode")(vals, result_tensor(idx_k if keepdim else idx))
 
 
+# PyTorch's CPU cumulative kernels carry running values in ``at::acc_type``, each output
+# rounded once: float32 (complex64) in double precision, float16/bfloat16 in float32
+_CUM_WIDE = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64): np.dtype(np.complex128),
+             **{np.dtype(d): np.dtype(np.float32) for d in _NARROW_FLOATS}}
+
+
+def _cumulative_wide(op, x, d):
+    """``op`` (cumsum or cumprod) of ``x`` along ``d``, accumulated as PyTorch's CPU kernel."""
+    if not x.ndim:
+        return x
+    wide = _CUM_WIDE.get(np.dtype(x.dtype))
+    if wide is None:
+        return op(x, axis=d)
+    return ew.convert_element_type(op(ew.convert_element_type(x, wide), axis=d), x.dtype)
+
+
 def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
     odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
@@ -1574,7 +1599,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor |
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return fnp.cumsum(x, axis=d) if x.ndim else x
+        return _cumulative_wide(fnp.cumsum, x, d)
 
     res = apply_op(
         "CumsumBackward0",
@@ -1592,7 +1617,7 @@ def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor 
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return fnp.cumprod(x, axis=d) if x.ndim else x
+        return _cumulative_wide(fnp.cumprod, x, d)
 
     res = apply_op(
         "CumprodBackward0",
@@ -1633,7 +1658,21 @@ def cummin(input: Tensor, dim: int) -> tuple[Tensor, Tensor]:
 
 
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:
-    return log(cumsum(exp(input), dim))
+    """``log(cumsum(exp(input), dim))`` without overflow: a running ``logaddexp``, carried in
+    double precision for float32 as PyTorch's CPU kernel (``logcumsumexp([100., 1000.])`` is
+    ``[100., 1000.]``, not ``inf``)."""
+    b = input._buf
+    if _dtype_kind(b.dtype) not in "fc":
+        name = scalar_type_name(b.dtype)
+        raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{name}\'')
+    if _dtype_kind(b.dtype) == "c":  # no complex logaddexp in NumPy: the plain formula
+        return log(cumsum(exp(input), dim))
+    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+
+    def fn(x):
+        return _cumulative_wide(_cumlogsumexp, x, d)
+
+    return apply_op("LogcumsumexpBackward0", ("logcumsumexp", d), fn, (input,))
 
 
 # ---------------------------------------------------------------------------------------

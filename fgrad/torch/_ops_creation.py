@@ -15,6 +15,7 @@ import fgrad.torch._dtypes as D
 import fgrad.torch._device as _dev
 from ._device import DEV as _DEV
 from ._storage import check_view
+from . import _meta
 from ._tensor import (
     Size, Tensor, concrete_buf as _concrete_buf, to_nested as _to_nested, _wrap, check_device, to_device_buf,
 )
@@ -287,6 +288,7 @@ def _dt(dtype) -> np.dtype:
     return D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
 
 
+@_meta.factory
 def zeros(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | None = None,
           layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
           pin_memory: bool = False, memory_format: memory_format | None = None) -> Tensor:
@@ -296,6 +298,7 @@ def zeros(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | 
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
+@_meta.factory
 def ones(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | None = None,
          layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
          pin_memory: bool = False, memory_format: memory_format | None = None) -> Tensor:
@@ -305,6 +308,7 @@ def ones(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | N
     return _finish(np.ones(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
+@_meta.factory
 def empty(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | None = None,
           layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
           pin_memory: bool = False, memory_format: memory_format | None = None) -> Tensor:
@@ -321,6 +325,7 @@ def empty(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | 
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
+@_meta.factory
 def empty_strided(size: SizeLike, stride: SizeLike, *, dtype: DType | None = None,
                   layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
                   pin_memory: bool = False) -> Tensor:
@@ -348,6 +353,7 @@ def _fill_dtype(fill_value) -> np.dtype:
     return _infer_np_dtype(fill_value)
 
 
+@_meta.factory
 def full(size: SizeLike, fill_value: TensorOrScalar, *, out: Tensor | None = None, dtype: DType | None = None,
          layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
          pin_memory: bool = False) -> Tensor:

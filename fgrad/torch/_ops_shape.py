@@ -1270,7 +1270,9 @@ def _as_t(x):
 
 
 def _along_arrays(ishape, dim, idx):
-    """Index arrays selecting ``[..., idx, ...]`` along ``dim`` for an index of shape ishape."""
+    """Index arrays selecting ``[..., idx, ...]`` along ``dim`` for an index of shape ishape:
+    ``idx`` at ``dim``, and at every other axis ``d`` an ``arange`` shaped to broadcast along
+    it (1 elsewhere; the gather broadcasts the arrays together, as NumPy's indexing)."""
     nd = len(ishape)
     arrs = []
     for d in range(nd):
@@ -1280,12 +1282,14 @@ def _along_arrays(ishape, dim, idx):
             sh = [1] * nd
             sh[d] = ishape[d]
             arrs.append(np.arange(ishape[d], dtype=np.int64).reshape(sh))
-    return tuple(np.broadcast_to(a, ishape) for a in arrs)
+    return tuple(arrs)
 
 
 def _check_index_range(ib, size: int, d: int) -> None:
     """gather/scatter indices must lie in [0, size): PyTorch's RuntimeError otherwise."""
     if ib.size == 0 or type(ib) is not _nd:
+        return
+    if ib.dtype == np.int64 and ib.view(np.uint64).max() < size:  # negatives are huge unsigned
         return
     bad = (ib < 0) | (ib >= size)
     if bad.any():
@@ -1679,6 +1683,9 @@ def argwhere(input: Tensor) -> Tensor:
 # joining
 
 
+_EMPTY_1D = (0,)
+
+
 def _seq(tensors, name):
     if isinstance(tensors, Tensor):
         raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
@@ -1693,17 +1700,20 @@ def _seq(tensors, name):
 @_autocast_promote
 def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     ts = _seq(tensors, "cat")
-    # legacy: 1-D empty tensors are skipped
-    keep = [t for t in ts if not (t._buf.ndim == 1 and t._buf.shape[0] == 0)]
+    shapes = [t._buf.shape for t in ts]
+    keep = ts
+    if _EMPTY_1D in shapes:  # legacy: 1-D empty tensors are skipped
+        keep = [t for t, s in zip(ts, shapes) if s != _EMPTY_1D]
+        shapes = [t._buf.shape for t in keep]
     if not keep:
         res = result_tensor(_dev.xp_of(ts[0]._buf).empty((0,), result_dtype(*ts)))
         return res if out is None else write_out(out, res, "cat")
-    nd = keep[0]._buf.ndim
+    ref = shapes[0]
+    nd = len(ref)
     if nd == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
     d = _wrap_dim(dim, nd)
-    ref = keep[0]._buf.shape
-    for i, t in enumerate(keep):
+    for i, t in enumerate(() if shapes.count(ref) == len(shapes) else keep):  # all alike: no checks
         s = t._buf.shape
         if s == ref:
             continue

@@ -16,6 +16,8 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 import fgrad.torch._dtypes as D
 from ._tensor import Tensor
 
+_JUST_TENSOR = {Tensor}
+
 _nd = np.ndarray
 _PY = (int, float, bool, complex)
 _i64 = np.dtype(np.int64)
@@ -50,7 +52,7 @@ def result_dtype(*ops) -> np.dtype:
         first = ops[0]
         if type(first) is Tensor:
             d0 = first._buf.dtype
-            if all(type(o) is Tensor and o._buf.dtype == d0 for o in ops):
+            if {type(o) for o in ops} == _JUST_TENSOR and {o._buf.dtype for o in ops} == {d0}:
                 return d0
     dim = zero = sc = None
     for o in ops:

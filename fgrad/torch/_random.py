@@ -27,6 +27,8 @@ from ._dispatch import check_no_internal_overlap, bump_version, apply_inplace, a
 from .autograd.grad_mode import STATE
 from ..ops import elementwise as ew
 from ._cpu_rng import Engine
+from ._device import _state as _DEV_STATE
+from . import _meta
 import fgrad.torch._cpu_rng as _samplers
 from ..transforms.custom import custom_jvp
 from ..ops.bits import stop_gradient as _stop_gradient
@@ -107,6 +109,8 @@ def _rng(generator, index=None) -> Engine:
     """The engine for a draw on CUDA device ``index`` (None: the host)."""
     if COMPILE_RNG[0] is not None:
         COMPILE_RNG[0].refuse()
+    if _DEV_STATE.get("no_draws", False):
+        return _meta.NO_DRAWS
     if generator is not None:
         return generator._engine
     if index is None:
@@ -220,6 +224,7 @@ def _normal(rng: Engine, shape, npd, mean=0.0, std=1.0):
     return rng.normal(_count(shape), npd, mean, std).reshape(shape)
 
 
+@_meta.factory
 def rand(*size: int | Sequence[int], generator: Generator | None = None, out: Tensor | None = None,
          dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
          requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
@@ -231,6 +236,7 @@ def rand(*size: int | Sequence[int], generator: Generator | None = None, out: Te
     return _finish(_uniform(_rng(generator, di), _sizes(size), npd), requires_grad, out, di)
 
 
+@_meta.factory
 def randn(*size: int | Sequence[int], generator: Generator | None = None, out: Tensor | None = None,
           dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
           requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
@@ -242,6 +248,7 @@ def randn(*size: int | Sequence[int], generator: Generator | None = None, out: T
     return _finish(_normal(_rng(generator, di), _sizes(size), npd), requires_grad, out, di)
 
 
+@_meta.factory
 def randint(low: int = 0, high: int | None = None, size: SizeLike | None = None, *,
             generator: Generator | None = None, out: Tensor | None = None, dtype: DType | None = None,
             layout: Layout | None = None, device: Device = None, requires_grad: bool = False) -> Tensor:
@@ -259,6 +266,7 @@ def randint(low: int = 0, high: int | None = None, size: SizeLike | None = None,
     return _finish(r.astype(npd), requires_grad, out, di)
 
 
+@_meta.factory
 def randperm(n: int, *, generator: Generator | None = None, out: Tensor | None = None,
              dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
              requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
@@ -267,6 +275,7 @@ def randperm(n: int, *, generator: Generator | None = None, out: Tensor | None =
     return _finish(_rng(generator, di).permutation(int(n)).astype(npd), requires_grad, out, di)
 
 
+@_meta.factory
 def normal(mean: TensorOrScalar = 0.0, std: TensorOrScalar = 1.0, size: SizeLike | None = None, *,
            generator: Generator | None = None, out: Tensor | None = None, dtype: DType | None = None,
            layout: Layout | None = None, device: Device = None, requires_grad: bool = False) -> Tensor:
@@ -523,17 +532,20 @@ def _fill(self, values, name):
     return self
 
 
+@_meta.skips_meta
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Generator | None = None) -> Tensor:
     buf = self._buf
     return _fill(self, _uniform(_grng(generator, buf), buf.shape, buf.dtype, a, b), "UniformBackward0")
 
 
+@_meta.skips_meta
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
     buf = self._buf
     return _fill(self, _normal(_grng(generator, buf), buf.shape, buf.dtype, mean, std), "NormalBackward0")
 
 
+@_meta.skips_meta
 def random_(self: Tensor, from_: int = 0, to: int | None = None, *,
             generator: Generator | None = None) -> Tensor:
     buf = self._buf
@@ -599,6 +611,7 @@ def _draw_in_memory_order(draw, t: Tensor) -> np.ndarray:
     return draw(buf.size).reshape([buf.shape[a] for a in order]).transpose(np.argsort(order))
 
 
+@_meta.skips_meta
 def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = None) -> Tensor:
     buf = self._buf
     pb = _dev.to_host(p._buf) if isinstance(p, Tensor) else p
@@ -616,17 +629,20 @@ def _double_uniform(self, generator):
     return _grng(generator, self._buf).uniform(self._buf.size, np.float64).reshape(self._buf.shape)
 
 
+@_meta.skips_meta
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | None = None) -> Tensor:
     buf = self._buf
     vals = _grng(generator, buf).exponential(buf.size, lambd).reshape(buf.shape)
     return _fill(self, vals.astype(buf.dtype), "ExponentialBackward0")
 
 
+@_meta.skips_meta
 def geometric_(self: Tensor, p: float, *, generator: Generator | None = None) -> Tensor:
     u = _double_uniform(self, generator)
     return _fill(self, np.ceil(np.log(u) / np.log1p(-p)).astype(self._buf.dtype), "GeometricBackward0")
 
 
+@_meta.skips_meta
 def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
                 generator: Generator | None = None) -> Tensor:
     eng = _grng(generator, self._buf)
@@ -634,6 +650,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
     return _fill(self, np.exp(z * std + mean).astype(self._buf.dtype), "LogNormalBackward0")
 
 
+@_meta.skips_meta
 def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
     u = _double_uniform(self, generator)

@@ -183,12 +183,12 @@ class device:
         """``with torch.device('cuda'):`` -- factory functions create tensors there (PyTorch)."""
         check_device(self)
         st = _DEV_STATE.setdefault("default_stack", [])
-        st.append(_DEV_STATE["default"])
+        st.append((_DEV_STATE["default"], _DEV_STATE.get("meta", False)))
         _dev.set_default(str(self))
         return self
 
     def __exit__(self, *exc) -> None:
-        _DEV_STATE["default"] = _DEV_STATE["default_stack"].pop()
+        _DEV_STATE["default"], _DEV_STATE["meta"] = _DEV_STATE["default_stack"].pop()
 
 
 CPU = device("cpu")
@@ -301,6 +301,8 @@ class Tensor(metaclass=_TensorMeta):
     def _make_subclass(cls, data, require_grad=False):
         """An instance of ``cls`` sharing ``data``'s memory (what ``nn.Parameter`` uses)."""
         t = _alias(data, cls)
+        if data.__dict__.get("_is_meta", False):
+            t.__dict__["_is_meta"] = True
         if require_grad:
             _check_can_require_grad(t)
         t._rg = bool(require_grad)
@@ -345,7 +347,7 @@ class Tensor(metaclass=_TensorMeta):
 
     @property
     def is_meta(self) -> bool:
-        return False
+        return self.__dict__.get("_is_meta", False)
 
     @property
     def is_mps(self) -> bool:
@@ -671,6 +673,8 @@ class Tensor(metaclass=_TensorMeta):
         self._buf = value._buf
         vb = value._buf
         self._st = value._storage() if isinstance(vb, _ndarray) or type(vb) in _DEV else None
+        if self.__dict__.get("_is_meta", False) or value.__dict__.get("_is_meta", False):
+            self.__dict__["_is_meta"] = value.__dict__.get("_is_meta", False)  # the data's device
 
     def is_inference(self) -> bool:
         """Whether the tensor was made under ``torch.inference_mode``.

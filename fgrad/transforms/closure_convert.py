@@ -4,16 +4,16 @@ A `custom_vjp` rule can only return cotangents for the arguments it is given; a 
 that closes over traced values (parameters captured by a lambda while ``grad`` traces them)
 would hide those from it.  `closure_convert` traces ``fun`` once at the example arguments'
 shapes and returns ``(converted, consts)``: ``converted(*args, *consts)`` computes
-``fun(*args)``, and ``consts`` are the closed-over values of inexact dtype (the ones a
+``fun(*args)``, and ``consts`` are the closed-over *traced* values of inexact dtype (the ones a
 derivative can flow into), hoisted out as JAX's ``jax.closure_convert`` does.  Other
-closed-over values (integers, booleans) stay inside.
+closed-over values (concrete arrays, integers, booleans) stay inside.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..core.array import get_aval
+from ..core.array import Tracer, get_aval
 from ..core.narrow_floats import dtype_kind
 from ..ops.control_flow import _as_arrays, trace_flat
 from ..tree_util import tree_flatten, tree_unflatten
@@ -21,7 +21,7 @@ from ..tree_util import tree_flatten, tree_unflatten
 
 def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list]:
     """``(converted, consts)`` with ``converted(*args, *consts) == fun(*args)`` and
-    ``consts`` the inexact values ``fun`` closes over (traced at the shapes and dtypes of
+    ``consts`` the traced inexact values ``fun`` closes over (traced at the shapes and dtypes of
     ``example_args``; call ``converted`` with arguments of those shapes and dtypes).
 
     Example::
@@ -43,7 +43,8 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list]:
         return out_leaves
 
     branch, consts = trace_flat(flat_fun, [get_aval(a) for a in flat_args], "closure_convert")
-    hoist = [dtype_kind(get_aval(c).dtype) in "fc" for c in consts]
+    # JAX hoists the closed-over tracers only: a concrete array cannot carry a derivative
+    hoist = [isinstance(c, Tracer) and dtype_kind(get_aval(c).dtype) in "fc" for c in consts]
     hoisted = [c for c, h in zip(consts, hoist) if h]
     n_hoisted = len(hoisted)
 

@@ -40,6 +40,7 @@ from ..core.logs import enable_from_environment
 from ..core.placement import placement_of
 from ..core.provenance import CHECKS
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
+from ..core.primitive import JIT_NAN_MESSAGE
 from ..tree_util import _array_nodes as _ARRAY_NODES
 from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
@@ -96,10 +97,11 @@ def _check_devices(flat, fname):
         p = placement_of(x)
         if p is None:
             continue
-        placed.append((f"argument leaf {i}", get_aval(x).str_short(), p[1]))
+        placed.append((i, x, p[1]))
         devs.add(str(p[1]))
-    if len(devs) > 1:
-        raise mismatch_error(f"jit({fname})", placed)
+    if len(devs) > 1:  # the message's descriptions only now (a call's hot path skips them)
+        raise mismatch_error(f"jit({fname})", [(f"argument leaf {i}", get_aval(x).str_short(), d)
+                                               for i, x, d in placed])
 
 
 def _asarray(x):
@@ -311,7 +313,13 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     @functools.wraps(fun)
     def jitted(*args, **kwargs):
         if disable_jit.eager:
-            return fun(*args, **kwargs)
+            if disable_jit.active:
+                return fun(*args, **kwargs)
+            try:  # the NaN/inf checks: run op by op, each operation checked
+                return fun(*args, **kwargs)
+            except FloatingPointError:
+                print(JIT_NAN_MESSAGE)  # as JAX, for the jitted function's own check
+                raise
         ctx = trace_context[0]  # options that change tracing: part of the key when set
         if not kwargs and not has_static:
             # the call-path index: each argument an array (keyed by buffer type, shape and

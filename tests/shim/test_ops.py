@@ -4,6 +4,8 @@ results, broadcasting and shape errors."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -439,3 +441,64 @@ def test_integer_and_bool_ops():
 )
 def test_more_ops_match_pytorch(code):
     test_printed_results_match_pytorch(code)
+
+
+def test_cumsum_cumprod_accumulate_float32_in_double_as_pytorch():
+    """PyTorch's CPU kernels carry float32 running values in double precision: 1e8 + 1 is
+    kept (it rounds away in float32), so the running sum ends at 2, not 1."""
+    x = ft.tensor([1e8, 1.0, -1e8, 1.0])
+    assert x.cumsum(0).tolist() == [1e8, 1e8, 1.0, 2.0]
+    g = ft.tensor([1.0, -1e8, 1.0, 1e8], requires_grad=True)
+    g.cumsum(0).backward(ft.tensor([1.0, 1e8, 1.0, -1e8]))  # reversed running sums, in double
+    assert g.grad.tolist() == [2.0, 1.0, -1e8, -1e8]  # float32: -1e8 + 1 rounds to -1e8
+    p = ft.tensor([1.72, 1.87, 1.41, 1.59])
+    want = np.cumprod(p.numpy().astype(np.float64)).astype(np.float32)
+    assert not np.array_equal(want, np.cumprod(p.numpy()))  # the two accumulations differ here
+    np.testing.assert_array_equal(p.cumprod(0).numpy(), want)
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((40, 64)).astype(np.float32)
+    c = (rng.standard_normal(500) + 1j * rng.standard_normal(500)).astype(np.complex64)
+    for d in (0, 1):
+        np.testing.assert_array_equal(ft.tensor(a).cumsum(d).numpy(), torch.tensor(a).cumsum(d).numpy())
+        np.testing.assert_array_equal(ft.tensor(1 + a / 64).cumprod(d).numpy(),
+                                      torch.tensor(1 + a / 64).cumprod(d).numpy())
+    np.testing.assert_array_equal(ft.tensor(c).cumsum(0).numpy(), torch.tensor(c).cumsum(0).numpy())
+    for name in ("float16", "bfloat16"):
+        h, th = ft.tensor(a).to(getattr(ft, name)), torch.tensor(a).to(getattr(torch, name))
+        for op in ("cumsum", "cumprod"):
+            got, want = getattr(h, op)(1).float().numpy(), getattr(th, op)(1).float().numpy()
+            np.testing.assert_array_equal(got, want)
+
+
+def test_cumsum_of_16_bit_floats_accumulates_in_float32_as_pytorch():
+    """2048 + 1 rounds back to 2048 in float16 (bfloat16: 256 + 1 to 256); the float32
+    running sum keeps it, so the third value is 2050 (258), not 2048 (256)."""
+    assert ft.tensor([2048.0, 1.0, 1.0]).half().cumsum(0).tolist() == [2048.0, 2048.0, 2050.0]
+    assert ft.tensor([256.0, 1.0, 1.0]).bfloat16().cumsum(0).tolist() == [256.0, 256.0, 258.0]
+
+
+def test_logcumsumexp_does_not_overflow_or_underflow():
+    """A running logaddexp (it was ``log(cumsum(exp(x)))``: inf past exp's range, -inf
+    below it)."""
+    assert ft.tensor([100.0, 1000.0]).logcumsumexp(0).tolist() == [100.0, 1000.0]
+    assert ft.tensor([-1000.0, 0.0]).logcumsumexp(0).tolist() == [-1000.0, 0.0]
+    got = ft.tensor([[0.0, 0.0, math.log(2.0)]]).logcumsumexp(1).numpy()
+    np.testing.assert_allclose(got, [[0.0, math.log(2.0), math.log(4.0)]], rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="Long"):
+        ft.tensor([1, 2]).logcumsumexp(0)
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((6, 300)) * 30).astype(np.float32)
+    x[0, :3] = [np.inf, -np.inf, np.nan]
+    for dt in ("float32", "float64", "float16", "bfloat16"):
+        for d in (0, 1):
+            got = ft.tensor(x).to(getattr(ft, dt)).logcumsumexp(d).float().numpy()
+            want = torch.tensor(x).to(getattr(torch, dt)).logcumsumexp(d).float().numpy()
+            np.testing.assert_array_equal(got, want)  # float32: a double running value, as PyTorch
+    y = rng.standard_normal((4, 30)).astype(np.float32)
+    g = rng.standard_normal((4, 30)).astype(np.float32)
+    a, b = ft.tensor(y, requires_grad=True), torch.tensor(y, requires_grad=True)
+    a.logcumsumexp(1).backward(ft.tensor(g))
+    b.logcumsumexp(1).backward(torch.tensor(g))
+    np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-5, atol=1e-5)

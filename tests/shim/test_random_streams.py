@@ -256,3 +256,37 @@ def test_bernoulli_scalar_compares_integers_as_the_float64_uniforms_do(p):
     for k in range(8):
         e.seed(0)
         np.testing.assert_array_equal(e.bernoulli_scalar(8, float(u[k])), u < u[k])
+
+
+# -- randperm: the Fisher-Yates swaps, computed without the Python loop ---------------------
+
+def _swap_loop(picks):
+    r = list(range(len(picks) + 1))
+    for i, p in enumerate(picks):
+        r[i], r[i + p] = r[i + p], r[i]
+    return r
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n=st.integers(1, 300))
+def test_fisher_yates_result_equals_the_swap_loop(data, n):
+    from fgrad.torch._cpu_rng import _fisher_yates
+    picks = [data.draw(st.integers(0, n - 1 - i)) for i in range(n - 1)]
+    assert _fisher_yates(np.array(picks, np.int64)).tolist() == _swap_loop(picks)
+
+
+def test_fisher_yates_long_chains():
+    """Picks that move one value along every position (the longest chain) or none."""
+    from fgrad.torch._cpu_rng import _fisher_yates
+    for picks in ([1] * 999, [0] * 999, list(range(999, 0, -1)), [1, 0] * 499 + [1]):
+        assert _fisher_yates(np.array(picks, np.int64)).tolist() == _swap_loop(picks)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 1000, 10000, 65537])
+def test_randperm_matches_live_pytorch_at_large_sizes(n):
+    torch = pytest.importorskip("torch")
+    for seed in (0, 3):
+        torch.manual_seed(seed)
+        ftorch.manual_seed(seed)
+        np.testing.assert_array_equal(ftorch.randperm(n).numpy(), torch.randperm(n).numpy())
+        np.testing.assert_array_equal(ftorch.rand(3).numpy(), torch.rand(3).numpy())  # same position

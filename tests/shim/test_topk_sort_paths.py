@@ -63,3 +63,18 @@ def test_descending_sort_of_integer_minimum_on_the_device(cuda_device):
     u = np.array([1, 2**63 + 5, 7], np.uint64)
     got = torch.sort(torch.tensor(u, device="cuda"), descending=True, stable=True)
     assert got.indices.cpu().tolist() == [1, 2, 0]
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_rows_with_and_without_surplus_ties(largest):
+    """Some rows hold more values equal to the k-th than they need (the first by position
+    are taken), others exactly as many; every row's positions are its own."""
+    rng = np.random.default_rng(5)
+    b = rng.standard_normal((6, 64)).astype(np.float32)
+    b[1, 10:20] = b[1].max() + 1 if largest else b[1].min() - 1   # ten equal extremes, k = 4
+    b[3, ::8] = 0.0
+    b[4, 5] = -0.0
+    for k in (1, 4, 8):
+        want = _sort_idx(b, 1, largest)[:, :k]
+        np.testing.assert_array_equal(_topk_idx(b, 1, k, largest), want)
+        np.testing.assert_array_equal(_topk_idx(b.T.copy(), 0, k, largest), want.T)

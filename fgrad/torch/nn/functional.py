@@ -36,7 +36,8 @@ import fgrad.numpy as fnp
 import fgrad.torch as torch
 from fgrad import lax
 from fgrad import nn as fnn
-from fgrad.nn._activations import erf_float32_arithmetic as _erf_float32
+from fgrad.nn._activations import gelu_erf as _gelu_erf
+from fgrad.nn._activations import gelu_erf_float32_arithmetic as _gelu_erf_float32
 from fgrad.nn._activations import normalize_with_rstd as _normalize_with_rstd
 
 import fgrad.torch._conventions as _conv
@@ -389,7 +390,6 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
             return 0.5 * x * (1.0 + fnp.tanh(c * (x + 0.044715 * x * x * x)))
 
         return _act("GeluBackward0", ("gelu", "tanh"), fn, input)
-    r2 = 1.0 / math.sqrt(2.0)
 
     x = _float(input)
     # float32: erf in float32 arithmetic, as PyTorch's kernel (within a few ulp; the result
@@ -398,7 +398,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     # 10^4); float16 (11 bits) keeps the correctly rounded erf, which gives PyTorch's bits
     dt = _buf(x).dtype
     f32 = dt in _F32_ERF_DTYPES
-    erf = _erf_float32 if f32 else lax.erf
+    gelu_and_cdf = _gelu_erf_float32 if f32 else _gelu_erf
     narrow = dt.itemsize == 2  # bfloat16, float16: computed in float32 (see `apply_op`)
 
     def fn_e(x):
@@ -407,8 +407,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         # float32 cdf the result was computed from (not rounded to x's dtype, which the
         # backward could not use)
         xc = lax.convert_element_type(x, np.float32) if narrow else x
-        cdf = 0.5 * (1.0 + erf(xc * r2))
-        y = xc * cdf
+        y, cdf = gelu_and_cdf(xc)
         return (lax.convert_element_type(y, x.dtype) if narrow else y), cdf
 
     return _defop("GeluBackward0", ("gelu", "none", f32, narrow), fn_e, (x,), multi=True)[0]

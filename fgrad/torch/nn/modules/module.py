@@ -699,6 +699,23 @@ class Module:
     def cuda(self, device: torch.types.Device | None = None) -> Module:
         return self._apply(lambda t: t.cuda(device))
 
+    def to_empty(self, *, device: torch.types.Device | None, recurse: bool = True) -> "Module":
+        """Parameters and buffers replaced by new uninitialized tensors on ``device`` (PyTorch's
+        step after building a model under ``with torch.device("meta"):``; fgrad makes "meta"
+        tensors on the CPU, and the new storage here holds zeros).
+
+        Example::
+
+            >>> import fgrad.torch as torch
+            >>> with torch.device("meta"):
+            ...     m = torch.nn.Linear(3, 2)
+            >>> m = m.to_empty(device="cpu")
+            >>> m.reset_parameters()
+            >>> tuple(m.weight.shape), m.weight.device
+            ((2, 3), device(type='cpu'))
+        """
+        return self._apply(lambda t: torch.empty_like(t, device=device), recurse=recurse)
+
     def cpu(self) -> "Module":
         return self._apply(lambda t: t.cpu())
 
