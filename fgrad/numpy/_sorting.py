@@ -380,6 +380,25 @@ def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None, ov
     _check_method("quantile", method, weights)
     if weights is not None:  # inverted_cdf with weights (unweighted: the rank rule below)
         return _inverted_cdf("quantile", a, _check_q(q, 1, "quantile"), axis, keepdims, weights, False)
+    return quantile_ranked(a, q, axis, method, keepdims)
+
+
+def quantile_ranked(a: ArrayLike, q: ArrayLike, axis: Axis = None, method: str = "linear",
+                    keepdims: bool = False, rank_dtype: Any = None) -> Array:
+    """`quantile` with the ranks ``q * (n - 1)`` computed in ``rank_dtype`` (default: float64,
+    as NumPy does for a float64 ``q``).  PyTorch computes them in the input's dtype, so in
+    float32 ``0.1 * 100`` is exactly rank 10 and ``lower``/``higher`` pick the same entry
+    (in float64 the rank is just above 10 and ``higher`` takes entry 11).
+
+    Example::
+
+        >>> import numpy as np
+        >>> import fgrad.numpy as fnp
+        >>> x = fnp.arange(101.0, dtype=np.float32)
+        >>> quantile_ranked(x, np.float32(0.1), method="higher", rank_dtype=np.float32)
+        Array(10., dtype=float32)
+    """
+    _check_method("quantile", method, None)
     a = _arr(a)
     out_dt = _quantile_dtype(get_aval(a).dtype, q, method)
     if isinstance(q, (list, tuple)):
@@ -396,7 +415,8 @@ def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None, ov
     srt = sorting_ops.sort_along(_nan_slices_constant(flat), -1)
     q = _arr(q) if not is_python_scalar(q) else asarray(np.float64(q))
     qshape = get_aval(q).shape
-    qf = reshape(convert_element_type(q, np.result_type(get_aval(q).dtype, np.float64)), (-1,))
+    rdt = np.result_type(get_aval(q).dtype, np.float64) if rank_dtype is None else rank_dtype
+    qf = reshape(convert_element_type(q, rdt), (-1,))
     virtual = fnp_math.multiply(float(n - 1), qf)
     if method == "inverted_cdf":  # the first sorted value whose rank (1..n) reaches q n
         virtual = fnp_math.subtract(fnp_math.ceil(fnp_math.multiply(float(n), qf)), 1.0)

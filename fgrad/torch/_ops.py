@@ -73,11 +73,12 @@ from ._faces import (  # noqa: F401
 )
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._random import COMPILE_RNG as _COMPILE_RNG, default_generator, rand as _rand  # noqa: F401
-from ._tensor import Size, Tensor, _alias, _wrap, wrap_dim as _wrap_dim
+from ._tensor import Size, Tensor, _alias, _wrap, _channels_last_strides as _cl_strides, wrap_dim as _wrap_dim
 from .types import memory_format as _MemoryFormat
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
 import fgrad.numpy as fnp
+from fgrad.numpy._sorting import quantile_ranked as _quantile_ranked
 import fgrad.nn as fnn
 from ._ops_creation import empty as _empty, tensor
 from ._autocast_state import fp32 as _autocast_fp32
@@ -1481,6 +1482,8 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
             v = np.asarray(np.nan, b.dtype)
         else:
             v = flat[order[(n - 1) // 2]]
+        if _dtype_kind(b.dtype) not in "fc":  # an integer median keeps the dtype (and has no grad)
+            return result_tensor(np.asarray(v, b.dtype))
         mask = np.asarray(b == v) if not np.isnan(v) else np.isnan(b)
 
         def fn(x, m):
@@ -1806,12 +1809,27 @@ channels_last = _MemoryFormat("channels_last")
 
 def contiguous(self: Tensor, memory_format: memory_format | None = None) -> Tensor:
     b = self._buf
+    if memory_format is channels_last:
+        return _channels_last(self)
     if (type(b) is not _nd and type(b) not in _DEV) or b.flags.c_contiguous:
         return self
     out = apply_op("CloneBackward0", ("clone",), _identity, (self,))
     ob = out._buf
     if type(ob) is _nd and not ob.flags.c_contiguous:  # a 16-bit float's float32 round trip keeps the layout
         out._buf = np.ascontiguousarray(ob)
+    return out
+
+
+def _channels_last(self: Tensor) -> Tensor:
+    """``contiguous(memory_format=torch.channels_last)``: the same values in an NHWC buffer
+    (strides ``(HWC, 1, WC, C)``, as PyTorch's), ``self`` when already so laid out."""
+    b = self._buf
+    if b.ndim != 4:
+        raise RuntimeError("required rank 4 tensor to use channels_last format")
+    if type(b) is not _nd or _cl_strides(b):
+        return self
+    out = apply_op("CloneBackward0", ("clone",), _identity, (self,))
+    out._buf = np.ascontiguousarray(out._buf.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
     return out
 
 
@@ -1933,8 +1951,8 @@ def quantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: bool =
     d = 0 if dim is None else _wrap_dim(dim, input._buf.ndim)
     keep = keepdim and dim is not None
 
-    def fn(v, qq):
-        return fnp.quantile(v, qq, axis=d, keepdims=keep, method=interpolation)
+    def fn(v, qq):  # the ranks q * (n - 1) in the input's dtype, as PyTorch computes them
+        return _quantile_ranked(v, qq, axis=d, keepdims=keep, method=interpolation, rank_dtype=qa.dtype)
 
     res = apply_op(
         "QuantileBackward0", ("quantile", d, keep, interpolation, scalar_q), fn, (x, qa), edges=(0,)

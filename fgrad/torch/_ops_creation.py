@@ -22,6 +22,7 @@ from ._tensor import (
 from ..ops import elementwise as ew
 from ..core.array import ArrayImpl
 from ._dlpack import from_dlpack
+from ._cpu_rng import _fma64
 from collections.abc import Sequence
 from fgrad.torch.types import (Device, DType, Layout, memory_format, Number, SizeLike,
                                TensorOrScalar)
@@ -315,6 +316,12 @@ def empty(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | 
     idx = check_device(device)
     if idx is not None and out is None:
         return _finish(_dev.full(_sizes(size), 0, _dt(dtype), idx), requires_grad)
+    if memory_format is not None and str(memory_format) == "torch.channels_last" and out is None:
+        shape = _sizes(size)
+        if len(shape) != 4:
+            raise RuntimeError("required rank 4 tensor to use channels_last format")
+        n, c, h, w = shape  # NHWC memory, NCHW view (PyTorch's strides)
+        return _finish(np.zeros((n, h, w, c), _dt(dtype)).transpose(0, 3, 1, 2), requires_grad)
     return _finish(np.zeros(_sizes(size), _dt(dtype)), requires_grad, out)
 
 
@@ -452,6 +459,19 @@ def range(  # noqa: A001
     return _finish((start + np.arange(n, dtype=np.float64) * step).astype(npd), requires_grad, out, idx)
 
 
+def _linspace_fma(st, en, step, idx, half: int, steps: int) -> np.ndarray:
+    """PyTorch's CPU linspace values: ``fma(step, i, start)`` for the first half and
+    ``fma(-step, steps - 1 - i, end)`` for the rest, each rounded once (the kernel is compiled
+    with contracted multiply-adds: ``linspace(-3, 7, 13)[3]`` is -0.50000006 in float32, not
+    -0.5).  float32: the product and sum are exact in float64, then rounded once; float64:
+    the error-free `_fma64`."""
+    lo_i, hi_i = idx[:half].astype(np.float64), (steps - 1 - idx[half:]).astype(np.float64)
+    if st.dtype == np.float32:
+        s, e, d = np.float64(st), np.float64(en), np.float64(step)
+        return np.concatenate([s + d * lo_i, e - d * hi_i]).astype(np.float32)
+    return np.concatenate([_fma64(lo_i, step, st), _fma64(hi_i, -step, en)])
+
+
 def linspace(start: Number, end: Number, steps: int, *, out: Tensor | None = None, dtype: DType | None = None,
              layout: Layout | None = None, device: Device = None, requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` (PyTorch's symmetric
@@ -468,14 +488,19 @@ def linspace(start: Number, end: Number, steps: int, *, out: Tensor | None = Non
     elif steps == 1:
         buf = np.asarray([start], calc).astype(npd)
     else:
+        if _dtype_kind(npd) in "iu":  # PyTorch converts the ends to the integer type first
+            start, end = builtins.int(start), builtins.int(end)
         st = calc.type(start)
         en = calc.type(end)
         step = (en - st) / calc.type(steps - 1)
         idx = np.arange(steps)
         half = steps // 2
-        lo = st + step * idx[:half].astype(calc)
-        hi = en - step * (steps - 1 - idx[half:]).astype(calc)
-        buf = np.concatenate([lo, hi]).astype(calc)
+        if calc in (np.float32, np.float64):  # PyTorch's CPU kernel is compiled with fused multiply-adds
+            buf = _linspace_fma(st, en, step, idx, half, steps).astype(calc)
+        else:
+            lo = st + step * idx[:half].astype(calc)
+            hi = en - step * (steps - 1 - idx[half:]).astype(calc)
+            buf = np.concatenate([lo, hi]).astype(calc)
         if _dtype_kind(npd) in "iu":
             buf = np.trunc(buf)
         buf = buf.astype(npd)

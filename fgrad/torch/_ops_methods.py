@@ -76,7 +76,16 @@ def _parse_to_tensor(args, kwargs):
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(other)``: a converted copy,
-    or ``self`` when nothing changes (``copy=True``: always a copy)."""
+    or ``self`` when nothing changes (``copy=True``: always a copy); ``memory_format=`` lays the
+    result out as `contiguous` does."""
+    res = _to(self, args, kwargs)
+    mf = kwargs.get("memory_format")
+    if mf is not None and str(mf) != "torch.preserve_format":
+        res = res.contiguous(memory_format=mf)
+    return res
+
+
+def _to(self: Tensor, args: tuple, kwargs: dict) -> Tensor:
     dt, dev, copy = _parse_to(args, kwargs)
     other = _parse_to_tensor(args, kwargs)
     if other is not None and dev is None:

@@ -2066,10 +2066,12 @@ def searchsorted(sorted_sequence: Tensor, input: TensorOrScalar, *, out_int32: b
     s = sorted_sequence._buf
     v = input._buf if isinstance(input, Tensor) else np.asarray(input)
     sd = side or ("right" if right else "left")
+    srt = None if sorter is None else sorter._buf
     if s.ndim == 1:
-        r = np.searchsorted(s, v, side=sd)
+        r = np.searchsorted(s, v, side=sd, sorter=srt)
     else:
-        r = np.stack([np.searchsorted(s[i], v[i], side=sd) for i in range(s.shape[0])])
+        r = np.stack([np.searchsorted(s[i], v[i], side=sd, sorter=None if srt is None else srt[i])
+                      for i in range(s.shape[0])])
     r = r if type(r) in _DEV else np.asarray(r)
     return result_tensor(r.astype(np.int32 if out_int32 else np.int64))
 
@@ -2110,7 +2112,10 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
 
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     w = None if weights is None else weights._buf
-    return result_tensor(np.bincount(input._buf, w, minlength))
+    r = np.bincount(input._buf, w, minlength)
+    if w is not None and w.dtype == np.float32:  # PyTorch: float32 weights sum in float32, others float64
+        r = r.astype(np.float32)
+    return result_tensor(r)
 
 
 def histc(input: Tensor, bins: int = 100, min: Number = 0, max: Number = 0) -> Tensor:  # noqa: A002

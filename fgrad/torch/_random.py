@@ -559,6 +559,58 @@ def random_(self: Tensor, from_: int = 0, to: int | None = None, *,
     return _fill(self, vals, "RandomBackward0")
 
 
+def memory_order(buf) -> tuple | None:
+    """The axes of ``buf`` from the slowest to the fastest in memory when its layout is dense and
+    non-overlapping but not C-contiguous (a transposed or permuted tensor), else None.  PyTorch's
+    CPU kernels draw the random numbers of such a tensor in memory order, and ``empty_like``
+    (dropout's noise) keeps the layout.
+
+    Example::
+
+        >>> import numpy as np
+        >>> memory_order(np.zeros((2, 3)).T), memory_order(np.zeros((2, 3)))
+        ((1, 0), None)
+    """
+    shape, strides = buf.shape, buf.strides
+    if buf.flags.c_contiguous or 0 in shape:
+        return None
+    order = tuple(sorted(range(len(shape)), key=lambda a: (-abs(strides[a]) if shape[a] != 1 else 0, a)))
+    expect = buf.itemsize
+    for a in reversed(order):  # dense and non-overlapping: each stride is the size of the faster axes
+        if shape[a] != 1:
+            if strides[a] != expect:
+                return None
+            expect *= shape[a]
+    return order
+
+
+def draw_order(t: Tensor) -> tuple | None:
+    """`memory_order` of ``t`` when ``t`` is a view (a transpose or permute) of a C-contiguous
+    tensor, whose layout is then PyTorch's too; None otherwise: a result fgrad computed may be
+    laid out differently from PyTorch's (a Linear output stored transposed), and drawing in its
+    memory order would then differ from PyTorch's logical-order draws.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> draw_order(torch.zeros(2, 3).t()), draw_order(torch.zeros(2, 3))
+        ((1, 0), None)
+    """
+    base = t._base
+    if base is None or not base._buf.flags.c_contiguous:
+        return None
+    return memory_order(t._buf)
+
+
+def _draw_in_memory_order(draw, t: Tensor) -> np.ndarray:
+    """``draw(n)``'s values placed in ``t``'s memory order (see `draw_order`)."""
+    buf = t._buf
+    order = draw_order(t)
+    if order is None:
+        return draw(buf.size).reshape(buf.shape)
+    return draw(buf.size).reshape([buf.shape[a] for a in order]).transpose(np.argsort(order))
+
+
 @_meta.skips_meta
 def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = None) -> Tensor:
     buf = self._buf
@@ -569,7 +621,7 @@ def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = No
     if isinstance(p, Tensor):
         draws = eng.bernoulli_tensor(np.broadcast_to(np.asarray(pb), buf.shape))
     else:
-        draws = eng.bernoulli_scalar(buf.size, float(p)).reshape(buf.shape)
+        draws = _draw_in_memory_order(lambda n: eng.bernoulli_scalar(n, float(p)), self)
     return _fill(self, draws.astype(buf.dtype), "BernoulliBackward0")
 
 

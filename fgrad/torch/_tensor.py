@@ -47,6 +47,27 @@ _ndarray = np.ndarray
 # Size and device
 
 
+def _channels_last_strides(b: np.ndarray) -> bool:
+    """Whether the 4-D buffer ``b`` is laid out NHWC (PyTorch's channels-last contiguity: the
+    strides of C, W, H, N grow as a contiguous layout's, size-1 dimensions ignored).
+
+    Example::
+
+        >>> import numpy as np
+        >>> _channels_last_strides(np.zeros((2, 4, 5, 3)).transpose(0, 3, 1, 2))
+        True
+    """
+    if b.ndim != 4:
+        return False
+    expect = b.itemsize
+    for d in (1, 3, 2, 0):
+        if b.shape[d] != 1:
+            if b.strides[d] != expect:
+                return False
+            expect *= b.shape[d]
+    return True
+
+
 class memory_format:  # noqa: N801 (PyTorch's name)
     """A memory format (``torch.contiguous_format``, ``torch.channels_last``, ...).
 
@@ -446,7 +467,10 @@ class Tensor(metaclass=_TensorMeta):
         return self._storage()
 
     def is_contiguous(self, memory_format: memory_format | None = None) -> bool:
-        return bool(concrete_buf(self).flags.c_contiguous)
+        b = concrete_buf(self)
+        if memory_format is not None and str(memory_format) == "torch.channels_last":
+            return _channels_last_strides(b)
+        return bool(b.flags.c_contiguous)
 
     def is_set_to(self, other: Tensor) -> bool:
         return (

@@ -9,6 +9,7 @@ import numpy as np
 
 import fgrad.torch._conventions as _conv
 import fgrad.torch._errors as _errors
+import fgrad.torch._device as _dev
 from ._errors import LinAlgError  # noqa: F401  (torch.linalg.LinAlgError)
 import fgrad.numpy as _fnp
 import fgrad.torch._dtypes as D
@@ -165,20 +166,55 @@ def norm(A: Tensor, ord: float | str | None = None, dim: types.Dims = None, keep
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
 
 
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
 def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *,
           driver: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """The least-squares solution of ``A X = B`` with what the CPU's LAPACK ``driver`` reports
+    beside it (default ``"gelsy"``): ``residuals`` (squared column residuals) only when
+    ``m > n``, ``A`` has full rank and the driver is not ``gelsy``, else empty; ``rank`` except
+    for ``gels`` (empty); ``singular_values`` only for ``gelsd``/``gelss``.
 
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> A = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+        >>> r = torch.linalg.lstsq(A, torch.tensor([[1.0], [2.0], [4.0]]))
+        >>> r.solution.squeeze(), r.residuals
+        (tensor([1.3333, 2.3333]), tensor([]))
+        >>> torch.linalg.lstsq(A, torch.tensor([[1.0], [2.0], [4.0]]), driver="gelsd").residuals
+        tensor([0.3333])
+    """
+    drv = "gelsy" if driver is None else driver
+    if drv not in _LSTSQ_DRIVERS:
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of "
+                           "(gels, gelsy, gelsd, gelss)")
     sol = _apply_op(
         "LinalgLstsqBackward0",
         ("lstsq",),
         lambda a, b: _fnp.linalg.lstsq(a, b)[0],
         (A, B),
     )
-    x, res, rank, s = np.linalg.lstsq(A._buf, B._buf, rcond=None)
+    a_h = _dev.to_host(A._buf)
+    m, n = a_h.shape[-2:]
+    s = np.linalg.svd(a_h, compute_uv=False)
+    tol = (np.finfo(s.dtype).eps * max(m, n) if rcond is None else rcond) * s[..., :1]
+    rank = (s > tol).sum(-1).astype(np.int64)
+    fdt = s.dtype  # the real dtype of A's
+    if m > n and drv != "gelsy" and (rank == n).all():
+        r, b_h = _dev.to_host(sol.detach()._buf), _dev.to_host(B._buf)
+        if b_h.ndim < a_h.ndim:  # a vector right-hand side: one residual
+            r, b_h = r[..., None], b_h[..., None]
+        res = (np.abs(a_h @ r - b_h) ** 2).sum(-2).astype(fdt)
+    else:
+        res = np.zeros((0,), fdt)
     return _return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))(
-        sol, _result_tensor(np.asarray(res)), _result_tensor(np.asarray(rank, np.int64)), _result_tensor(
-            np.asarray(s)
-        )
+        sol,
+        _result_tensor(_dev.put_like(res, A._buf)),
+        _result_tensor(_dev.put_like(rank if drv != "gels" else np.zeros((0,), np.int64), A._buf)),
+        _result_tensor(_dev.put_like(s.astype(fdt) if drv in ("gelsd", "gelss") else np.zeros((0,), fdt),
+                                     A._buf)),
     )
 
 

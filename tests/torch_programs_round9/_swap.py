@@ -7,6 +7,7 @@ change the hidden checks make; nothing else in the program is touched.
 
 import re
 import sys
+import types
 from pathlib import Path
 
 SWAPS = [
@@ -32,4 +33,7 @@ if __name__ == "__main__":
     sys.argv = sys.argv[1:]
     sys.path.insert(0, str(path.parent))
     code = compile(swapped(path.read_text()), str(path), "exec")
-    exec(code, {"__name__": "__main__", "__file__": str(path)})
+    main = types.ModuleType("__main__")  # the program's own __main__ (pickle finds its classes)
+    main.__file__ = str(path)
+    sys.modules["__main__"] = main
+    exec(code, main.__dict__)

@@ -44,7 +44,7 @@ import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 import fgrad.torch._random as _random
 import fgrad.torch.autograd.graph as _graph
-from .._tensor import Tensor
+from .._tensor import Tensor, _channels_last_strides
 import fgrad.torch.types as types
 from ..sparse._embedding import embedding_with_sparse_grad as _sparse_embedding
 from fgrad.ops import windowed as W
@@ -642,6 +642,10 @@ def _keep_mask(shape, p: float, like: Tensor) -> Tensor:
     dt = like.dtype if like.is_floating_point() else None
     if _random.COMPILE_RNG[0] is not None:  # inside torch.compile's trace: the program's key
         return (torch.rand(shape, dtype=dt, device=like.device) < (1.0 - p)).to(like.dtype) / (1.0 - p)
+    order = _random.draw_order(like) if tuple(like.shape) == tuple(shape) else None
+    if order is not None:  # PyTorch's noise is empty_like(input): drawn in the input's memory order
+        noise = torch.empty([shape[a] for a in order], dtype=dt, device=like.device)
+        return noise.bernoulli_(1.0 - p).div_(1.0 - p).permute(*np.argsort(order).tolist())
     return torch.empty(shape, dtype=dt, device=like.device).bernoulli_(1.0 - p).div_(1.0 - p)
 
 
@@ -862,6 +866,13 @@ def _batched(input: Tensor, nd: int, fname: str):
     return (input.unsqueeze(0) if unbatched else input), unbatched
 
 
+def _suggests_channels_last(*bufs) -> bool:
+    """Whether one of the 4-D buffers is laid out channels-last and not also contiguous
+    (PyTorch's ``suggest_memory_format`` for its CPU convolutions)."""
+    return any(b.ndim == 4 and not b.flags.c_contiguous and _channels_last_strides(b)
+               for b in bufs if type(b) is np.ndarray)
+
+
 def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, groups: int, nd: int, fname: str):
     input, unbatched = _batched(input, nd, fname)
     xb, wb = _buf(input), _buf(weight)
@@ -910,6 +921,9 @@ def _convnd(input: Tensor, weight: Tensor, bias, stride, padding, dilation, grou
     args = (input, weight) if bias is None else (input, weight, bias)
     key = ("conv", nd, stride, tuple(pads), dilation, groups, bias is not None)
     y = _conv_op("ConvolutionBackward0", key, args, params, nd, wb.shape[0])
+    if nd == 2 and not unbatched and _suggests_channels_last(xb, wb) and type(y._buf) is np.ndarray:
+        # PyTorch's CPU convolution returns NHWC when the input or the weight is NHWC
+        y._buf = np.ascontiguousarray(y._buf.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
     if bias is None:  # PyTorch lists the missing bias as None
         _graph.show_as(y._gfn, _no_bias_shown)
     return y.squeeze(0) if unbatched else y

@@ -112,6 +112,21 @@ _nd = np.ndarray
 _PLAIN_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
+def _update_as_real(update: Callable[..., None], p: Tensor, grad: Tensor, state: dict, group: dict) -> None:
+    """``update`` of a complex parameter through ``view_as_real`` of it, its gradient and its
+    complex state, as PyTorch's optimizers do: the real and imaginary parts are two real
+    parameters (Adam's second moment is ``re(g)**2`` and ``im(g)**2``, not ``g*g``).  State that
+    ``update`` creates (SGD's momentum buffer) is stored back as a complex tensor."""
+    real = {k: torch.view_as_real(v) if isinstance(v, Tensor) and v.is_complex() else v
+            for k, v in state.items()}
+    views = {k: v for k, v in real.items() if v is not state[k]}
+    update(torch.view_as_real(p), torch.view_as_real(grad), real, group)
+    for k, v in real.items():
+        if views.get(k) is not v:
+            complex_view = isinstance(v, Tensor) and v.is_floating_point() and v.dim() and v.shape[-1] == 2
+            state[k] = torch.view_as_complex(v) if complex_view and v.shape[:-1] == p.shape else v
+
+
 def _plain_pair(p: Tensor, grad: Tensor) -> bool:
     """Whether `Optimizer._step_plain` may update ``p`` from ``grad``: both dense host
     arrays of one dtype (float32 or float64) and shape, not sharing memory."""
@@ -297,7 +312,10 @@ class Optimizer:
                         p.mul_(1 - group["lr"] * weight_decay)
                     else:
                         grad = grad.add(p, alpha=weight_decay)
-                self._update_parameter(p, grad, state, group)
+                if p.is_complex():
+                    _update_as_real(self._update_parameter, p, grad, state, group)
+                else:
+                    self._update_parameter(p, grad, state, group)
                 if fresh and state:  # a state is kept once it holds something
                     self.state[p] = state
         return loss

@@ -44,8 +44,9 @@ class Rprop(Optimizer):
         super().__init__(params, defaults)
 
     def _init_state(self, p, group) -> dict:
+        lr = float(group["lr"])  # a complex parameter's imaginary part is a second real one: lr too
         return {"step": torch.tensor(0.0, dtype=torch.float32), "prev": torch.zeros_like(p),
-                "step_size": torch.full_like(p, float(group["lr"]))}
+                "step_size": torch.full_like(p, complex(lr, lr) if p.is_complex() else lr)}
 
     def _update_parameter(self, p, grad, state, group) -> None:
         etaminus, etaplus = group["etas"]

@@ -22,6 +22,9 @@ import fgrad.torch._dtypes as D
 from .._ops_creation import tensor as _tensor, zeros as _zeros
 from .._ops_shape import index_add as _index_add, index_put as _index_put, index_select as _index_select
 from .._tensor import Tensor
+from .._dispatch import apply_op as _apply_op
+from ...ops import elementwise as ew
+import fgrad.numpy as fnp
 from ._coo import SparseTensor
 from fgrad.torch.types import Dims, DType
 from typing import Any
@@ -59,7 +62,13 @@ def _sparse_dense(s: SparseTensor, d: Tensor) -> Tensor:
         return out + (d.sum() + vals.sum()) * 0
     rows = _index(c._sp_ind[0], d)
     cols = _index(c._sp_ind[1], d)
-    return _index_add(out, 0, rows, vals.unsqueeze(1) * _index_select(d, 0, cols))
+
+    def fn(v, dm, z, r, cc):  # out[r] += v * d[c]: one node, PyTorch's SparseAddmmBackward0
+        prod = ew.mul(fnp.expand_dims(ew.convert_element_type(v, dm.dtype), 1), fnp.take(dm, cc, axis=0))
+        return fnp._scatter(z, (r,), prod, "add")
+
+    return _apply_op("SparseAddmmBackward0", ("sparse_mm",), fn, (vals, d, out._buf, rows._buf, cols._buf),
+                     edges=(0, 1))
 
 
 def _dense_sparse(d: Tensor, s: SparseTensor) -> Tensor:

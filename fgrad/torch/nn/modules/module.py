@@ -680,12 +680,15 @@ class Module:
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """``to(device)``, ``to(dtype)``, ``to(tensor)``, ``to(device, dtype)``: move and/or cast
         parameters and buffers in place (floating-point dtypes only for the cast)."""
+        fmt = kwargs.pop("memory_format", None)  # for 4-D parameters and buffers (conv weights)
         device, dtype, non_blocking = _parse_to(*args, **kwargs)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
 
         def convert(t):
+            if fmt is not None and t.dim() == 4:
+                t = t.to(memory_format=fmt)
             if t.is_floating_point() or t.is_complex():
                 return t.to(device, dtype, non_blocking) if device is not None else \
                     (t.to(dtype) if dtype is not None else t)
@@ -911,7 +914,6 @@ def _parse_to(*args, **kwargs):
     dtype = kwargs.pop("dtype", None)
     non_blocking = kwargs.pop("non_blocking", False)
     kwargs.pop("copy", None)
-    kwargs.pop("memory_format", None)
     if kwargs:
         raise TypeError(f"to() received an invalid combination of arguments - got {sorted(kwargs)}")
     args = list(args)

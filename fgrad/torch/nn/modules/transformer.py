@@ -25,8 +25,9 @@ from typing import Callable
 import fgrad.torch as torch
 
 import fgrad.torch.nn.functional as F
+from fgrad.torch.backends import mha as _mha_backend
 from .._attention import canonical_mask as _canonical_mask
-from .activation import MultiheadAttention
+from .activation import GELU, MultiheadAttention, ReLU
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
@@ -152,6 +153,9 @@ class TransformerEncoderLayer(Module):
         super().__init__()
         _build_layer(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
                      norm_first, bias, {"device": device, "dtype": dtype}, cross_attention=False)
+        act = self.activation  # PyTorch's flag for its fast path: 1 relu, 2 gelu, 0 other
+        self.activation_relu_or_gelu = (1 if act is F.relu or isinstance(act, ReLU) else
+                                        2 if act is F.gelu or isinstance(act, GELU) else 0)
 
     def __setstate__(self, state) -> None:
         super().__setstate__(state)
@@ -263,7 +267,9 @@ class TransformerEncoder(Module):
         self.num_layers = num_layers
         self.norm = norm
         self.enable_nested_tensor = enable_nested_tensor
-        self.use_nested_tensor = False  # fgrad.torch has no nested tensors
+        # PyTorch's "sparsity fast path" (a nested tensor in eval mode; see `_padded_to_zero`):
+        # its conditions on the layer, checked once (PyTorch also warns when they fail)
+        self.use_nested_tensor = enable_nested_tensor and _nested_fast_path_layer(encoder_layer)
         self.mask_check = mask_check
 
     def forward(self, src: Tensor, mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
@@ -276,9 +282,41 @@ class TransformerEncoder(Module):
             output = mod(
                 output, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask
             )
+        if self._padded_to_zero(src, mask, src_key_padding_mask):
+            keep = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", src.dtype).logical_not()
+            output = output.masked_fill(keep.logical_not().unsqueeze(-1), 0.0)
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+    def _padded_to_zero(self, src: Tensor, mask: Tensor | None, src_key_padding_mask: Tensor | None) -> bool:
+        """Whether PyTorch takes its nested-tensor fast path, whose output is 0 at every padded
+        position (the padded tokens are dropped, then ``to_padded_tensor(0.0)``; the others are
+        what the masked computation gives): eval mode, a batched input with a left-aligned
+        key padding mask and no ``mask``, no autocast, and no gradient to record."""
+        first = self.layers[0] if len(self.layers) else None
+        if (first is None or not getattr(self, "use_nested_tensor", False) or first.training
+                or src_key_padding_mask is None or src.dim() != 3 or mask is not None
+                or not _mha_backend.get_fastpath_enabled() or torch.is_autocast_enabled()):
+            return False
+        keep = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", src.dtype).logical_not()
+        if getattr(self, "mask_check", True) and not bool(
+                (keep[:, 1:] <= keep[:, :-1]).all()):  # left aligned: no kept token after a padded one
+            return False
+        sa = first.self_attn
+        args = (src, sa.in_proj_weight, sa.in_proj_bias, sa.out_proj.weight, sa.out_proj.bias,
+                first.norm1.weight, first.norm1.bias, first.norm2.weight, first.norm2.bias,
+                first.linear1.weight, first.linear1.bias, first.linear2.weight, first.linear2.bias)
+        return not (torch.is_grad_enabled() and any(a is not None and a.requires_grad for a in args))
+
+
+def _nested_fast_path_layer(layer: Module) -> bool:
+    """PyTorch's conditions on the encoder layer for the nested-tensor fast path."""
+    sa = getattr(layer, "self_attn", None)
+    return (isinstance(layer, TransformerEncoderLayer) and not layer.norm_first and sa.batch_first
+            and sa._qkv_same_embed_dim and sa.in_proj_bias is not None
+            and bool(getattr(layer, "activation_relu_or_gelu", 0)) and layer.norm1.eps == layer.norm2.eps
+            and sa.num_heads % 2 == 0)
 
 
 class TransformerDecoder(Module):
