@@ -377,6 +377,7 @@ class debug_infs(_OptionScope):
         ...         fnp.log(0.0)
         ...     except FloatingPointError as e:
         ...         print(str(e).splitlines()[0])
+        Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.
         invalid value (inf) encountered in log (forward pass)
     """
 

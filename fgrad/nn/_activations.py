@@ -303,7 +303,7 @@ def _sum_keep(v, axes: tuple):
     nd, dt = av.ndim, np.dtype(av.dtype)
     if (nd >= 1 and tuple(axes) == (nd - 1,) and dt in _ROW_SUM_DTYPES and 1 < av.shape[-1] <= _ROW_SUM_MAX):
         n = av.shape[-1]
-        s = _quiet_row_dot(v, fnp.ones((n,), dt), (((nd - 1,), (0,)), ((), ())))
+        s = _quiet_row_dot(v, fnp.ones_like(v, shape=(n,)), (((nd - 1,), (0,)), ((), ())))
         return fnp.reshape(s, tuple(av.shape[:-1]) + (1,))
     return fnp.sum(v, axes, keepdims=True)
 
@@ -318,7 +318,8 @@ def _spread_last(s, like, axes: tuple):
     nd, dt = av.ndim, np.dtype(av.dtype)
     if (nd >= 1 and tuple(axes) == (nd - 1,) and dt in _ROW_SUM_DTYPES and 1 < av.shape[-1] <= _ROW_SUM_MAX
             and np.dtype(_get_aval(s).dtype) == dt):
-        return _quiet_row_dot(s, fnp.ones((1, av.shape[-1]), dt), (((nd - 1,), (0,)), ((), ())))
+        ones = fnp.ones_like(like, shape=(1, av.shape[-1]))  # on like's device (made there)
+        return _quiet_row_dot(s, ones, (((nd - 1,), (0,)), ((), ())))
     return s
 
 

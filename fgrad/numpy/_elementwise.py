@@ -28,7 +28,6 @@ from ..ops.lax_ops import int_division_by_zero
 from ..ops.specs import SPEC_LIST, OpSpec
 from . import _promotion_checks as _promotion
 from ._arraylike import check_arraylike
-from ._xla_division import inverts_divisor
 
 # the name JAX's TypeError for a list argument gives where it is not the function's first name
 _JAX_ERROR_NAME = {"abs": "absolute", "divide": "true_divide", "mod": "remainder", "fmax": "greater",
@@ -126,8 +125,6 @@ def _generate() -> dict:
             f = _floor_divide_as_xla(f)
         if spec.numpy[0] == "power":
             f = _power_int_exponent(f)
-        if spec.numpy[0] == "divide":
-            f = _divide_as_xla(f, spec.prim)
         f.__name__ = f.__qualname__ = spec.numpy[0]
         f.__module__ = __name__
         f.op_spec = spec
@@ -155,51 +152,6 @@ def _power_int_exponent(generated):
     Array([1, 0], dtype=int32)
     """
     return power
-
-
-_NDARRAY = np.ndarray
-_RECIPROCAL_FAST = (np.dtype(np.float32), np.dtype(np.float64))
-_multiply = np.multiply
-_py_abs = abs  # (the module's globals get the generated `abs` below)
-
-
-def _divide_as_xla(generated, prim):
-    """``divide`` as XLA computes JAX's: a broadcast divisor (or a Python scalar under ``jit``)
-    is inverted once and multiplied (`fgrad.numpy._xla_division`)."""
-
-    set_state, ignore, reset_state = switch()
-
-    def divide(x: ArrayLike, y: ArrayLike) -> Array:
-        if type(x) is ArrayImpl and type(y) is float and state.trace is EVAL_TRACE and not x._weak:
-            # eager fast path: an array over a Python float (inverted at once, as `_div_impl`;
-            # in float64, the reciprocal's one rounding to float32 is the correctly rounded one)
-            b = x._buf
-            dt = b.dtype
-            if type(b) is _NDARRAY and b.ndim and dt in _RECIPROCAL_FAST and 1e-30 < _py_abs(y) < 1e30:
-                w = new_array(ArrayImpl)
-                w._weak = False
-                token = set_state(ignore)
-                try:
-                    w._buf = _multiply(b, dt.type(1.0 / float(dt.type(y))))
-                finally:
-                    reset_state(token)
-                return w
-        if type(x) not in _SEQUENCES and type(y) not in _SEQUENCES and inverts_divisor(x, y):
-            if _promotion.checking:
-                _promotion.check_binary("divide", x, y)
-            return prim.bind(*promote_args_inexact(x, y), by_reciprocal=True)
-        return generated(x, y)
-
-    divide.__doc__ = generated.__doc__ + """ A divisor broadcast to the quotient's shape (or a
-    Python scalar under ``jit``) is inverted once and multiplied, as XLA computes JAX's
-    division (float32/float64; `fgrad.numpy._xla_division`).
-
-    >>> import fgrad.numpy as fnp
-    >>> x = fnp.asarray([5.0], dtype=fnp.float32)
-    >>> (x / 3.0).item() == (fnp.float32(5.0) * (fnp.float32(1.0) / fnp.float32(3.0))).item()
-    True
-    """
-    return divide
 
 
 def _static_int(y):

@@ -13,7 +13,7 @@ from ..core.inexact import to_inexact_dtype
 from ..core.array import Array, Tracer, get_aval
 from ..core.constants import constant_like
 from ..ops import reductions as reduction_ops
-from ..ops.elementwise import (add, conj, convert_element_type, div, div_p, gt, maximum, minimum, mul, ne_p,
+from ..ops.elementwise import (add, conj, convert_element_type, div, gt, maximum, minimum, mul, ne_p,
                                promote_args_inexact, real, select, sqrt, strip_weak, sub)
 from ..ops.shape import broadcast_in_dim, reshape
 from ..ops._util import normalize_axes, normalize_axis
@@ -146,9 +146,7 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
         ones = broadcast_in_dim(constant_like(np.ones((), dtype), a), av.shape, ())
         return div(total, sum(ones, axes, keepdims=keepdims, where=where))
     total = reduction_ops.reduce_sum(a, axes) if axes else a
-    n = _count(av.shape, axes)
-    # JAX's mean is jitted: XLA multiplies by the constant reciprocal of the count
-    return _keep(div_p.bind(total, float(n), by_reciprocal=True) if n else div(total, np.nan),
+    return _keep(div(total, float(_count(av.shape, axes)) if _count(av.shape, axes) else np.nan),
                  av.shape, axes, keepdims)
 
 
@@ -182,7 +180,7 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     total = reduction_ops.reduce_sum(sq, axes) if axes else sq
     if n <= 0:  # no degrees of freedom left: NaN (as JAX), with gradient 0
         return _keep(add(mul(total, 0.0), np.nan), av.shape, axes, keepdims)
-    return _keep(div_p.bind(total, float(n), by_reciprocal=True), av.shape, axes, keepdims)  # as `mean`
+    return _keep(div(total, float(n)), av.shape, axes, keepdims)
 
 
 def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,

@@ -62,6 +62,13 @@ def _scalar_type(numpy_type: type, name: str) -> type:
            f"    Array({shown}, dtype={dt.name})\n"
            f"    >>> jnp.dtype(jnp.{name})\n"
            f"    {dt!r}\n")
+    if name.startswith("float8"):  # fgrad makes no arrays of the 8-bit floats (dtypes only)
+        doc = (f"``{name}``: the 8-bit float dtype {dt.name} (``ml_dtypes``'s, as ``jax.numpy.{name}``), "
+               "for ``finfo``, ``issubdtype`` and dtype arguments; fgrad computes on no arrays of it.\n\n"
+               "Example::\n\n"
+               "    >>> import fgrad.numpy as jnp\n"
+               f"    >>> jnp.finfo(jnp.{name}).bits, jnp.issubdtype(jnp.{name}, jnp.floating)\n"
+               "    (8, True)\n")
     return _ScalarTypeMeta(name, (numpy_type,), {"__new__": _convert, "_numpy_type": numpy_type,
                                                  "dtype": dt, "__module__": "fgrad.numpy",
                                                  "__doc__": doc, "__slots__": ()})

@@ -418,9 +418,9 @@ _BY_RECIPROCAL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _div_impl(xp, x, y, by_reciprocal=False):
-    """``x / y``; with ``by_reciprocal`` (JAX's face: what XLA computes for a divisor that is
-    broadcast or a compile-time constant, `fgrad.numpy._xla_division`) a float32/float64
-    quotient is ``x * (1 / y)``, the reciprocal rounded to the result's dtype first."""
+    """``x / y``; with ``by_reciprocal`` (what XLA computes for JAX's division by a constant:
+    ``jnp.round(x, decimals)``'s factor) a float32/float64 quotient is ``x * (1 / y)``, the
+    reciprocal rounded to the result's dtype first."""
     if by_reciprocal:
         dt = xp.result_type(x, y)
         if dt in _BY_RECIPROCAL_DTYPES:

@@ -45,8 +45,7 @@ BCE_GRAD_EPS = 1e-12  # ... and divides its gradient by max(p * (1 - p), 1e-12)
 
 
 def mean(x, axes, keepdims: bool):
-    """PyTorch's mean: the sum divided by the count, correctly rounded (JAX's face multiplies
-    by the count's reciprocal, as XLA does: `fgrad.numpy._xla_division`).
+    """PyTorch's mean: the sum divided by the count, correctly rounded.
 
     >>> import numpy as np
     >>> bool(float(mean(np.array([1.0, 2.0, 4.0], np.float32), (0,), False)) == np.float32(7) / np.float32(3))

@@ -125,7 +125,7 @@ def check_linear(jaxpr, linear: list) -> None:
         >>> try:
         ...     check_linear(fgrad.make_jaxpr(lambda x: x * x)(1.0).jaxpr, [True])
         ... except NotImplementedError as e:
-        ...     print(str(e)[:48])
+        ...     print(str(e)[:47])
         linear_transpose: the function is not linear in
     """
     lin = {id(v) for v, m in zip(jaxpr.invars, linear) if m}

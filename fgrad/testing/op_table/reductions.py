@@ -7,7 +7,6 @@ import numpy as np
 
 import fgrad.numpy as fnp
 
-from ...ops.specs import INT_QUOTIENT_TOL
 from ._base import (Arg, BOOL, F32, F64, INTS, OpRow, axis_kwargs, jax_promoted, one_axis_kwargs, reduction,
                     shapes_of)
 
@@ -126,7 +125,6 @@ ROWS += [
         fn=fnp.mean,
         ref=jax_promoted(np.mean),  # JAX: int32 averages in float32
         arg=Arg(-9, 9),
-        fwd_tol=INT_QUOTIENT_TOL,  # JAX's mean multiplies by the count's reciprocal
         dtypes=(),
         other_dtypes=INTS,
         covers=("numpy.mean",),
