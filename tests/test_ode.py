@@ -147,12 +147,13 @@ def test_live_against_jax():
 # ---- closure_convert -------------------------------------------------------------------
 
 
-def test_closure_convert_hoists_inexact_closed_over_values():
+def test_closure_convert_hoists_only_traced_closed_over_values():
+    # JAX 0.10.2 hoists closed-over tracers only: concrete arrays stay in the program (0 consts)
     w, n = fnp.array([1.0, 2.0]), fnp.array(3)
     f = lambda x: w * x + n  # noqa: E731
     g, consts = fgrad.closure_convert(f, fnp.array([0.0, 0.0]))
-    assert len(consts) == 1 and np.array_equal(np.asarray(consts[0]), [1.0, 2.0])
-    np.testing.assert_allclose(np.asarray(g(fnp.array([1.0, 1.0]), fnp.array([5.0, 5.0]))), [8.0, 8.0])
+    assert consts == []
+    np.testing.assert_allclose(np.asarray(g(fnp.array([1.0, 1.0]))), [4.0, 5.0])
 
 
 def test_closure_convert_under_custom_vjp_gives_gradients_of_closed_over_values():

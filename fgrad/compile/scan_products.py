@@ -128,13 +128,22 @@ def _rewrite(e):
     stacked_of: dict = {}  # body value -> index among the new ys
     new_ys: list = []
     sinks = []  # (carry index, add eqn, product eqn, is_lhs of g in the add)
+    # a weak carry the body makes strong is read through a same-dtype convert (JAX's staging)
+    strong_of = {q.invars[0]: q for q in eqns
+                 if q.prim.name == "convert_element_type" and type(q.invars[0]) is not Literal
+                 and q.invars[0] in carry_in and q.params.get("new_dtype") == q.invars[0].aval.dtype
+                 and uses.get(q.outvars[0]) == 1}
     for k, g in enumerate(carry_in):
         o = outvars[k]
         a = producer.get(o)
-        if a is None or a.prim is not add_p or uses.get(g) != 1 or uses.get(o) != 1 or g not in a.invars:
+        if a is None or a.prim is not add_p or uses.get(g) != 1 or uses.get(o) != 1:
             continue
-        pv = a.invars[1] if a.invars[0] is g else a.invars[0]
-        if type(pv) is Literal or pv is g or uses.get(pv) != 1:
+        cq = strong_of.get(g)
+        gv = cq.outvars[0] if cq is not None and cq.outvars[0] in a.invars else g
+        if gv not in a.invars:
+            continue
+        pv = a.invars[1] if a.invars[0] is gv else a.invars[0]
+        if type(pv) is Literal or pv is gv or uses.get(pv) != 1:
             continue
         pq = producer.get(pv)
         if pq is None or tuple(pv.aval.shape) != tuple(g.aval.shape) or pv.aval.dtype != g.aval.dtype:
@@ -149,7 +158,9 @@ def _rewrite(e):
         if cost > budget:
             continue
         budget -= cost
-        sinks.append((k, a, pq, a.invars[0] is g))
+        if gv is not g:
+            drop_eqns.add(id(cq))
+        sinks.append((k, a, pq, a.invars[0] is gv))
     if not sinks and not new_xs:
         return None
     for k, a, pq, g_first in sinks:

@@ -31,6 +31,7 @@ from ..ops.shape import broadcast_to
 from ..transforms.jit import jit_when_staged
 import fgrad.numpy._math as fnp_math
 import fgrad.numpy._reductions as fnp_reductions
+from . import _creation
 from ._creation import asarray, constant_like
 from ._shape import moveaxis, ravel, reshape
 from ..ops.structural import concatenate as _concat
@@ -716,31 +717,29 @@ def _unique_sized(ar, size, fill_value, return_index, return_inverse, return_cou
     """`unique` with a static ``size`` by sorting (traceable): each sorted value that differs
     from its predecessor starts a group; scatters with ``mode="drop"`` place the groups'
     first values, first indices and counts in ``size`` slots (JAX's padding)."""
-    import fgrad.numpy as fnp  # the package's own functions (this module is below it)
-
     x = _arr(ar)
     shape = get_aval(x).shape
     flat = ravel(x)
     n = get_aval(flat).shape[0]
     if n == 0:
         raise ValueError("fgrad.numpy.unique: size= needs a non-empty array (there is no value to pad with)")
-    perm = fnp.argsort(flat, stable=True)
+    perm = argsort(flat, stable=True)
     srt = flat[perm]
-    starts = fnp.not_equal(srt[1:], srt[:-1])
+    starts = fnp_math.not_equal(srt[1:], srt[:-1])
     if equal_nan and _dtype_kind(get_aval(flat).dtype) in "fc":
-        both_nan = fnp.logical_and(fnp.isnan(srt[1:]), fnp.isnan(srt[:-1]))
-        starts = fnp.logical_and(starts, fnp.logical_not(both_nan))
-    first = fnp.concatenate([fnp.ones(1, bool), starts])
-    group = fnp.cumsum(first) - 1
-    slot = fnp.where(first, group, size)  # later members of a group, and groups past size, are dropped
+        both_nan = fnp_math.logical_and(fnp_math.isnan(srt[1:]), fnp_math.isnan(srt[:-1]))
+        starts = fnp_math.logical_and(starts, fnp_math.logical_not(both_nan))
+    first = _concat([_creation.ones(1, bool), starts], 0)
+    group = cumsum(first) - 1
+    slot = fnp_math.where(first, group, size)  # later members of a group, and groups past size, are dropped
     fill = srt[0] if fill_value is None else fill_value
-    out = [fnp.full(size, fill, get_aval(flat).dtype).at[slot].set(srt, mode="drop")]
+    out = [_creation.full(size, fill, get_aval(flat).dtype).at[slot].set(srt, mode="drop")]
     if return_index:
-        out.append(fnp.full(size, perm[0], get_aval(perm).dtype).at[slot].set(perm, mode="drop"))
+        out.append(_creation.full(size, perm[0], get_aval(perm).dtype).at[slot].set(perm, mode="drop"))
     if return_inverse:
-        out.append(reshape(fnp.zeros(n, get_aval(group).dtype).at[perm].set(group), shape))
+        out.append(reshape(_creation.zeros(n, get_aval(group).dtype).at[perm].set(group), shape))
     if return_counts:
-        out.append(fnp.zeros(size, get_aval(group).dtype).at[group].add(1, mode="drop"))
+        out.append(_creation.zeros(size, get_aval(group).dtype).at[group].add(1, mode="drop"))
     return tuple(out) if len(out) > 1 else out[0]
 
 
