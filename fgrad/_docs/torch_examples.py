@@ -9,7 +9,6 @@ peer's (PyTorch 2.13.0+cpu), and ``skip`` marks a known difference (fgrad prints
 
 # fmt: off
 KNOWN_DIFFERENCES = ['fgrad.torch.Tensor.qr',
- 'fgrad.torch.linalg.lstsq',
  'fgrad.torch.linalg.slogdet',
  'fgrad.torch.qr',
  'fgrad.torch.scalar_tensor']
@@ -4544,7 +4543,7 @@ EXAMPLES = {'fgrad.torch': {'abs': ("Elementwise ``abs`` of its tensor argument(
                                     'residuals=tensor([]),\n'
                                     'rank=tensor(2),\n'
                                     'singular_values=tensor([]))'),),
-                                  True),
+                                  False),
                         'matmul': ("PyTorch's ``torch.linalg.matmul`` (same arguments and "
                                    "results), computed by fgrad's primitives.",
                                    (('torch.linalg.matmul(torch.tensor([0.5, 1.0]), '

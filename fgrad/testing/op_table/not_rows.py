@@ -172,6 +172,7 @@ NOT_OPS = {
             "uniform",
             "wrap_key_data",
             "key_impl",
+            "key_dtype",
             # tests/test_random_jax.py: KS distances to exact CDFs, moments, frequencies,
             # implicit reparameterization gradients, vmap/jit
             "ball", "beta", "binomial", "chisquare", "dirichlet", "double_sided_maxwell", "f", "gamma",

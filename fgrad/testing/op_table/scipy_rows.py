@@ -10,6 +10,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 import numpy as np
 
+from ...core.x64_mode import canonical_dtype as _canonical_dtype
+
 from ._base import Arg, F32, F64, OpRow, broadcast_shapes_of, shapes_of
 
 try:
@@ -152,9 +154,17 @@ _ST = broadcast_shapes_of
 def _stat(dist, fn_name, *args, **kw):
     fn = getattr(getattr(_fs.stats, dist), fn_name)
     ref = getattr(getattr(_sst, dist), fn_name)
-    return OpRow(f"scipy.stats.{dist}.{fn_name}", fn, _cast_like_first(ref), args=tuple(args),
+    default_float = kw.pop("default_float", False)  # JAX returns the default float (norm.ppf/isf)
+    cast = _in_default_float(ref) if default_float else _cast_like_first(ref)
+    return OpRow(f"scipy.stats.{dist}.{fn_name}", fn, cast, args=tuple(args),
                  shapes=kw.pop("shapes", _ST(len(args), max_dims=2)), example_shapes=((3, 2),) * len(args),
                  fwd_tol=kw.pop("fwd_tol", _TOL), covers=(f"scipy.stats.{dist}.{fn_name}",), **kw)
+
+
+def _in_default_float(ref):
+    def f(*a, **kw):
+        return np.asarray(ref(*a, **kw), _canonical_dtype(np.float64))
+    return f
 
 
 def _stats_rows(dist, names, *args, **kw):
@@ -195,7 +205,7 @@ if _ssp is not None:
         lambda t: (tuple(t[0]) + (t[1],), (t[1],), (t[1], t[1])))
     ROWS += (
         _stats_rows("norm", ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"], _X, _LOC, _SCALE)
-        + _stats_rows("norm", ["ppf", "isf"], _Q, _LOC, _SCALE, eps=1e-5)
+        + _stats_rows("norm", ["ppf", "isf"], _Q, _LOC, _SCALE, eps=1e-5, default_float=True)
         + _stats_rows("t", ["logpdf", "pdf"], _X, Arg(1.5, 5.0), _LOC, _SCALE)
         + _stats_rows("gamma", ["logpdf", "pdf"], _PX, Arg(0.8, 3.0), _LOC, _SCALE)
         + _stats_rows("gamma", ["cdf", "logcdf", "sf", "logsf"], _PX, _nondiff(0.8, 3.0), _LOC, _SCALE)
