@@ -26,6 +26,7 @@ Example::
     ...         fnp.log(-1.0)
     ...     except FloatingPointError as e:
     ...         print(str(e).splitlines()[0])
+    Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.
     invalid value (nan) encountered in log (forward pass)
 """
 
