@@ -427,7 +427,11 @@ def _host_operand(lit: Literal, e, ns: dict, fresh, scalar: bool = False) -> str
 
 def _host_or_xp_reshape(xp, x, shape):
     # the method skips NumPy's ``np.reshape`` wrapper (a microsecond, on every stacked row)
-    return x.reshape(shape) if type(x) is np.ndarray else xp.reshape(x, shape)
+    if type(x) is np.ndarray:
+        return x.reshape(shape)
+    if isinstance(x, (int, float, complex)):  # a literal operand: NumPy's reshape makes it an array
+        x = xp.asarray(x)  # (as the host does; cupy's reshape takes arrays only)
+    return xp.reshape(x, shape)
 
 
 def _inline_reshape(args: str, params: dict, ns: dict, fresh) -> str:
