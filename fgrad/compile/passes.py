@@ -42,7 +42,7 @@ from ..backends import backend_of_buffer, to_host
 
 from ..core.array import ShapedArray, get_aval
 from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects, live_eqns
-from ..ops.elementwise import integer_pow_by_squaring, mul_p, neg_p
+from ..ops.elementwise import BY_RECIPROCAL_DTYPES, integer_pow_by_squaring, mul_p, neg_p
 from ..ops.indexing import gather_p
 from ..ops.shape import reshape_p, transpose_p
 from ..ops.structural import slice_indexer
@@ -433,8 +433,6 @@ def _r_div(rw, e):
     return rw.is_all(y, 1) and _alias_if(rw, e, x)
 
 
-_RECIPROCAL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
-
 
 def _div_by_reciprocal(rw, e):
     """``div[by_reciprocal]`` as its implementation computes it (XLA's form for JAX's face):
@@ -444,7 +442,7 @@ def _div_by_reciprocal(rw, e):
     x, y = e.invars
     out = e.outvars[0]
     dt = out.aval.dtype
-    if dt not in _RECIPROCAL_DTYPES:
+    if dt not in BY_RECIPROCAL_DTYPES:
         rw.new_eqn(e.prim, [x, y], out.aval, {}, outvar=out)
         return True
     if type(y) is Literal:

@@ -66,7 +66,7 @@ def round(x: ArrayLike, decimals: int = 0) -> Array:
         raise NotImplementedError("integer np.round not implemented for decimals < 0 (fgrad.numpy.round, "
                                   f"as jax.numpy.round; got decimals={decimals} for {get_aval(x).dtype})")
     av = get_aval(x)
-    if decimals and av.dtype in _ROUND_BY_FACTOR:
+    if decimals and av.dtype in ew.BY_RECIPROCAL_DTYPES:
         # JAX's: x * 10**decimals rounded half to even, then divided by the constant factor --
         # which XLA computes as a multiplication by its reciprocal
         f = 10.0 ** decimals
@@ -74,7 +74,6 @@ def round(x: ArrayLike, decimals: int = 0) -> Array:
     return round_p.bind(x, decimals=decimals)
 
 
-_ROUND_BY_FACTOR = (np.dtype(np.float32), np.dtype(np.float64))
 around = round
 
 

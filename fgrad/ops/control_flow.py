@@ -445,10 +445,10 @@ defbatch(cond_p, _cond_batch, axis_name=True)  # the branches may hold collectiv
 # scan
 
 
-def _scalar_operands_as_arrays(xp, args, invars, like=None):
+def _scalar_operands_as_arrays(xp, args, invars):
     """``args`` with the scalars (literal operands) made 0-d arrays of their variables' dtypes,
-    on the device of the first array operand (or of ``like``; made there, not uploaded)."""
-    like = next((a for a in args if hasattr(a, "shape") and not isinstance(a, np.generic)), like)
+    on the device of the first array operand (made there, not uploaded)."""
+    like = next((a for a in args if hasattr(a, "shape") and not isinstance(a, np.generic)), None)
     if xp is np or like is None:
         return [a if hasattr(a, "shape") else np.asarray(a, v.aval.dtype) for a, v in zip(args, invars)]
     be = backend_of_buffer(like)
@@ -1053,11 +1053,6 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
 
 
 def _while_impl(xp, *args, cond, body, n_cc, n_bc):
-    if xp is not np and not all(hasattr(a, "shape") for a in args):
-        # literal operands (Python scalars) as 0-d arrays on the loop's device: cupy's
-        # functions take no Python scalars
-        operand_vars = list(cond.jaxpr.invars[:n_cc]) + list(body.jaxpr.invars)
-        args = _scalar_operands_as_arrays(xp, list(args), operand_vars)
     cc, bc = args[:n_cc], list(args[n_cc:n_cc + n_bc])
     # the constants both functions read (one closed-over array passed twice) are one input
     alias = tuple([_position(c, bc) for c in cc]) if n_bc else (-1,) * n_cc
@@ -1066,20 +1061,8 @@ def _while_impl(xp, *args, cond, body, n_cc, n_bc):
         return _run_host_loop(step, args, alias, n_cc, n_cc + n_bc)
     if xp is np:  # 0-d arrays as NumPy scalars (what a step returns): scalar arithmetic from the start
         carry = [c[()] if type(c) is np.ndarray and not c.ndim else c for c in args[n_cc + n_bc:]]
-
-        def arrays(c):
-            return c
-    else:  # a literal carry (a Python scalar: an initial value or a step's constant output) is a
-        # 0-d array of its dtype on the loop's device (cupy's functions take no Python scalars)
-        carry_vars = body.jaxpr.invars[len(body.jaxpr.invars) - (len(args) - n_cc - n_bc):]
-        like = next((a for a in args if hasattr(a, "shape") and not isinstance(a, np.generic)), None)
-
-        def arrays(c):
-            if all(hasattr(a, "shape") for a in c):
-                return c
-            return _scalar_operands_as_arrays(xp, c, carry_vars, like)
-
-        carry = arrays(list(args[n_cc + n_bc:]))
+    else:
+        carry = list(args[n_cc + n_bc:])
     cc = list(cc)
     token = _QUIET_SET(_QUIET)
     try:
@@ -1088,12 +1071,12 @@ def _while_impl(xp, *args, cond, body, n_cc, n_bc):
             consts = [c for c, j in zip(cc, alias) if j < 0] + bc
             out = run_step(consts + carry)
             while out[0]:
-                carry = arrays(out[1:])
+                carry = out[1:]
                 out = run_step(consts + carry)
         else:
             run_cond, run_body = cond.runner(xp), body.runner(xp)
             while run_cond(cc + carry)[0]:
-                carry = arrays(run_body(bc + carry))
+                carry = run_body(bc + carry)
     finally:
         _QUIET_RESET(token)
     return carry

@@ -414,7 +414,8 @@ def _cast_like(x, aval: ShapedArray):
 add_p = elementwise("add", lambda xp, x, y: xp.add(x, y), kernel="({0} + {1})")
 sub_p = elementwise("sub", lambda xp, x, y: xp.subtract(x, y), kernel="({0} - {1})")
 mul_p = elementwise("mul", lambda xp, x, y: xp.multiply(x, y), kernel="({0} * {1})")
-_BY_RECIPROCAL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+# the quotients `div`'s ``by_reciprocal`` computes as x * (1 / y) (others divide)
+BY_RECIPROCAL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _div_impl(xp, x, y, by_reciprocal=False):
@@ -423,7 +424,7 @@ def _div_impl(xp, x, y, by_reciprocal=False):
     reciprocal rounded to the result's dtype first."""
     if by_reciprocal:
         dt = xp.result_type(x, y)
-        if dt in _BY_RECIPROCAL_DTYPES:
+        if dt in BY_RECIPROCAL_DTYPES:
             if isinstance(y, (int, float, np.integer, np.floating)):
                 # on the host, in float64: rounded once more to float32 by the product, which
                 # is the correctly rounded float32 reciprocal (53 >= 2 * 24 + 2 bits)

@@ -37,9 +37,12 @@ def requested(device: Any) -> bool:
     return (kind if kind is not None else str(device).split(":")[0]) == "meta"
 
 
-def mark(t):
-    """``t`` marked as a meta tensor (returned)."""
-    t.__dict__["_is_meta"] = True
+def mark(t, on: bool = True):
+    """``t`` marked as a meta tensor (``on=False``: unmarked; returned)."""
+    if on:
+        t.__dict__["_is_meta"] = True
+    else:
+        t.__dict__.pop("_is_meta", None)
     return t
 
 
@@ -93,7 +96,7 @@ def skips_meta(fill: Callable) -> Callable:
 
     @functools.wraps(fill)
     def run(self, *args, **kwargs):
-        if self.__dict__.get("_is_meta", False):
+        if is_marked(self):
             return self
         return fill(self, *args, **kwargs)
 

@@ -30,6 +30,7 @@ import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._device import _state as _DEV_STATE
+from . import _meta
 from ._storage import TypedStorage, UntypedStorage, VersionCounter as _VC, _data_ptr, flat_of
 from ..core.array import ArrayImpl
 from ..core.array import wrap as _awrap
@@ -301,8 +302,8 @@ class Tensor(metaclass=_TensorMeta):
     def _make_subclass(cls, data, require_grad=False):
         """An instance of ``cls`` sharing ``data``'s memory (what ``nn.Parameter`` uses)."""
         t = _alias(data, cls)
-        if data.__dict__.get("_is_meta", False):
-            t.__dict__["_is_meta"] = True
+        if _meta.is_marked(data):
+            _meta.mark(t)
         if require_grad:
             _check_can_require_grad(t)
         t._rg = bool(require_grad)
@@ -347,7 +348,7 @@ class Tensor(metaclass=_TensorMeta):
 
     @property
     def is_meta(self) -> bool:
-        return self.__dict__.get("_is_meta", False)
+        return _meta.is_marked(self)
 
     @property
     def is_mps(self) -> bool:
@@ -673,8 +674,8 @@ class Tensor(metaclass=_TensorMeta):
         self._buf = value._buf
         vb = value._buf
         self._st = value._storage() if isinstance(vb, _ndarray) or type(vb) in _DEV else None
-        if self.__dict__.get("_is_meta", False) or value.__dict__.get("_is_meta", False):
-            self.__dict__["_is_meta"] = value.__dict__.get("_is_meta", False)  # the data's device
+        if _meta.is_marked(self) or _meta.is_marked(value):
+            _meta.mark(self, _meta.is_marked(value))  # the data's device
 
     def is_inference(self) -> bool:
         """Whether the tensor was made under ``torch.inference_mode``.

@@ -18,6 +18,7 @@ from ..core.constants import zeros, zeros_like
 from ..core.ir import Literal
 from ..core.narrow_floats import dtype_kind
 from ..core.trace import new_trace
+from ..ops.control_flow import _linear_carries
 from ..ops.elementwise import convert_element_type
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .staging import StagingTrace
@@ -157,16 +158,6 @@ def _check_nested(e, mask: list) -> None:
     elif name == "scan":
         body = params["body"]
         n_c, n_car = params["n_consts"], params["n_carry"]
-        carry = mask[n_c:n_c + n_car]
-        while True:  # a carry is linear when its initial value or its update depends on the inputs
-            body_mask = [False] * body.n_consts + mask[:n_c] + carry + mask[n_c + n_car:]
-            dep = {id(v) for v, m in zip(body.jaxpr.invars, body_mask) if m}
-            for be in body.jaxpr.eqns:
-                if any(type(v) is not Literal and id(v) in dep for v in be.invars):
-                    dep.update(id(v) for v in be.outvars)
-            new = [m or (type(v) is not Literal and id(v) in dep)
-                   for m, v in zip(carry, body.jaxpr.outvars[:n_car])]
-            if new == carry:
-                break
-            carry = new
-        check_linear(body.jaxpr, body_mask)
+        # a carry is linear when its initial value or its update depends on the inputs
+        carry = _linear_carries(body.jaxpr, mask[:n_c], mask[n_c:n_c + n_car], mask[n_c + n_car:])
+        check_linear(body.jaxpr, [False] * body.n_consts + mask[:n_c] + carry + mask[n_c + n_car:])
