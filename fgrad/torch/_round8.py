@@ -5,7 +5,7 @@ public entry point like the shim's other functions."""
 
 from __future__ import annotations
 
-from . import _complex_views, _errors, _inplace_round8, _ops_round8, _ops_round9, _signal
+from . import _complex_views, _errors, _inplace_round8, _ops_round8, _ops_round9, _ops_round13, _signal
 from ._tensor import Tensor
 
 
@@ -19,7 +19,7 @@ def install(namespace: dict) -> None:
         >>> torch.view_as_real(torch.tensor([1j])).tolist()
         [[0.0, 1.0]]
     """
-    for mod in (_complex_views, _signal, _ops_round8, _ops_round9):
+    for mod in (_complex_views, _signal, _ops_round8, _ops_round9, _ops_round13):
         for name, fn in mod.FUNCTIONS.items():
             if name not in namespace:
                 namespace[name] = _errors.public(fn, name)

@@ -1,0 +1,120 @@
+"""Round-13 top-level functions (`fgrad/torch/_ops_round13.py`): ``sym_*``, ``native_*``
+normalization/dropout with their saved statistics, dropout variants, ``as_strided_scatter``,
+``get_device_module``, ``set_anomaly_enabled``, ``Tensor.new_empty_strided`` -- against
+PyTorch's numbers (stored below, live when PyTorch is installed) and finite differences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fgrad.torch as ftorch
+
+X = np.random.RandomState(0).randn(3, 4, 5)
+
+
+def test_sym_helpers():
+    t = ftorch
+    assert (t.sym_int(-3.7), t.sym_int(3.7), t.sym_float(3)) == (-3, 3, 3.0)
+    assert type(t.sym_max(2.0, 5)) is float and t.sym_max(2, 5) == 5 and type(t.sym_max(2, 5)) is int
+    assert t.sym_min(2.0, 5) == 2.0 and t.sym_not(True) is False and t.sym_sqrt(4) == 2.0
+    assert t.sym_sum([1, 2, 3]) == 6 and t.sym_ite(False, 1, 2) == 2
+    assert t.sym_constrain_range(3, min=1, max=4) is None
+
+
+def test_stored_values():
+    # PyTorch 2.13
+    out = ftorch.as_strided_scatter(ftorch.zeros(3, 3), ftorch.ones(2, 2) * 2, (2, 2), (3, 1), 1)
+    assert out.tolist() == [[0.0, 2.0, 2.0], [0.0, 2.0, 2.0], [0.0, 0.0, 0.0]]
+    o, m, s = ftorch.native_batch_norm(ftorch.tensor([[1.0], [3.0]]), None, None, None, None, True, 0.1, 0.0)
+    assert (o.tolist(), m.tolist(), s.tolist()) == ([[-1.0], [1.0]], [2.0], [1.0])
+    o, m, s = ftorch.native_batch_norm(ftorch.ones(4, 3), None, None, ftorch.zeros(3), ftorch.ones(3),
+                                       False, 0.1, 1e-5)
+    assert tuple(m.shape) == (0,) and tuple(s.shape) == (0,)
+    o, mask = ftorch.native_dropout(ftorch.ones(3), 0.5, False)
+    assert mask.dtype == ftorch.bool and mask.tolist() == [True, True, True]
+    assert ftorch.get_device_module("cpu") is ftorch.cpu and ftorch.get_device_module("cuda:0") is ftorch.cuda
+    assert ftorch.get_device_module() is (ftorch.cuda if ftorch.cuda.is_available() else ftorch.cpu)
+    assert ftorch.ones(2).new_empty_strided((2, 3), (1, 2)).stride() == (1, 2)
+    ftorch.set_anomaly_enabled(True)
+    try:
+        assert ftorch.is_anomaly_enabled()
+    finally:
+        ftorch.set_anomaly_enabled(False)
+    assert not ftorch.is_distributed(ftorch.ones(1))
+
+
+def test_native_layer_norm_gradient_and_stats_by_finite_differences():
+    x = ftorch.tensor(X, dtype=ftorch.float64, requires_grad=True)
+    w = ftorch.tensor(np.linspace(0.5, 1.5, 20).reshape(4, 5), requires_grad=True)
+
+    def f(x, w):
+        return ftorch.native_layer_norm(x, [4, 5], w, None, 1e-5)[0]
+
+    assert ftorch.autograd.gradcheck(f, (x, w))
+    _, mean, rstd = ftorch.native_layer_norm(x, [4, 5], None, None, 1e-5)
+    np.testing.assert_allclose(mean.detach().numpy().ravel(), X.reshape(3, -1).mean(1))
+    np.testing.assert_allclose(rstd.detach().numpy().ravel(), 1 / np.sqrt(X.reshape(3, -1).var(1) + 1e-5))
+
+
+def _run_all(lib):
+    """The round-13 functions on one input, for ``lib`` = fgrad.torch or PyTorch."""
+    res = {}
+    t = lib.tensor(X, dtype=lib.float32, requires_grad=True)
+    o, m, r = lib.native_layer_norm(t, [4, 5], None, None, 1e-5)
+    (o * o * o).sum().backward()
+    res["ln"] = (o, m, r, t.grad)
+    t2 = lib.tensor(X, dtype=lib.float32)
+    rm, rv = lib.zeros(4), lib.ones(4)
+    o, m, s = lib.native_batch_norm(t2, None, None, rm, rv, True, 0.1, 1e-5)
+    res["bn"] = (o, m, s, rm, rv)
+    res["gn"] = lib.native_group_norm(t2, None, None, 3, 4, 5, 2, 1e-5)
+    lib.manual_seed(0)
+    res["native_dropout"] = lib.native_dropout(t2, 0.3, True)
+    lib.manual_seed(1)
+    res["feature_dropout"] = (lib.feature_dropout(t2, 0.5, True),)
+    lib.manual_seed(2)
+    y = t2.clone()
+    lib.dropout_(y, 0.4, True)
+    res["dropout_"] = (y,)
+    lib.manual_seed(3)
+    y = t2.clone()
+    lib.alpha_dropout_(y, 0.4, True)
+    res["alpha_dropout_"] = (y,)
+    lib.manual_seed(4)
+    y = t2.clone()
+    lib.feature_alpha_dropout_(y, 0.4, True)
+    res["feature_alpha_dropout_"] = (y,)
+    src = lib.tensor(X[0, :2, :2], requires_grad=True)
+    base = lib.tensor(X[1, :3, :3], requires_grad=True)
+    out = lib.as_strided_scatter(base, src, (2, 2), (3, 1), 1)
+    (out * out).sum().backward()
+    # base's gradient is not compared with PyTorch: PyTorch 2.13's as_strided_scatter passes
+    # the incoming gradient at the *scattered* positions to the input (and zeros elsewhere),
+    # the reverse of the derivative -- see test_as_strided_scatter_gradient_is_the_derivative
+    res["as_strided_scatter"] = (out, src.grad)
+    return res
+
+
+def test_as_strided_scatter_gradient_is_the_derivative():
+    base = ftorch.arange(9.0, dtype=ftorch.float64).reshape(3, 3).requires_grad_()
+    src = (ftorch.arange(4.0, dtype=ftorch.float64) + 10).reshape(2, 2).requires_grad_()
+    out = ftorch.as_strided_scatter(base, src, (2, 2), (3, 1), 1)
+    assert out.tolist() == [[0.0, 10.0, 11.0], [3.0, 12.0, 13.0], [6.0, 7.0, 8.0]]
+    out.backward(ftorch.arange(9.0, dtype=ftorch.float64).reshape(3, 3) + 100)
+    # the output does not depend on the input where src was written
+    assert base.grad.tolist() == [[100.0, 0.0, 0.0], [103.0, 0.0, 0.0], [106.0, 107.0, 108.0]]
+    assert src.grad.tolist() == [[101.0, 102.0], [104.0, 105.0]]
+    assert ftorch.autograd.gradcheck(
+        lambda b, s: ftorch.as_strided_scatter(b, s, (2, 2), (3, 1), 1),
+        (base.detach().requires_grad_(), src.detach().requires_grad_()))
+
+
+def test_live_against_pytorch():
+    torch = pytest.importorskip("torch")
+    got, want = _run_all(ftorch), _run_all(torch)
+    for name in want:
+        for g, w in zip(got[name], want[name], strict=True):
+            assert str(g.dtype) == str(w.dtype), name
+            np.testing.assert_allclose(g.detach().numpy(), w.detach().numpy(), rtol=2e-6, atol=2e-6,
+                                       err_msg=name)
