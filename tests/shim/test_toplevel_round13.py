@@ -118,3 +118,23 @@ def test_live_against_pytorch():
             assert str(g.dtype) == str(w.dtype), name
             np.testing.assert_allclose(g.detach().numpy(), w.detach().numpy(), rtol=2e-6, atol=2e-6,
                                        err_msg=name)
+
+
+def test_nn_modules_utils_and_model_zoo():
+    from collections import OrderedDict
+
+    from fgrad.torch.nn.common_types import _size_2_t
+    from fgrad.torch.nn.modules import utils as U
+    from fgrad.torch.utils import model_zoo
+
+    assert (U._single(3), U._pair(3), U._pair([1, 2]), U._triple(2), U._quadruple(0)) == (
+        (3,), (3, 3), (1, 2), (2, 2, 2), (0, 0, 0, 0))
+    assert U._reverse_repeat_tuple((1, 2, 3), 2) == (3, 3, 2, 2, 1, 1)
+    assert U._list_with_default([None, 4], [1, 3, 8, 9]) == [8, 4] and U._list_with_default(5, [1]) == 5
+    # PyTorch 2.13: keys in insertion order, prefixed ones moved to the end; metadata "module" -> ""
+    sd = OrderedDict([("module.w", 1), ("module.b", 2), ("x", 3)])
+    sd._metadata = OrderedDict([("", {}), ("module", {"v": 1}), ("module.l", {})])
+    U.consume_prefix_in_state_dict_if_present(sd, "module.")
+    assert list(sd) == ["x", "w", "b"] and list(sd._metadata.items()) == [("", {"v": 1}), ("l", {})]
+    assert model_zoo.load_url is ftorch.hub.load_state_dict_from_url
+    assert str(_size_2_t) == "typing.Union[int, tuple[int, int]]"

@@ -23,6 +23,7 @@ import fgrad.torch.nn.functional as F
 import fgrad.torch.nn.init as init
 from ..parameter import Parameter
 from .module import Module
+from .utils import _reverse_repeat_tuple
 from fgrad.torch.types import Device, DType, IntOrInts, Tensor
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
@@ -34,8 +35,6 @@ def _ntuple(x, n):
     return (x,) * n
 
 
-def _reverse_repeat_tuple(t, n):
-    return tuple(x for x in reversed(t) for _ in range(n))
 
 
 class _ConvNd(Module):
