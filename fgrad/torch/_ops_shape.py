@@ -28,6 +28,7 @@ from ._dispatch import (
     check_no_alias,
     run_functional,
     apply_inplace,
+    write_in_place,
     is_functional,
     result_tensor,
     apply_op,
@@ -1389,8 +1390,24 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     if inplace:
         if type(b) is not _nd:  # tracers, or the device: the fgrad definition computes it
             return apply_inplace(input, gname, key, fn, args, None, edges)
+        if (nd and mode in ("set", "add") and reduce != "mean" and type(sb) is _nd and sb.dtype == dt
+                and sb.ndim in (0, nd) and write_in_place(input, args, lambda buf: _scatter_into(buf, sb, ib.shape, arrs, mode))):
+            return input  # no gradient to record: written in place, as `fn` computes it
         return apply_inplace(input, gname, key, fn, args, run_forward(key, fn, [b, sb, *arrs], False), edges)
     return apply_op(gname, key, fn, args, edges=edges)
+
+
+def _scatter_into(buf, sb, ishape, arrs, mode) -> None:
+    """`_scatter_common`'s ``fn`` (host, in-bounds indices, ``sb`` of ``buf``'s dtype)
+    computed in ``buf`` itself: the same values, with no copy of ``buf`` in and out."""
+    if sb.shape != ishape:
+        sb = np.broadcast_to(sb, ishape) if sb.ndim == 0 else sb[tuple(slice(0, k) for k in ishape)]
+    idx, pad = I._np_index(np, buf.shape, tuple(("a", k) for k in range(len(arrs))), arrs, "drop")
+    assert not pad  # `_check_index_range` raised for out-of-bounds indices
+    if mode == "set":
+        buf[idx] = sb
+    else:
+        I._ufunc_at(np, mode, buf, idx, sb)
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: TensorOrScalar | None = None,
