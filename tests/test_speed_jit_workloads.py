@@ -9,7 +9,10 @@ behind them keep results bit-identical and never reuse memory someone can still 
   loop adds, also when the products a cropped position would read are inf or NaN;
 * ``transpose(dot_general(x, y))`` that swaps the free axes becomes ``dot_general(y, x)``
   (one product, no strided read afterwards), unless the product has other readers;
-* the host executor calls ``np.maximum.reduce`` for ``reduce_max`` directly.
+* the host executor calls ``np.maximum.reduce`` for ``reduce_max`` directly;
+* a literal operand of a host max/min (``maximum(x, 0.0)``: ReLU, clamp) is passed as a
+  constant array (`core.executor.constant_operand`), for NumPy's vectorized loop: the same
+  bits as the scalar call, signed zeros and NaN payloads included.
 """
 
 from __future__ import annotations
@@ -241,3 +244,101 @@ def test_host_program_keeps_the_transposed_short_row_reduction():
     assert _impl_calls(run)
     x = RNG.standard_normal((256, 8)).astype(np.float32)
     np.testing.assert_array_equal(run(np, list(closed.consts) + [x])[0], np.max(x, axis=-1))
+
+
+# -- max/min with a literal operand -----------------------------------------------------------
+
+
+def _special_values(shape, dtype):
+    """Random values of ``dtype`` with ties for max/min: ``+-0.0``, NaNs of several payloads
+    and signs, infinities (floats), or small integers."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        lo = 0 if dtype.kind == "u" else -5
+        return RNG.integers(lo, 6, shape).astype(dtype)
+    x = RNG.standard_normal(shape).astype(dtype).ravel()
+    x[::5], x[1::5], x[2::11], x[3::13], x[4::17] = 0.0, -0.0, np.nan, -np.nan, np.inf
+    bits = x.view(f"u{dtype.itemsize}")
+    bits[6::19] = bits[2] | 0x15  # a NaN with a payload
+    return x.reshape(shape)
+
+
+def _bits(a) -> np.ndarray:
+    a = np.asarray(a)
+    return a.view(f"u{a.itemsize}") if a.dtype.kind == "f" else a
+
+
+_MAXMIN = [(fnp.maximum, np.maximum), (fnp.minimum, np.minimum), (fnp.fmax, np.fmax),
+           (fnp.fmin, np.fmin)]
+
+
+@host
+@pytest.mark.parametrize("ops", _MAXMIN, ids=lambda o: o[1].__name__)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8])
+@pytest.mark.parametrize("shape", [(8, 32, 32), (80, 64, 64)], ids=["whole", "blocked"])
+def test_max_min_of_a_literal_is_numpys_scalar_call_bit_for_bit(ops, dtype, shape):
+    """Jitted ``max(x, c)``/``max(c, x)`` (in a fused kernel, whole and blocked) equal NumPy's
+    call with the scalar, bit for bit: which zero or NaN comes out is the scalar loop's."""
+    ours, ref = ops
+    x = _special_values(shape, dtype)
+    consts = [0, 3] if np.dtype(dtype).kind != "f" else [0.0, -0.0, 1.5, np.nan, -np.inf]
+    for c in consts:
+        f = fgrad.jit(lambda x, c=c: (ours(x * 1, c) + 0 * x, ours(c, x * 1) + 0 * x))
+        got = f(fnp.asarray(x))
+        with np.errstate(invalid="ignore"):
+            want = (ref(x * 1, c) + 0 * x, ref(c, x * 1) + 0 * x)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(_bits(_np(g)), _bits(w.astype(dtype)), err_msg=f"{c}")
+    ns = f.lower(fnp.asarray(x)).compile().ns
+    assert any(isinstance(v, np.ndarray) and not v.flags.writeable and v.ndim for v in ns.values())
+
+
+@host
+@pytest.mark.parametrize("ops", _MAXMIN, ids=lambda o: o[1].__name__)
+def test_host_program_max_min_of_a_literal_is_numpys_scalar_call(ops):
+    """The straight-line executor (tape programs, loop bodies, the shim's programs) passes
+    the literal as a constant array too, with the same bits as the scalar call."""
+    ours, ref = ops
+    x = _special_values((8, 16, 28, 28), np.float32)
+    for c in (0.0, -0.0, 2.5, np.nan):
+        closed = fgrad.make_jaxpr(lambda x, c=c: ours(x, c) * 2.0)(fnp.ones(x.shape, dtype=np.float32))
+        run = straight_line(closed.jaxpr)
+        (got,) = run(np, list(closed.consts) + [x])
+        np.testing.assert_array_equal(_bits(got), _bits(ref(x, np.float32(c)) * np.float32(2.0)))
+    ns = run.host.__globals__  # the generated function's namespace
+    assert any(isinstance(v, np.ndarray) and not v.flags.writeable and v.shape == (16, 28, 28)
+               for v in ns.values())
+
+
+def test_constant_operand_covers_trailing_axes_only_where_it_pays():
+    from fgrad.core.executor import constant_operand
+
+    c = constant_operand(np.maximum, -0.0, np.float32, (64, 16, 28, 28))
+    assert c.shape == (16, 28, 28) and not c.flags.writeable and np.signbit(c).all()
+    assert constant_operand(np.maximum, 0.0, np.float32, (10, 10)) is None  # small
+    assert constant_operand(np.maximum, 0.0, np.float16, (64, 4096)) is None  # no faster loop
+    assert constant_operand(np.add, 0.0, np.float32, (64, 4096)) is None
+    assert constant_operand(np.minimum, 0, np.float64, (2, 1 << 20)) is None  # too big a row
+    assert constant_operand(np.maximum, 300, np.uint8, (64, 4096)) is None  # NumPy would raise
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_relu_clamp_gradients_unchanged_by_constant_operands(jit):
+    """ReLU and clamp's values and gradients against PyTorch (live), ties at the bounds
+    included, eager and jitted."""
+    torch = pytest.importorskip("torch")
+    x = _special_values((64, 16, 28), np.float32)
+    x = np.where(np.isnan(x), 0.5, x).astype(np.float32)
+
+    def f(x):
+        return fnp.sum(fnp.maximum(x, 0.0) * 3.0 + fnp.minimum(x, 1.5) * 2.0)
+
+    g = fgrad.jit(fgrad.grad(f)) if jit else fgrad.grad(f)
+    got = _np(g(fnp.asarray(x)))
+    xt = torch.from_numpy(x.copy()).requires_grad_()
+    (torch.relu(xt) * 3.0 + torch.clamp(xt, max=1.5) * 2.0).sum().backward()
+    want = xt.grad.numpy()
+    ties = (x == 0) | (x == 1.5)  # JAX's convention splits the tangent at ties, PyTorch's does not
+    np.testing.assert_array_equal(got[~ties], want[~ties])
+    np.testing.assert_array_equal(got[x == 0], 3.0 * 0.5 + 2.0)
+    np.testing.assert_array_equal(got[x == 1.5], 3.0 + 2.0 * 0.5)

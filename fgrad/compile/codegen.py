@@ -57,7 +57,7 @@ from ..core.narrow_floats import float16 as F16, is_narrow, promote_types
 from .._config import limit
 from ..backends import full
 from ..core.ir import Literal
-from ..core.executor import out_arg
+from ..core.executor import constant_operand, out_arg
 from ..core.quiet import quiet
 from ..ops.convolution import conv_from_patches, conv_keeping_patches, patch_key
 from ..ops.linalg import _dg_plan
@@ -447,10 +447,30 @@ class Gen:
         return type(a) is not Literal and a not in self.weak_scalars and not (
             a.aval.weak_type and a.aval.shape == ())
 
+    def array_operands(self, e, ins, shape) -> list:
+        """``ins`` with a literal operand of a host max/min replaced by its `constant_operand`
+        (``shape``: the result's shape in this call, None if it varies), when the other
+        operand is a full-size array of the result's dtype: the same results, from NumPy's
+        vectorized loop."""
+        lits = [k for k, a in enumerate(e.invars) if type(a) is Literal]
+        if not self.numpy or shape is None or len(e.invars) != 2 or len(lits) != 1:
+            return ins
+        k = lits[0]
+        other, out = e.invars[1 - k], e.outvars[0].aval
+        if not self.is_array(other) or other.aval.dtype != out.dtype or other.aval.shape != out.shape:
+            return ins
+        c = constant_operand(_np_ufunc(e.prim), e.invars[k].val, out.dtype, shape)
+        if c is None:
+            return ins
+        ins = list(ins)
+        ins[k] = self.bind(c, "m")
+        return ins
+
     def op_call(self, e, ins) -> str:
         prim = e.prim
         u = _np_ufunc(prim) if self.numpy else None
         if u is not None and not e.params:
+            ins = self.array_operands(e, ins, e.outvars[0].aval.shape)
             return f"{self.bind(u, 'u')}({', '.join(ins)})"
         if self.numpy and prim.name == "while":  # the loop's host call, its parameters bound once
             kernel = prim.host_kernel(e.params, [v.aval for v in e.invars])
@@ -723,8 +743,10 @@ class Gen:
             return True
         return _np_ufunc(e.prim) is not None and not e.params
 
-    def member_call(self, e, ins, target):
-        """Source of one member (``target``: an out= buffer expression or None)."""
+    def member_call(self, e, ins, target, shape=None):
+        """Source of one member (``target``: an out= buffer expression or None; ``shape``:
+        the member's result shape in this call, None if it varies)."""
+        ins = self.array_operands(e, ins, shape)
         if target is not None:
             if e.prim.name == "convert_element_type":
                 return f"{self.bind(np.copyto, 'u')}({target}, {ins[0]}, casting='unsafe')"
@@ -793,10 +815,10 @@ class Gen:
             if v in slot_of:
                 t = self.view(slot_of[v], shape, info[v])
                 self.names[v] = t
-                self.lines.append(f"    {self.member_call(e, ins, t)}")
+                self.lines.append(f"    {self.member_call(e, ins, t, shape)}")
             else:
                 out = self.define(v)
-                self.lines.append(f"    {out} = {self.member_call(e, ins, None)}")
+                self.lines.append(f"    {out} = {self.member_call(e, ins, None, shape)}")
                 if v in esc and not self.out_capable(e) and any(a in slot_of for a in e.invars
                                                                   if type(a) is not Literal):
                     self.lines.append(f"    if getattr({out}, 'base', None) is not None: "
@@ -956,16 +978,17 @@ class Gen:
                     return self.expr(a)
                 return local[a]
 
+            bshape = None if dynamic else block_shape(m)
             for e in node.members:
                 v = e.outvars[0]
                 ins = [ex(a) for a in e.invars]
                 if v in slot_of:
-                    lines.append(f"{pad}{self.member_call(e, ins, local[v])}")
+                    lines.append(f"{pad}{self.member_call(e, ins, local[v], bshape)}")
                 elif v in flat_out and self.out_capable(e):
-                    lines.append(f"{pad}{self.member_call(e, ins, local[v])}")
+                    lines.append(f"{pad}{self.member_call(e, ins, local[v], bshape)}")
                 else:
                     t = self.fresh("w")
-                    lines.append(f"{pad}{t} = {self.member_call(e, ins, None)}")
+                    lines.append(f"{pad}{t} = {self.member_call(e, ins, None, bshape)}")
                     if v in flat_out:
                         lines.append(f"{pad}{local[v]}[...] = {t}")
                     local[v] = t

@@ -264,8 +264,7 @@ def _fisher_yates(picks: np.ndarray) -> np.ndarray:
     key >>= bits                       # their positions
     before = np.empty(n, np.intp)      # sorted: the previous step with the same position, or -1
     before[0] = -1
-    before[1:] = order[:-1]
-    before[1:][key[1:] != key[:-1]] = -1
+    before[1:] = _pick(key[1:] == key[:-1], order[:-1], -1)
     prev = np.empty(n, np.intp)
     prev[order] = before
     # link k -> the last step before k that swapped with position k: the last of k's group
@@ -273,13 +272,27 @@ def _fisher_yates(picks: np.ndarray) -> np.ndarray:
     counts = np.bincount(j, minlength=n)
     end = np.cumsum(counts)
     last = end - 1 - (j == idx)
-    root = np.where(last >= end - counts, order[last], idx)
-    while True:
-        nxt = root[root]
-        if np.array_equal(nxt, root):
-            break
-        root = nxt
-    return np.where(prev >= 0, root[prev], j).astype(np.int64, copy=False)
+    root = _pick(last >= end - counts, order.take(last), idx)  # (last = -1 only where masked)
+    # pointer jumping; a step whose link is a root keeps it, so each round after the first
+    # jumps only the steps still moving (a quarter of them after one round, then fewer)
+    nxt = root.take(root)
+    moving = np.flatnonzero(nxt != root)
+    root = nxt
+    while moving.size:
+        at = root.take(moving)
+        nxt = root.take(at)
+        root[moving] = nxt
+        moving = moving[nxt != at]
+    return _pick(prev >= 0, root.take(prev), j).astype(np.int64, copy=False)
+
+
+def _pick(mask, a, b):
+    """``np.where(mask, a, b)`` for integer arrays (``b`` may be a scalar), without a branch
+    per element (NumPy's ``where`` mispredicts one on random masks): ``b + mask * (a - b)``."""
+    d = np.subtract(a, b)
+    d *= mask
+    d += b
+    return d
 
 
 # -- arithmetic as PyTorch's compiled kernels do it ------------------------------------------

@@ -963,10 +963,7 @@ def apply_inplace(self, name, key, fn, args, new_val, edges=None):
     for a in args[1:]:
         if isinstance(a, Tensor) and may_alias(buf, a._buf):
             check_no_alias(buf, a._buf, name not in _NO_FULL_ALIAS)
-    need_grad = STATE.enabled and builtins.any(isinstance(a, Tensor) and tracks_grad(a) for a in args)
-    if self._base is not None and STATE.enabled and not need_grad:
-        b = self._base
-        need_grad = b._rg or b._gfn is not None
+    need_grad = _inplace_needs_grad(self, args)
     if not need_grad:
         check_no_internal_overlap(buf)
         copy_into(buf, new_val)
@@ -990,6 +987,46 @@ def apply_inplace(self, name, key, fn, args, new_val, edges=None):
     if self._retains:
         _move_retain(self, old)
     return self
+
+
+def _inplace_needs_grad(self, args) -> bool:
+    """Whether writing ``fn(*args)`` into ``self`` (= args[0]) records a gradient: an argument
+    tracks one, or ``self`` is a view of a base that does."""
+    if not STATE.enabled:
+        return False
+    if builtins.any(isinstance(a, Tensor) and tracks_grad(a) for a in args):
+        return True
+    b = self._base
+    return b is not None and (b._rg or b._gfn is not None)
+
+
+def write_in_place(self, args, write) -> bool:
+    """An in-place op on the host that records no gradient, computed in ``self``'s buffer:
+    ``write(buf)`` updates ``buf`` (= ``self._buf``, = ``args[0]``'s) in place, e.g. a
+    scatter-add, instead of computing the new value into a copy and copying it back.  False
+    (nothing done: the caller takes `apply_inplace`'s path, its checks and errors) unless
+    every buffer is on the host, none of the other arguments shares memory with ``self`` and
+    no gradient is recorded.
+
+    >>> import numpy as np, fgrad.torch as torch
+    >>> z = torch.zeros(3)
+    >>> write_in_place(z, (z,), lambda b: np.add.at(b, [0, 0], 1.0)), z
+    (True, tensor([2., 0., 0.]))
+    """
+    buf = self._buf
+    if type(buf) is not _nd or _inplace_needs_grad(self, args):
+        return False
+    for a in args[1:]:
+        ab = a._buf if isinstance(a, Tensor) else a
+        if isinstance(ab, (np.ndarray, np.generic)):
+            if np.may_share_memory(buf, ab):
+                return False
+        elif not isinstance(ab, (bool, int, float, complex)):
+            return False
+    check_no_internal_overlap(buf)
+    write(buf)
+    bump_version(self)
+    return True
 
 
 def _reads_old_value(key, fn, args) -> bool:

@@ -28,6 +28,7 @@ from ._dispatch import (
     check_no_alias,
     run_functional,
     apply_inplace,
+    write_in_place,
     is_functional,
     result_tensor,
     apply_op,
@@ -1389,8 +1390,34 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     if inplace:
         if type(b) is not _nd:  # tracers, or the device: the fgrad definition computes it
             return apply_inplace(input, gname, key, fn, args, None, edges)
+        if (nd and mode in ("set", "add") and reduce != "mean" and type(sb) is _nd and sb.dtype == dt
+                and sb.ndim in (0, nd)
+                and write_in_place(input, args, lambda buf: _scatter_into(buf, sb, ib.shape, arrs, mode))):
+            return input  # no gradient to record: written in place, as `fn` computes it
         return apply_inplace(input, gname, key, fn, args, run_forward(key, fn, [b, sb, *arrs], False), edges)
     return apply_op(gname, key, fn, args, edges=edges)
+
+
+def _scatter_into(buf, sb, ishape, arrs, mode) -> None:
+    """`_scatter_common`'s ``fn`` (host, in-bounds indices, ``sb`` of ``buf``'s dtype)
+    computed in ``buf`` itself: the same values, with no copy of ``buf`` in and out."""
+    if sb.shape != ishape:
+        sb = np.broadcast_to(sb, ishape) if sb.ndim == 0 else sb[tuple(slice(0, k) for k in ishape)]
+    idx, pad = I._np_index(np, buf.shape, tuple(("a", k) for k in range(len(arrs))), arrs, "drop")
+    assert not pad  # `_check_index_range` raised for out-of-bounds indices
+    if mode == "set":
+        buf[idx] = sb
+    else:
+        I._ufunc_at(np, mode, buf, idx, sb)
+
+
+def _index_add_into(buf, d, ib, sb) -> None:
+    """``index_add``'s scatter-add (host, in-bounds indices, ``sb`` of ``buf``'s dtype and of
+    the indexed shape) computed in ``buf`` itself."""
+    indexer = tuple(("s", 0, n, 1) for n in buf.shape[:d]) + (("a", 0),)
+    idx, pad = I._np_index(np, buf.shape, indexer, [ib], "drop")
+    assert not pad  # `index_add_` raised for out-of-range indices
+    I._ufunc_at(np, "add", buf, idx, sb)
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: TensorOrScalar | None = None,
@@ -1598,6 +1625,17 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
     if isinstance(source, Tensor):
         check_no_alias(self._buf, source._buf, full_ok=False)
+    b = self._buf
+    if (alpha == 1 and type(b) is _nd and b.ndim and isinstance(source, Tensor) and type(source._buf) is _nd
+            and source._buf.dtype == b.dtype and source._buf.ndim == b.ndim):
+        d = _wrap_dim(dim, b.ndim)
+        ib = _idx_buf(index, "index_add").reshape(-1)
+        if type(ib) is _nd and ib.size and ((ib < -b.shape[d]) | (ib >= b.shape[d])).any():
+            raise IndexError("index out of range in self")
+        # no gradient to record: added in the buffer itself, as `index_add`'s scatter adds
+        if source._buf.shape == b.shape[:d] + ib.shape + b.shape[d + 1:] and write_in_place(
+                self, (self, source, ib), lambda buf: _index_add_into(buf, d, ib, source._buf)):
+            return self
     res = index_add(self.detach(), dim, index, source.detach(), alpha=alpha)
 
     if not (STATE.enabled and (tracks_grad(self) or tracks_grad(source))):

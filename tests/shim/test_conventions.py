@@ -1399,3 +1399,27 @@ def test_relu_stored_numbers_match_live_torch():
     np.testing.assert_array_equal(y.detach().numpy(), _RELU_Y)
     assert list(torch.signbit(y[:4])) == [False, False, True, False]
     np.testing.assert_array_equal(x.grad.numpy(), _RELU_GRAD)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_relu_of_a_large_tensor_is_pytorchs_bit_for_bit(dtype):
+    """Above 1024 elements relu is ``max(0, x)`` with a constant zero array (once a select):
+    ``-0.0`` and NaN payloads kept, ``-inf`` to ``+0``; gradient 0 at 0, 1 through NaN
+    (PyTorch's mask), against live PyTorch."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(64 * 16 * 28).astype(dtype)
+    u = x.view(f"u{x.itemsize}")
+    x[::7], x[1::7], x[2::11] = 0.0, -0.0, -np.inf
+    u[3::13] = np.array(np.nan, dtype).view(u.dtype) | 0x15  # NaNs with payloads, both signs
+    u[4::17] = np.array(-np.nan, dtype).view(u.dtype) | 0x3
+    x = x.reshape(64, 16, 28)
+    fx = ft.from_numpy(x.copy()).requires_grad_()
+    tx = torch.from_numpy(x.copy()).requires_grad_()
+    fy, ty = FF.relu(fx), torch.nn.functional.relu(tx)
+    np.testing.assert_array_equal(fy.detach().numpy().view(u.dtype), ty.detach().numpy().view(u.dtype))
+    fy.sum().backward()
+    ty.sum().backward()
+    np.testing.assert_array_equal(fx.grad.numpy(), tx.grad.numpy())
+    np.testing.assert_array_equal(ft.relu(ft.from_numpy(x)).numpy().view(u.dtype),
+                                  torch.relu(torch.from_numpy(x)).numpy().view(u.dtype))

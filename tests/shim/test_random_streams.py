@@ -282,7 +282,7 @@ def test_fisher_yates_long_chains():
         assert _fisher_yates(np.array(picks, np.int64)).tolist() == _swap_loop(picks)
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 5, 1000, 10000, 65537])
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 1000, 10000, 65537, 1_000_000])
 def test_randperm_matches_live_pytorch_at_large_sizes(n):
     torch = pytest.importorskip("torch")
     for seed in (0, 3):
