@@ -128,6 +128,11 @@ def sym_ite(b: Any, t: Any, f: Any) -> Any:
     return t if b else f
 
 
+def _number(fn: str, size: Any) -> None:
+    if isinstance(size, bool) or not isinstance(size, (int, float)):
+        raise TypeError(f"{fn}(): argument 'size' (position 1) must be Number, not {type(size).__name__}")
+
+
 def sym_constrain_range(size: int, *, min: int | None = None, max: int | None = None) -> None:
     """A no-op for a concrete size (PyTorch constrains symbolic sizes for ``torch.export``).
 
@@ -136,7 +141,7 @@ def sym_constrain_range(size: int, *, min: int | None = None, max: int | None = 
         >>> import fgrad.torch as torch
         >>> torch.sym_constrain_range(5, min=2, max=10)
     """
-    return None
+    _number("sym_constrain_range", size)
 
 
 def sym_constrain_range_for_size(size: int, *, min: int | None = None, max: int | None = None) -> None:
@@ -147,7 +152,7 @@ def sym_constrain_range_for_size(size: int, *, min: int | None = None, max: int 
         >>> import fgrad.torch as torch
         >>> torch.sym_constrain_range_for_size(5)
     """
-    return None
+    _number("sym_constrain_range_for_size", size)
 
 
 def _norm_stats(x: Tensor, dims: tuple[int, ...], eps: float) -> tuple[Tensor, Tensor]:
@@ -355,6 +360,9 @@ def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
         >>> torch.is_anomaly_enabled()
         False
     """
+    if not isinstance(enabled, bool):
+        raise TypeError(f"set_anomaly_enabled(): argument 'enabled' (position 1) must be bool, not "
+                        f"{type(enabled).__name__}")
     torch.autograd.set_detect_anomaly(enabled, check_nan)
 
 

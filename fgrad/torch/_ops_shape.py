@@ -1347,12 +1347,51 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     return gather(expand(input, xs), d, expand(indices, js))
 
 
+def _first_out_of_range(ib, size: int) -> int | None:
+    """The first index outside [0, size) (PyTorch's index_add/index_copy/index_select take no
+    negative indices), or None."""
+    if type(ib) is not _nd or ib.size == 0:
+        return None
+    bad = (ib < 0) | (ib >= size)
+    return int(ib[bad].flat[0]) if bad.any() else None
+
+
+def _check_same_dtype(self_buf, src, message: str) -> None:
+    """PyTorch's dtype check of index_add/index_copy/scatter sources (no conversion)."""
+    if isinstance(src, Tensor) and src._buf.dtype != self_buf.dtype:
+        raise RuntimeError(message.format(self=D.from_np(self_buf.dtype)._legacy,
+                                          src=D.from_np(src._buf.dtype)._legacy))
+
+
+def _check_index_add(b, d: int, ib, source) -> None:
+    """index_add's checks: same dtype, indices in [0, size) (IndexError for a 1-d self,
+    RuntimeError naming the index otherwise, as PyTorch's two kernels)."""
+    _check_same_dtype(b, source,
+                      "index_add_(): self ({self}) and source ({src}) must have the same scalar type")
+    size = b.shape[d] if b.ndim else 1
+    bad = _first_out_of_range(ib, size)
+    if bad is not None:
+        if b.ndim <= 1:
+            raise IndexError("index out of range in self")
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+
+
+def _check_index_copy(b, d: int, ib, source) -> None:
+    _check_same_dtype(b, source, "index_copy_(): self and source expected to have the same dtype, but got "
+                                 "(self) {self} and (source) {src}")
+    size = b.shape[d] if b.ndim else 1
+    bad = _first_out_of_range(ib, size)
+    if bad is not None:
+        raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {d} with size {size}")
+
+
 def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
     b = input._buf
     nd = b.ndim
     d = _wrap_dim(dim, nd) if nd else 0
     ib = _idx_buf(index, name)
     _check_index_range(ib, b.shape[d] if nd else 1, d)
+    _check_same_dtype(b, src, "scatter(): Expected self.dtype to be equal to src.dtype")
     # host index arrays made contiguous; a device index buffer is used as it is
     arrs = tuple(np.ascontiguousarray(a) if type(a) is np.ndarray else a
                  for a in _along_arrays(ib.shape, d, ib))
@@ -1469,7 +1508,7 @@ def index_select(input: Tensor, dim: int, index: Tensor, *, out: Tensor | None =
     if ib.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     n = b.shape[d] if b.ndim else 1
-    if ib.size and (ib.max() >= n or ib.min() < -n):
+    if ib.size and (ib.max() >= n or ib.min() < 0):  # PyTorch takes no negative indices here
         raise IndexError("index out of range in self")
     ib = ib.reshape(-1)
 
@@ -1605,9 +1644,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     ib = _idx_buf(index, "index_add").reshape(-1)
-    size = b.shape[d] if b.ndim else 1
-    if type(ib) is _nd and ib.size and ((ib < -size) | (ib >= size)).any():
-        raise IndexError("index out of range in self")
+    _check_index_add(b, d, ib, source)
     dt = b.dtype
 
     def fn(x, s, i):
@@ -1630,8 +1667,7 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
             and source._buf.dtype == b.dtype and source._buf.ndim == b.ndim):
         d = _wrap_dim(dim, b.ndim)
         ib = _idx_buf(index, "index_add").reshape(-1)
-        if type(ib) is _nd and ib.size and ((ib < -b.shape[d]) | (ib >= b.shape[d])).any():
-            raise IndexError("index out of range in self")
+        _check_index_add(b, d, ib, source)
         # no gradient to record: added in the buffer itself, as `index_add`'s scatter adds
         if source._buf.shape == b.shape[:d] + ib.shape + b.shape[d + 1:] and write_in_place(
                 self, (self, source, ib), lambda buf: _index_add_into(buf, d, ib, source._buf)):
@@ -1643,9 +1679,7 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     b = self._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     ib = _idx_buf(index, "index_add").reshape(-1)
-    size = b.shape[d] if b.ndim else 1
-    if type(ib) is _nd and ib.size and ((ib < -size) | (ib >= size)).any():
-        raise IndexError("index out of range in self")
+    _check_index_add(b, d, ib, source)
     dt = b.dtype
 
     def fn(x, s, i):
@@ -1662,7 +1696,9 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     b = input._buf
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
-    idx = (slice(None),) * d + (result_tensor(_idx_buf(index).reshape(-1)),)
+    ib = _idx_buf(index).reshape(-1)
+    _check_index_copy(b, d, ib, source)
+    idx = (slice(None),) * d + (result_tensor(ib),)
     out = input.clone()
     setitem(out, idx, source)
     return out
@@ -1673,7 +1709,9 @@ def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     if isinstance(source, Tensor):
         check_no_alias(b, source._buf, full_ok=False)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
-    setitem(self, (slice(None),) * d + (result_tensor(_idx_buf(index).reshape(-1)),), source)
+    ib = _idx_buf(index).reshape(-1)
+    _check_index_copy(b, d, ib, source)
+    setitem(self, (slice(None),) * d + (result_tensor(ib),), source)
     return self
 
 

@@ -1121,6 +1121,7 @@ TAKES_ANY = {
         "set_default_tensor_type",
         "normal",
         "vmap",  # PyTorch's vmap wraps any object and fails only when the result is called
+        "sym_not",  # `not a` of anything, as PyTorch's
     },
     "F": {"wrap", "is_concrete"},
     "linalg": {"multi_dot"},

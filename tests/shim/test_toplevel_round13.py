@@ -138,3 +138,58 @@ def test_nn_modules_utils_and_model_zoo():
     assert list(sd) == ["x", "w", "b"] and list(sd._metadata.items()) == [("", {"v": 1}), ("l", {})]
     assert model_zoo.load_url is ftorch.hub.load_state_dict_from_url
     assert str(_size_2_t) == "typing.Union[int, tuple[int, int]]"
+
+
+@pytest.mark.parametrize("case", range(13))
+def test_index_and_scatter_errors_are_pytorchs(case):
+    """Bad indices and source dtypes raise PyTorch's errors (fgrad used to wrap negative
+    indices of index_add/index_copy/index_select and convert scatter/index_add sources)."""
+
+    def run(lib):
+        x = lib.zeros(3, 2)
+        one = lib.ones(1, 2)
+        return [
+            lambda: x.clone().index_add_(0, lib.tensor([-1]), one),
+            lambda: lib.zeros(3).index_add(0, lib.tensor([-1]), lib.ones(1)),
+            lambda: x.clone().index_add_(0, lib.tensor([3]), one),
+            lambda: x.clone().scatter_add_(0, lib.tensor([[0, 1]]), lib.ones(1, 2, dtype=lib.float64)),
+            lambda: x.clone().scatter_(0, lib.tensor([[0, 1]]), lib.ones(1, 2, dtype=lib.float64)),
+            lambda: x.clone().scatter_(0, lib.tensor([[0, 1]]), 2),
+            lambda: lib.scatter_reduce(x, 0, lib.tensor([[0, 1]]), lib.ones(1, 2, dtype=lib.float64), "sum"),
+            lambda: x.clone().index_add_(0, lib.tensor([0]), lib.ones(1, 2, dtype=lib.float64)),
+            lambda: lib.index_add(lib.zeros(3, dtype=lib.int64), 0, lib.tensor([0]), lib.ones(1)),
+            lambda: x.clone().index_copy_(0, lib.tensor([-1]), one),
+            lambda: lib.index_copy(x, 0, lib.tensor([0]), lib.ones(1, 2, dtype=lib.float64)),
+            lambda: x.clone().index_fill_(0, lib.tensor([-1]), 1.0),
+            lambda: x.index_select(0, lib.tensor([-1])),
+        ][case]
+
+    def outcome(lib):
+        try:
+            return ("ok", run(lib)().tolist())
+        except (RuntimeError, IndexError) as e:
+            return (type(e).__name__, str(e))
+
+    # PyTorch 2.13
+    stored = [
+        ("RuntimeError", "index -1 is out of bounds for dimension 0 with size 3"),
+        ("IndexError", "index out of range in self"),
+        ("RuntimeError", "index 3 is out of bounds for dimension 0 with size 3"),
+        ("RuntimeError", "scatter(): Expected self.dtype to be equal to src.dtype"),
+        ("RuntimeError", "scatter(): Expected self.dtype to be equal to src.dtype"),
+        ("ok", [[2.0, 0.0], [0.0, 2.0], [0.0, 0.0]]),
+        ("RuntimeError", "scatter(): Expected self.dtype to be equal to src.dtype"),
+        ("RuntimeError", "index_add_(): self (Float) and source (Double) must have the same scalar type"),
+        ("RuntimeError", "index_add_(): self (Long) and source (Float) must have the same scalar type"),
+        ("IndexError", "index_copy_(): index -1 is out of bounds for dimension 0 with size 3"),
+        ("RuntimeError", "index_copy_(): self and source expected to have the same dtype, but got (self) Float "
+                         "and (source) Double"),
+        ("ok", [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]),
+        ("IndexError", "index out of range in self"),
+    ]
+    assert outcome(ftorch) == stored[case]
+    try:
+        import torch
+    except ImportError:
+        return
+    assert outcome(torch) == stored[case]
