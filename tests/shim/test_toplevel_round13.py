@@ -182,8 +182,8 @@ def test_index_and_scatter_errors_are_pytorchs(case):
         ("RuntimeError", "index_add_(): self (Float) and source (Double) must have the same scalar type"),
         ("RuntimeError", "index_add_(): self (Long) and source (Float) must have the same scalar type"),
         ("IndexError", "index_copy_(): index -1 is out of bounds for dimension 0 with size 3"),
-        ("RuntimeError", "index_copy_(): self and source expected to have the same dtype, but got (self) Float "
-                         "and (source) Double"),
+        ("RuntimeError", "index_copy_(): self and source expected to have the same dtype, but got "
+                         "(self) Float and (source) Double"),
         ("ok", [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]),
         ("IndexError", "index out of range in self"),
     ]
