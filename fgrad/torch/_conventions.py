@@ -151,16 +151,6 @@ def _abs_torch_jvp(primals, tangents):
     return a, fnp.where(zero, fnp.zeros_like(ta), ta)
 
 
-_RELU_MAX_SIZE = 1024
-
-
-def _size(x) -> int:
-    n = 1
-    for d in fnp.shape(x):
-        n *= d
-    return n
-
-
 @custom_jvp
 def relu(x):
     """``max(x, 0)`` with PyTorch's values: ``relu(nan) = nan``, ``relu(-0.0) = -0.0``, every
@@ -174,12 +164,10 @@ def relu(x):
     >>> float(fgrad.grad(relu)(np.float64(0.0)))
     0.0
     """
-    if _size(x) < _RELU_MAX_SIZE:  # static shapes: one form per program
-        return fnp.maximum(0, x)  # max(0, x) returns its second operand on a tie: relu(-0.0) = -0.0
-    # large arrays: the same values through a select; one ufunc is faster alone, but in a
-    # training step (benchmarks torch_cnn) its allocation pattern made glibc return and
-    # re-fault the activations' pages every step (+25% CPU time)
-    return fnp.where(x < 0, fnp.zeros_like(x), x)
+    # max(0, x) returns its second operand on a tie: relu(-0.0) = -0.0.  (Large arrays went
+    # through a select while glibc re-faulted the activations' pages every training step;
+    # core/host_malloc.py keeps them now, and one ufunc is the faster form: benchmarks torch_cnn)
+    return fnp.maximum(fnp.zeros_like(x), x)
 
 
 @relu.defjvp
