@@ -28,8 +28,10 @@ residual inputs are caches of values determined by the primals, so those rules g
 no derivative.  Batching: unbatched weights fold the mapped axis into the batch axis;
 anything else is the vmap of the reference.
 
-Numbers: the same operations in the same order as the step-by-step composite (and as
-PyTorch's CPU cell): ``sigmoid(x) = 1 / (1 + exp(-x))``, ``tanh``, the product order above.
+Numbers: the same operations in the same order as the step-by-step reference
+(`lstm_reference`): ``sigmoid(x) = tanh(x / 2) / 2 + 1 / 2`` (one ``tanh`` call
+serves all four gates; PyTorch's ``1 / (1 + exp(-x))`` differs by rounding), ``tanh``, the
+product order above.  The GRU keeps PyTorch's ``exp`` form.
 
 Example::
 
@@ -328,7 +330,7 @@ lstm_sequence_jvp_p = Primitive("lstm_sequence_jvp", quiet(_in_float32(_jvp_impl
 lstm_sequence_vjp_p = Primitive("lstm_sequence_vjp", quiet(_in_float32(_vjp_impl)), _vjp_abstract,
                                 multiple_results=True, family="rnn")
 for _p in (lstm_sequence_p, lstm_sequence_jvp_p, lstm_sequence_vjp_p):
-    _p.may_warn = True  # exp may overflow (sigmoid of a large negative gate is 0, silently)
+    _p.may_warn = True  # IEEE special values (inf * 0 in the backward), silently as PyTorch
 
 
 # ---------------------------------------------------------------------------------------
