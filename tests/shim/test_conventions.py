@@ -1399,4 +1399,3 @@ def test_relu_stored_numbers_match_live_torch():
     np.testing.assert_array_equal(y.detach().numpy(), _RELU_Y)
     assert list(torch.signbit(y[:4])) == [False, False, True, False]
     np.testing.assert_array_equal(x.grad.numpy(), _RELU_GRAD)
-
