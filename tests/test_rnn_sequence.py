@@ -69,6 +69,28 @@ def test_float32_values_and_residuals() -> None:
     np.testing.assert_allclose(np.asarray(cs)[-1], np.asarray(c))
     np.testing.assert_allclose(np.asarray(tcs), np.tanh(np.asarray(cs)), rtol=1e-6)
     assert gates.shape == (3, 4, 3, 2)
+    # gate-major in the order o, i, f, g: h_t = o * tanh(c_t), c_t = f * c_{t-1} + i * g
+    gates, cs = np.asarray(gates), np.asarray(cs)
+    np.testing.assert_allclose(gates[:, 0] * np.asarray(tcs), np.asarray(hs), rtol=1e-6)
+    np.testing.assert_allclose(gates[1:, 2] * cs[:-1] + gates[1:, 1] * gates[1:, 3], cs[1:], rtol=1e-5,
+                               atol=1e-6)
+    assert (gates[:, :3] >= 0).all() and (gates[:, :3] <= 1).all()
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-6), (np.float64, 1e-15)])
+def test_saturated_gates(dtype, tol) -> None:
+    """Pre-activations far outside the sigmoid's range (the sigmoid is tanh(x/2)/2 + 1/2):
+    gates exactly 0 or 1 up to rounding, no NaN, no warning, the values and the gradient of the
+    NumPy equations (whose exp-form sigmoid overflows to 0 silently here)."""
+    a = _args(T=3, dtype=dtype, seed=5)
+    a[0] = (a[0] * 1e4).astype(dtype)
+    hs, c = lstm_sequence(*a)
+    with np.errstate(over="ignore"):
+        ehs, ec = _np_lstm(*[x.astype(np.float64) for x in a[:4]], a[4].astype(np.float64), False)
+    np.testing.assert_allclose(np.asarray(hs), ehs, rtol=tol, atol=tol)
+    np.testing.assert_allclose(np.asarray(c), ec, rtol=tol, atol=tol)
+    g = fgrad.grad(lambda w: lstm_sequence(a[0], a[1], a[2], w, a[4])[0].sum())(a[3])
+    assert np.isfinite(np.asarray(g)).all()
 
 
 @pytest.mark.parametrize("reverse,bias", CASES)

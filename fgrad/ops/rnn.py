@@ -28,8 +28,10 @@ residual inputs are caches of values determined by the primals, so those rules g
 no derivative.  Batching: unbatched weights fold the mapped axis into the batch axis;
 anything else is the vmap of the reference.
 
-Numbers: the same operations in the same order as the step-by-step composite (and as
-PyTorch's CPU cell): ``sigmoid(x) = 1 / (1 + exp(-x))``, ``tanh``, the product order above.
+Numbers: the same operations in the same order as the step-by-step reference
+(`lstm_reference`): ``sigmoid(x) = tanh(x / 2) / 2 + 1 / 2`` (one ``tanh`` call
+serves all four gates; PyTorch's ``1 / (1 + exp(-x))`` differs by rounding), ``tanh``, the
+product order above.  The GRU keeps PyTorch's ``exp`` form.
 
 Example::
 
@@ -103,51 +105,66 @@ def _previous(seq, first, reverse: bool, xp):
     return xp.concatenate([first[None], seq[:-1]], 0)
 
 
+# The sigmoid gates o, i, f first, then g: internal order of the gate-major residual ``gates``
+# (PyTorch's indices 3, 0, 1, 2).  The forward takes the three sigmoids in one block; in the
+# backward, i, f and g (PyTorch's first three) are the gates whose cotangent is dc times a
+# factor, one block of a step's (B, 4H) cotangent row.
+_ORDER = (3, 0, 1, 2)
+_TORCH_ORDER = (1, 2, 3, 0)  # where PyTorch's gate k sits in _ORDER
+
+
 def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     """``(hs, c_last, cs, gates, tcs)``.  ``gates`` (T, 4, B, H) holds the activations
-    (sigmoid i, f, o; tanh g) gate-major: each gate of a step is one contiguous block, so
-    the elementwise steps run on contiguous arrays (strided chunks cost twice as much)."""
+    gate-major, in `_ORDER` (sigmoid o, i, f; tanh g): each gate of a step is one contiguous
+    block, so the elementwise steps run on contiguous arrays (strided chunks cost twice as
+    much).  The sigmoids are ``tanh(x / 2) / 2 + 1 / 2``: one tanh call on all four gates,
+    whose sigmoid pre-activations are halved in advance (their rows of ``w_hh``, ``xg`` and
+    the bias; exact, a power of two)."""
     _check(xg, h0, c0, w, b[0] if b else None, "lstm_sequence")
     T, B, G = xg.shape
     H = G // 4
     dt = xg.dtype
+    half = xp.full((), 0.5, dt)  # (a 0-d array operand dispatches faster than a Python scalar)
     hs = xp.empty((T, B, H), dt)
     cs = xp.empty((T, B, H), dt)
     tcs = xp.empty((T, B, H), dt)
     gates = xp.empty((T, 4, B, H), dt)
-    # w's gate blocks, transposed: h @ w4 is the step's (4, B, H) gate pre-activation in one
-    # batched matmul (a transposed view multiplies 2-3x slower for small batches)
-    w4 = xp.ascontiguousarray(w.reshape(4, H, H).transpose(0, 2, 1))
-    xg4 = xp.empty((T, 4, B, H), dt)  # the input part with the bias, gate-major, once
+    # w's gate blocks in _ORDER, transposed: h @ w4 is the step's (4, B, H) gate pre-activation
+    # in one batched matmul (a transposed view multiplies 2-3x slower for small batches)
+    w4 = xp.ascontiguousarray(w.reshape(4, H, H)[list(_ORDER)].transpose(0, 2, 1))
+    xp.multiply(w4[:3], half, out=w4[:3])
+    # the input part with the bias, gate-major in _ORDER (PyTorch's i, f, g, o rotated by one
+    # gate: two blocks) and halved likewise, once
+    xg4 = xp.empty((T, 4, B, H), dt)
     xgv = xg.reshape(T, B, 4, H).transpose(0, 2, 1, 3)
     if b:
-        xp.add(xgv, b[0].reshape(4, 1, H), out=xg4)
+        b4 = b[0].reshape(4, 1, H)
+        xp.add(xgv[:, 3], b4[3], out=xg4[:, 0])
+        xp.add(xgv[:, :3], b4[:3], out=xg4[:, 1:])
     else:
-        xg4[...] = xgv
+        xg4[:, 0] = xgv[:, 3]
+        xg4[:, 1:] = xgv[:, :3]
+    xp.multiply(xg4[:, :3], half, out=xg4[:, :3])
     h, c = h0, c0
     g = xp.empty((4, B, H), dt)
     tmp = xp.empty((B, H), dt)
-    one = xp.ones((), dt)  # (a 0-d array operand dispatches faster than the Python scalar)
-    add, _, multiply, divide, negative, exp, tanh, matmul = _step_calls(xp)
+    add, _, multiply, _, _, _, tanh, matmul = _step_calls(xp)
     for t in _steps(T, reverse):
         matmul(h, w4, g)
-        add(g, xg4[t], g)
         a = gates[t]
-        # sigmoid = 1 / (1 + exp(-g)) on all four gates, then the g gate is tanh(g)
-        negative(g, a)
-        exp(a, a)
-        add(one, a, a)
-        divide(one, a, a)
-        tg = a[2]
-        tanh(g[2], tg)
+        add(g, xg4[t], a)
+        tanh(a, a)
+        s = a[:3]  # o, i, f
+        multiply(s, half, s)
+        add(s, half, s)
         c_new = cs[t]
-        multiply(a[1], c, c_new)
-        multiply(a[0], tg, tmp)
+        multiply(a[2], c, c_new)
+        multiply(a[1], a[3], tmp)
         add(c_new, tmp, c_new)
         tc = tcs[t]
         tanh(c_new, tc)
         h = hs[t]
-        multiply(a[3], tc, h)
+        multiply(a[0], tc, h)
         c = c_new
     return [hs, c.copy(), cs, gates, tcs]
 
@@ -160,7 +177,7 @@ def _jvp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     tb = rest[nb + 8] if has_bias else None
     T, B, G = xg.shape
     H = G // 4
-    gates = gates.transpose(0, 2, 1, 3).reshape(T, B, G)
+    gates = gates[:, list(_TORCH_ORDER)].transpose(0, 2, 1, 3).reshape(T, B, G)
     hprev = _previous(hs, h0, reverse, xp)
     cprev = _previous(cs, c0, reverse, xp)
     # the inputs' part of every step's gate tangent, in one go
@@ -195,43 +212,46 @@ def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     T, B, G = xg.shape
     H = G // 4
     dt = xg.dtype
-    first, back = (T - 1, 1) if reverse else (0, -1)  # the first step; where the previous one is
-    # the activations' derivatives: sigmoid' = s (1 - s) on i, f, o; tanh' = 1 - n^2 on g
-    dact = xp.subtract(1, gates)
-    xp.multiply(dact, gates, out=dact)
-    tg = gates[:, 2]
-    xp.multiply(tg, tg, out=dact[:, 2])
-    xp.subtract(1, dact[:, 2], out=dact[:, 2])
-    # the gate cotangents are dc * (tanh(g), c_{t-1}, i) and dh * tanh(c_t), each times its
-    # activation's derivative: those factors for every step, laid out as a step's gate
-    # cotangent ((B, 4, H) per step: the i, f, g blocks take dc broadcast, the o block dh)
-    fac = xp.empty((T, B, 4, H), dt)
-    fac_g = fac.transpose(0, 2, 1, 3)  # gate-major view, as ``gates``
-    xp.multiply(tg, dact[:, 0], out=fac_g[:, 0])
-    c_prev = _previous(cs, c0, reverse, xp)
-    xp.multiply(c_prev, dact[:, 1], out=fac_g[:, 1])
-    xp.multiply(gates[:, 0], dact[:, 2], out=fac_g[:, 2])
-    xp.multiply(tcs, dact[:, 3], out=fac_g[:, 3])
+    one = xp.ones((), dt)
+    first = T - 1 if reverse else 0  # the first step of the recurrence (it reads h0, c0)
+    # the factors, gate-major in _ORDER as ``gates``, with s' = s (1 - s): o: s'(o) tanh(c_t)
+    # (times dh); i: s'(i) n, f: s'(f) c_{t-1}, g: (1 - n^2) i (times dc)
+    fac = xp.empty((T, 4, B, H), dt)
+    s = gates[:, :3]
+    xp.subtract(one, s, out=fac[:, :3])
+    xp.multiply(fac[:, :3], s, out=fac[:, :3])
+    xp.multiply(fac[:, 0], tcs, out=fac[:, 0])
+    n = gates[:, 3]
+    xp.multiply(fac[:, 1], n, out=fac[:, 1])
+    ff = fac[:, 2]
+    if T > 1:
+        later, prev = (slice(0, T - 1), cs[1:]) if reverse else (slice(1, T), cs[:-1])
+        xp.multiply(ff[later], prev, out=ff[later])
+    xp.multiply(ff[first], c0, out=ff[first])
+    xp.multiply(n, n, out=fac[:, 3])
+    xp.subtract(one, fac[:, 3], out=fac[:, 3])
+    xp.multiply(fac[:, 3], gates[:, 1], out=fac[:, 3])
     # dc_t gets dh_t * o * (1 - tanh(c_t)^2)
     k = xp.multiply(tcs, tcs)
-    xp.subtract(1, k, out=k)
-    xp.multiply(k, gates[:, 3], out=k)
+    xp.subtract(one, k, out=k)
+    xp.multiply(k, gates[:, 0], out=k)
+    # a step's gate cotangent is a (B, 4H) row block in PyTorch's order i, f, g, o: the first
+    # three take dc times their factors, the last dh times its factor
     dg = xp.empty((T, B, G), dt)
-    dg4 = dg.reshape(T, B, 4, H)
+    dgv = dg.reshape(T, B, 4, H).transpose(0, 2, 1, 3)  # gate-major view
     dh = xp.zeros((B, H), dt)
     dc = xp.array(ct_c, dtype=dt, copy=True)
-    dc3 = dc.reshape(B, 1, H)
     tmp = xp.empty((B, H), dt)
-    add, _, mul, _, _, _, _, matmul = _step_calls(xp)
+    add, _, multiply, _, _, _, _, matmul = _step_calls(xp)
     for t in _steps(T, not reverse):
-        d = dg4[t]
+        d = dgv[t]
         f = fac[t]
         add(dh, ct_hs[t], dh)  # the total cotangent of h_t
-        mul(dh, f[:, 3], d[:, 3])  # the output gate's
-        mul(dh, k[t], tmp)
+        multiply(dh, f[0], d[3])  # the output gate's
+        multiply(dh, k[t], tmp)
         add(dc, tmp, dc)  # the total cotangent of c_t
-        mul(dc3, f[:, :3], d[:, :3])  # the input, forget and candidate gates'
-        mul(dc, gates[t, 1], dc)  # the cotangent of c_{t-1}
+        multiply(dc, f[1:], d[:3])  # the input, forget and candidate gates'
+        multiply(dc, gates[t, 2], dc)  # the cotangent of c_{t-1}
         matmul(dg[t], w, dh)  # the cotangent of h_{t-1} from this step
     # ct_w = sum_t dg_t.T @ h_{t-1}: the steps after the first in one matmul (no copy of hs
     # shifted by one step), the first step's (which reads h0) added
@@ -310,7 +330,7 @@ lstm_sequence_jvp_p = Primitive("lstm_sequence_jvp", quiet(_in_float32(_jvp_impl
 lstm_sequence_vjp_p = Primitive("lstm_sequence_vjp", quiet(_in_float32(_vjp_impl)), _vjp_abstract,
                                 multiple_results=True, family="rnn")
 for _p in (lstm_sequence_p, lstm_sequence_jvp_p, lstm_sequence_vjp_p):
-    _p.may_warn = True  # exp may overflow (sigmoid of a large negative gate is 0, silently)
+    _p.may_warn = True  # IEEE special values (inf * 0 in the backward), silently as PyTorch
 
 
 # ---------------------------------------------------------------------------------------
@@ -319,6 +339,11 @@ for _p in (lstm_sequence_p, lstm_sequence_jvp_p, lstm_sequence_vjp_p):
 
 def _sigmoid(x):
     return ew.div(1, ew.add(1, ew.exp(ew.neg(x))))
+
+
+def _sigmoid_by_tanh(x):
+    """``tanh(x / 2) / 2 + 1 / 2``: the LSTM's form (one tanh call serves all its gates)."""
+    return ew.add(ew.mul(ew.tanh(ew.mul(x, 0.5)), 0.5), 0.5)
 
 
 def _mm_t(a, w):
@@ -356,12 +381,12 @@ def _reference_all(xg, h0, c0, w, b, reverse: bool) -> list:
         xt = _index0(xg, t)
         g = ew.add(_mm_t(h, w), xt if b is None else ew.add(xt, b))
         gi, gf, gg, go = split(g, (get_aval(g).shape[1] // 4,) * 4, 1)
-        si, sf, tg, so = _sigmoid(gi), _sigmoid(gf), ew.tanh(gg), _sigmoid(go)
+        si, sf, tg, so = _sigmoid_by_tanh(gi), _sigmoid_by_tanh(gf), ew.tanh(gg), _sigmoid_by_tanh(go)
         c = ew.add(ew.mul(sf, c), ew.mul(si, tg))
         tc = ew.tanh(c)
         h = ew.mul(so, tc)
         hs[t], cs[t], tcs[t] = row(h), row(c), row(tc)
-        gates[t] = row(concatenate([row(si), row(sf), row(tg), row(so)], 0))
+        gates[t] = row(concatenate([row(so), row(si), row(sf), row(tg)], 0))  # _ORDER
     return [concatenate(hs, 0), c, concatenate(cs, 0), concatenate(gates, 0), concatenate(tcs, 0)]
 
 
