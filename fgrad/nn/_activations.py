@@ -31,7 +31,6 @@ from ..ops import elementwise as _ew
 from ..ops._util import normalize_axes as _normalize_axes
 from ..ops._util import normalize_axis as _normalize_axis
 from ..ops.special import erf as _erf
-from ..ops import bits as _bits
 from ..ops.bits import stop_gradient as _stop_gradient
 from ..ops.linalg import dot_general as _dot_general
 from ..core.quiet import quiet as _quiet
@@ -149,8 +148,7 @@ def _gelu_erf_jvp(primals, tangents, erf):
 _MILLS_P = (9.396117846014848, 40.850947793256175, 94.70891943367536, 103.73478698730469)
 _MILLS_Q = (9.396222760831517, 41.84624199313557, 104.19487207807495, 141.60648829006743,
             82.76838789412676)
-_MILLS_CLAMP = 1e6  # |x| beyond: phi(x) is 0 in float32, the rational only must not overflow
-_SIGN32 = np.int32(-(2 ** 31))
+_MILLS_DAMP = 1e-9
 
 
 @_custom_jvp
@@ -178,11 +176,11 @@ def gelu_erf_float32_arithmetic(x: Shaped[ArrayLike, "*shape"]) -> tuple[Array, 
     x = _arr(x)
     if x.dtype != np.float32:
         raise TypeError(f"gelu_erf_float32_arithmetic: float32 input expected, got {x.dtype}")
-    bits = _bits.bitcast_convert_type(x, np.int32)
-    a_bits = fnp.bitwise_and(bits, np.int32(2 ** 31 - 1))
-    a = _bits.bitcast_convert_type(a_bits, np.float32)  # |x|, NaN and inf included
-    b = _bits.bitcast_convert_type(  # min(|x|, clamp) (integer order: no NaN rules)
-        fnp.minimum(a_bits, np.float32(_MILLS_CLAMP).view(np.int32)), np.float32)
+    # (elementwise ufuncs only, so that the host code generator fuses it into one blocked kernel)
+    a = fnp.abs(x)
+    # the rational's argument: |x| below 60 (1 + a 1e-9 rounds to 1), at most 1e9 above, where
+    # phi(x) is 0 and only an overflow of the polynomials (inf / inf) would matter; inf: NaN
+    b = fnp.divide(a, fnp.add(fnp.multiply(a, np.float32(_MILLS_DAMP)), np.float32(1.0)))
     polys = []
     for coeffs in (_MILLS_P, _MILLS_Q):  # Horner's rule, monic (positive coefficients)
         acc = fnp.add(b, np.float32(coeffs[0]))
@@ -192,13 +190,12 @@ def gelu_erf_float32_arithmetic(x: Shaped[ArrayLike, "*shape"]) -> tuple[Array, 
     r = fnp.divide(polys[0], polys[1])  # the Mills ratio (1 - Phi(a)) / phi(a)
     pdf = fnp.multiply(fnp.exp(fnp.multiply(fnp.multiply(x, x), np.float32(-0.5))),
                        np.float32(1.0 / math.sqrt(2.0 * math.pi)))
-    step = fnp.greater_equal(bits, 0).astype(np.float32)  # the sign bit: -0.0 counts as negative
+    step = fnp.greater_equal(x, np.float32(0.0)).astype(np.float32)  # 1 for x >= 0 (and -0.0)
     y = fnp.subtract(fnp.multiply(x, step), fnp.multiply(a, fnp.multiply(r, pdf)))
-    v = fnp.multiply(fnp.subtract(a, r), pdf)  # x phi(x) - (1 - Phi(|x|)) for x >= 0
-    v_signed = _bits.bitcast_convert_type(  # v with the sign of x applied (-v for x < 0)
-        fnp.bitwise_xor(_bits.bitcast_convert_type(v, np.int32), fnp.bitwise_and(bits, _SIGN32)),
-        np.float32)
-    return y, fnp.add(step, v_signed)
+    v = fnp.multiply(fnp.subtract(a, r), pdf)  # x phi(x) - (1 - Phi(x)) for x >= 0
+    # the derivative: 1 + v for x >= 0, -v below
+    d = fnp.subtract(fnp.multiply(fnp.add(fnp.multiply(v, np.float32(2.0)), np.float32(1.0)), step), v)
+    return y, d
 
 
 def _gelu_erf_float32_jvp(primals, tangents):
