@@ -392,23 +392,23 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         return _act("GeluBackward0", ("gelu", "tanh"), fn, input)
 
     x = _float(input)
-    # float32: erf in float32 arithmetic, as PyTorch's kernel (within a few ulp; the result
-    # stays within PyTorch's own distance to the exact GELU); bfloat16 too (computed in
-    # float32 and rounded once to 8 bits, which absorbs those ulp but for about 1 element in
-    # 10^4); float16 (11 bits) keeps the correctly rounded erf, which gives PyTorch's bits
+    # float32: in float32 arithmetic, as PyTorch's kernel (`gelu_erf_float32_arithmetic`: within
+    # a few ulp of the exact GELU, closer than PyTorch's own); bfloat16 too (computed in float32
+    # and rounded once to 8 bits); float16 (11 bits) keeps the correctly rounded erf, which
+    # gives PyTorch's bits
     dt = _buf(x).dtype
     f32 = dt in _F32_ERF_DTYPES
-    gelu_and_cdf = _gelu_erf_float32 if f32 else _gelu_erf
+    gelu_and_saved = _gelu_erf_float32 if f32 else _gelu_erf
     narrow = dt.itemsize == 2  # bfloat16, float16: computed in float32 (see `apply_op`)
 
     def fn_e(x):
-        # the normal cdf is a second output so that the backward program reads it instead of
-        # evaluating erf again (it only needs exp(-x^2/2) besides); for 16-bit x it is the
-        # float32 cdf the result was computed from (not rounded to x's dtype, which the
-        # backward could not use)
+        # the second output is only there for the backward program to read: the derivative
+        # itself for float32 (reverse mode is one product), the normal cdf otherwise (the
+        # backward adds the density); for 16-bit x it stays float32 (not rounded to x's dtype,
+        # which the backward could not use)
         xc = lax.convert_element_type(x, np.float32) if narrow else x
-        y, cdf = gelu_and_cdf(xc)
-        return (lax.convert_element_type(y, x.dtype) if narrow else y), cdf
+        y, saved = gelu_and_saved(xc)
+        return (lax.convert_element_type(y, x.dtype) if narrow else y), saved
 
     return _defop("GeluBackward0", ("gelu", "none", f32, narrow), fn_e, (x,), multi=True)[0]
 
