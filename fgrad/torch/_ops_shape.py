@@ -294,6 +294,18 @@ def _view_dtype(self, dt):
     return t
 
 
+def _v_alias(x):
+    return x
+
+
+def alias_view(self: Tensor) -> Tensor:
+    """A view of all of ``self`` (PyTorch's ``aten::alias``, grad_fn ``AliasBackward0``): what
+    ``as_subclass`` returns, with the subclass."""
+    if _traced(self._buf):
+        return _fview(self, run_functional(_v_alias, (self,)), _v_alias, ())
+    return _make_view(self, self._buf, "AliasBackward0", _v_alias, ())
+
+
 def view_as(self: Tensor, other: Tensor) -> Tensor:
     return view(self, other._buf.shape)
 

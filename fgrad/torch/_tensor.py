@@ -298,6 +298,12 @@ class Tensor(metaclass=_TensorMeta):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         pass
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        from .overrides import install_subclass  # the __torch_function__ protocol (imports this module)
+
+        install_subclass(cls)
+
     @staticmethod
     def _make_subclass(cls, data, require_grad=False):
         """An instance of ``cls`` sharing ``data``'s memory (what ``nn.Parameter`` uses)."""
