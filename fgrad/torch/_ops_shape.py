@@ -186,6 +186,8 @@ def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None, record:
     t._vc = vc
     if src._inf:
         t._inf = True  # a view of an inference tensor is one (of a normal tensor, normal)
+    if src._conj_of is not None:
+        t._conj_of = src._conj_of  # a view of a conjugate view has the conjugate bit too
     base = src._base
     if base is None:
         base = src
