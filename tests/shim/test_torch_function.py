@@ -159,6 +159,20 @@ def subclass_autograd(torch):
     return out
 
 
+def module_and_grad(torch):
+    class Sub(torch.Tensor):
+        pass
+
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+    xs = torch.randn(5, 3).as_subclass(Sub).requires_grad_()
+    y = m(xs)
+    out = [type(y).__name__, type(y.grad_fn).__name__, type(torch.nn.functional.softmax(xs, -1)).__name__]
+    y.sum().backward()
+    return out + [type(xs.grad).__name__, round(xs.grad.sum().item(), 4),
+                  round(m[0].weight.grad.sum().item(), 4)]
+
+
 def dispatch_order(torch):
     class A(torch.Tensor):
         @classmethod
@@ -211,7 +225,7 @@ def _multi(func, cls):
 
 
 SCENARIOS = {f.__name__: f for f in (scalar_tensor, metadata_tensor, logging_tensor, subclass_preserved,
-                                     subclass_autograd, dispatch_order, python_functions)}
+                                     subclass_autograd, module_and_grad, dispatch_order, python_functions)}
 
 TORCH = {  # torch 2.13 (CPU): str() of each scenario's results
     "scalar_tensor": [
@@ -249,6 +263,7 @@ TORCH = {  # torch 2.13 (CPU): str() of each scenario's results
         "Sub", "AliasBackward0", "Tensor", "tensor([3., 3.])",
         "AliasBackward0", "False", "True", "tensor([2., 4.])",
     ],
+    "module_and_grad": ["Sub", "AliasBackward0", "Sub", "Tensor", "-0.9612", "-0.5915"],
     "dispatch_order": [
         "B", "B", "B", "B", "A", "B",
         _multi("torch.sin", "NI"),
