@@ -446,9 +446,9 @@ ravel = Tensor.ravel
 
 def __getattr__(name):
     """``torch.conv2d``, ``torch.softplus``...: PyTorch exports many functional ops at the top
-    level; fall back to ``nn.functional``.  ``torch.distributed`` and ``torch.multiprocessing``
-    load on first use."""
-    if name in ("distributed", "multiprocessing"):
+    level; fall back to ``nn.functional``.  ``torch.distributed``, ``torch.multiprocessing``
+    and ``torch.fx`` load on first use."""
+    if name in ("distributed", "multiprocessing", "fx"):
         return _importlib.import_module(f"fgrad.torch.{name}")
     nnmod = globals().get("nn")
     fn = getattr(getattr(nnmod, "functional", None), name, None) if nnmod is not None else None
