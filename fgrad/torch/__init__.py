@@ -161,6 +161,8 @@ from ._random import (  # noqa: F401
 import fgrad.torch._ops_methods as _ops_methods  # noqa: F401  (binds methods and operators onto Tensor)
 import fgrad.torch.linalg as linalg  # noqa: F401
 import fgrad.torch.sparse as sparse  # (sparse COO tensors; binds Tensor.to_sparse and friends)
+import fgrad.torch.overrides as overrides  # noqa: F401 (the __torch_function__ protocol)
+import fgrad.torch._C as _C  # noqa: F401 (torch._C.DisableTorchFunctionSubclass, ...)
 from .sparse import sparse_coo, sparse_coo_tensor, sparse_csr, sparse_csr_tensor  # noqa: F401
 from ._promotion import can_cast as _can_cast
 from ._device import default_device as _default_device
@@ -178,7 +180,7 @@ addmm = sparse.addmm_face(addmm)  # noqa: F405
 mv = sparse.mv_face(mv)  # noqa: F405
 spmm = sparse.mm
 # star-imported from _ops_shape: Tensor.__getitem__/__setitem__'s helpers, not torch names
-del getitem, setitem, check_device  # noqa: F821
+del getitem, setitem, check_device, alias_view  # noqa: F821
 
 # the shim's internal API (the dispatcher's, promotion's and the face factories' names, which
 # the star imports above bring along) is not part of the torch namespace
@@ -444,9 +446,9 @@ ravel = Tensor.ravel
 
 def __getattr__(name):
     """``torch.conv2d``, ``torch.softplus``...: PyTorch exports many functional ops at the top
-    level; fall back to ``nn.functional``.  ``torch.distributed``, ``torch.multiprocessing``
-    and ``torch.quasirandom`` load on first use."""
-    if name in ("distributed", "multiprocessing", "quasirandom"):
+    level; fall back to ``nn.functional``.  ``torch.distributed``, ``torch.multiprocessing``,
+    ``torch.quasirandom`` and ``torch.fx`` load on first use."""
+    if name in ("distributed", "multiprocessing", "quasirandom", "fx"):
         return _importlib.import_module(f"fgrad.torch.{name}")
     nnmod = globals().get("nn")
     fn = getattr(getattr(nnmod, "functional", None), name, None) if nnmod is not None else None

@@ -2,11 +2,16 @@
 ``resolve_neg``/``is_conj``/``is_neg`` and the storage-sharing views ``view_as_real`` and
 ``view_as_complex``.
 
-fgrad has no lazy conjugate (or negative) bit: ``conj`` of a complex tensor computes the
-conjugate (a new tensor, as ``conj_physical``), ``is_conj``/``is_neg`` are always False and
-``resolve_conj``/``resolve_neg`` return their input.  ``view_as_real``/``view_as_complex`` are
-real views: a write through one shows in the other, and autograd follows in-place writes
-through them (the view chain of `fgrad.torch._ops_shape`).
+``conj`` of a complex tensor is a conjugate view, as PyTorch's: ``is_conj()`` is True, an
+in-place write to it writes the conjugate into its base and a write to the base shows in it.
+fgrad's conjugate view holds the conjugated values (NumPy has no lazy conjugate): its version
+counter is its base's, bumped by the view's in-place ops after the view's own buffer has
+been written, and then writes the conjugate back (`ConjVersion`); the base's counter refreshes
+the view after each of the base's writes (`fgrad.torch._storage.watch`).  ``resolve_conj``
+returns a plain copy.  There is no lazy negative bit: ``is_neg`` is always False and
+``resolve_neg`` returns its input.  ``view_as_real``/``view_as_complex`` are real views: a
+write through one shows in the other, and autograd follows in-place writes through them (the
+view chain of `fgrad.torch._ops_shape`).
 
 Example::
 
@@ -20,6 +25,7 @@ Example::
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -31,7 +37,9 @@ from . import _device as _dev
 from ._dispatch import apply_inplace, apply_op, run_forward, run_functional
 from ._faces import as_tensor_arg
 from ._ops_shape import _make_view, _traced, _wr
+from ._storage import watch
 from ._tensor import Tensor
+from .autograd import graph as G
 
 _nd = np.ndarray
 _TO_COMPLEX = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.float64): np.dtype(np.complex128)}
@@ -62,22 +70,84 @@ def conj_physical(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     return out.copy_(res)
 
 
-def conj(input: Tensor) -> Tensor:
-    """The complex conjugate; ``input`` itself when it is real.
-
-    PyTorch returns a lazily conjugated view; fgrad has no conjugate bit and computes it
-    (``is_conj()`` of the result is False, and writes to it do not reach ``input``).
+class ConjVersion:
+    """The version counter of a conjugate view: its base's count; a bump (an in-place write to
+    the view, after the view's buffer was written) first writes the conjugate of the view's
+    values into the base, then bumps the base's counter (which refreshes every conjugate view
+    of the base).
 
     Example::
 
         >>> import fgrad.torch as torch
-        >>> torch.tensor([1 + 2j, -3j]).conj()
-        tensor([1.-2.j, -0.+3.j])
+        >>> x = torch.tensor([1 + 2j])
+        >>> type(x.conj()._vc).__name__
+        'ConjVersion'
+    """
+
+    __slots__ = ("base", "view")
+
+    def __init__(self, base: Tensor, view: Tensor) -> None:
+        self.base = base
+        self.view = weakref.ref(view)
+
+    @property
+    def v(self) -> int:
+        return self.base._get_vc().v
+
+    @v.setter
+    def v(self, value: int) -> None:
+        view = self.view()
+        if view is not None:
+            self.base._buf[...] = view._buf.conj()
+        self.base._get_vc().v = value
+
+
+class StaleConjBackward0(G.Node):
+    """The ``grad_fn`` a conjugate view that requires grad gets when its base is written in
+    place: fgrad does not regenerate the view's history (PyTorch does), so a backward pass
+    that reaches it raises instead of using the old one."""
+
+    __slots__ = ()
+
+    def _apply(self, cts, create_graph: bool):
+        raise RuntimeError(
+            "fgrad.torch: the base of a conjugate view (Tensor.conj()) that requires grad was modified "
+            "in place after the view was made, and fgrad does not regenerate the view's gradient "
+            "history; take x.conj() again after the in-place operation (or use conj_physical())")
+
+
+def _refresh(view: Tensor) -> None:
+    base = view._conj_of
+    view._buf[...] = base._buf.conj()
+    if view._gfn is not None:
+        view._gfn = StaleConjBackward0()
+
+
+def conj(input: Tensor) -> Tensor:
+    """The complex conjugate: a conjugate view of a complex ``input`` (``is_conj()`` True;
+    an in-place write to it writes the conjugate into ``input``, and writes to ``input``
+    show in it), ``input`` itself when it is real.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([1 + 2j, -3j])
+        >>> y = x.conj()
+        >>> y, y.is_conj()
+        (tensor([1.-2.j, -0.+3.j]), True)
+        >>> y[0] = 5 + 5j
+        >>> x
+        tensor([5.-5.j, -0.-3.j])
     """
     x = as_tensor_arg(input, "conj")
     if not x.is_complex():
         return x
-    return apply_op("ConjBackward0", ("conj",), _conj_value, (x,))
+    y = apply_op("ConjBackward0", ("conj",), _conj_value, (x,))
+    if x._conj_of is None and not _traced(x._buf) and not _traced(y._buf):
+        y._conj_of = x
+        y._vc = ConjVersion(x, y)
+        watch(x._get_vc(), y, _refresh)
+    return y
 
 
 def conj_physical_(input: Tensor) -> Tensor:
@@ -97,16 +167,18 @@ def conj_physical_(input: Tensor) -> Tensor:
 
 
 def resolve_conj(input: Tensor) -> Tensor:
-    """``input`` (fgrad never holds a lazily conjugated tensor: see `conj`).
+    """A copy of a conjugate view without the conjugate bit (values unchanged, no longer
+    sharing ``input``'s base); any other tensor itself.
 
     Example::
 
         >>> import fgrad.torch as torch
         >>> x = torch.tensor([1 + 2j])
-        >>> torch.resolve_conj(x) is x
-        True
+        >>> torch.resolve_conj(x) is x, x.conj().resolve_conj().is_conj()
+        (True, False)
     """
-    return as_tensor_arg(input, "resolve_conj")
+    x = as_tensor_arg(input, "resolve_conj")
+    return x.clone() if x._conj_of is not None else x
 
 
 def resolve_neg(input: Tensor) -> Tensor:
@@ -123,16 +195,15 @@ def resolve_neg(input: Tensor) -> Tensor:
 
 
 def is_conj(input: Tensor) -> bool:
-    """False: fgrad has no conjugate bit (see `conj`).
+    """Whether ``input`` is a conjugate view (`conj` of a complex tensor, or a view of one).
 
     Example::
 
         >>> import fgrad.torch as torch
-        >>> torch.is_conj(torch.tensor([1 + 2j]).conj())
-        False
+        >>> torch.is_conj(torch.tensor([1 + 2j]).conj()), torch.is_conj(torch.tensor([1 + 2j]))
+        (True, False)
     """
-    as_tensor_arg(input, "is_conj")
-    return False
+    return as_tensor_arg(input, "is_conj")._conj_of is not None
 
 
 def is_neg(input: Tensor) -> bool:
@@ -171,6 +242,11 @@ def view_as_real(input: Tensor) -> Tensor:
     b = x._buf
     if not x.is_complex():
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    if x._conj_of is not None:
+        raise RuntimeError(
+            "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate tensor so "
+            "you can view it as real, use self.resolve_conj(); however, be warned that the resulting tensor "
+            "will NOT alias the original.")
     if _traced(b):
         return run_functional(_v_view_as_real, (x,))
     half = b.itemsize // 2

@@ -28,6 +28,7 @@ from functools import partial
 
 import fgrad.numpy as fnp
 from fgrad import lax
+from fgrad.ops.cumulative import cumlogsumexp as _cumlogsumexp
 from fgrad.ops.elementwise import div as _div, pow_ as _pow
 from fgrad.transforms.ad import jvp
 from fgrad.transforms.custom import custom_jvp
@@ -37,7 +38,7 @@ __all__ = [
     "divide_or_nan", "slogdet", "abs", "abs_torch", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
     "euclidean_dist_mm", "mean",
     "extremum_nan_evenly", "prod",
-    "logit", "copysign", "pow",
+    "logit", "copysign", "pow", "logcumsumexp",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -612,3 +613,35 @@ def _pow_jvp(primals, tangents):
     log_x = fnp.log(fnp.where(zero, fnp.ones_like(x), x))
     by_exponent = dy * fnp.where(zero, fnp.zeros_like(out), out * log_x)
     return out, by_base + by_exponent
+
+
+@partial(custom_jvp, nondiff_argnums=(1,))
+def logcumsumexp(x, axis: int):
+    """``log(cumsum(exp(x)))`` along ``axis`` whose gradient has PyTorch's NaNs: NaN where the
+    result is ``-inf`` (a run of leading ``-inf``), where ``x`` is ``+inf``, and in the whole
+    slice when the slice holds a NaN; a term of a later ``+inf`` result contributes 0.
+    Elsewhere the gradient is the core's (``sum_{j >= i} g_j exp(x_i - r_j)``).
+
+    >>> import numpy as np, fgrad
+    >>> x = np.array([-np.inf, 0.0, 0.0])
+    >>> fgrad.grad(lambda v: logcumsumexp(v, 0).sum())(x).tolist()
+    [nan, 1.5, 0.5]
+    """
+    return _cumlogsumexp(x, axis)
+
+
+@logcumsumexp.defjvp
+def _logcumsumexp_jvp(axis, primals, tangents):
+    (x,), (t,) = primals, tangents
+    r = logcumsumexp(x, axis)
+    pos_inf = x == fnp.inf
+    # A +inf entry is taken out of the scan (its own gradient is NaN below); the results it
+    # makes +inf take no share of the others' gradient, as in PyTorch's exp(log g - r) form.
+    xs = fnp.where(pos_inf, fnp.full_like(x, -fnp.inf), x)
+    ts = fnp.where(pos_inf, fnp.zeros_like(t), t)
+    _, dr = jvp(lambda v: _cumlogsumexp(v, axis), (xs,), (ts,))
+    dr = fnp.where(r == fnp.inf, fnp.zeros_like(dr), dr)
+    last = lax.slice_in_dim(r, r.shape[axis] - 1, r.shape[axis], axis=axis)
+    nan_at = (r == -fnp.inf) | pos_inf | fnp.isnan(last)
+    nans = fnp.where(nan_at, fnp.full_like(r, fnp.nan), fnp.zeros_like(r))
+    return r, dr + nans * t

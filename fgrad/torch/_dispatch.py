@@ -788,9 +788,14 @@ def _check_inplace(self, need_grad: bool) -> None:
             "inplace to be tracked) or both outside (if you want the inplace to be tracked)."
         )
     if need_grad:
+        if self._conj_of is not None and not (self._conj_of._gfn is None and self._conj_of._rg):
+            raise RuntimeError(
+                "fgrad.torch: an in-place operation on a conjugate view (Tensor.conj() of a complex tensor) "
+                "that requires grad is not supported; write to x.conj().resolve_conj() or to the base "
+                "tensor (x.conj_physical_()) instead")
         if self._gfn is None and self._rg:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-        base = self._base
+        base = self._base if self._conj_of is None else self._conj_of
         if base is not None and base._gfn is None and base._rg:
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place operation."

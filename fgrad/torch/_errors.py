@@ -157,7 +157,7 @@ def _wrong_argument(fn, name: str, args, kwargs, exc: AttributeError):
     return None
 
 
-def public(fn, name: str | None = None):
+def public(fn, name: str | None = None, qualname: str | None = None):
     """``fn`` as a public entry point: an argument that is not a Tensor where the op needs one
     raises PyTorch's ``TypeError`` naming the argument, instead of an ``AttributeError`` from
     inside.  No cost unless an exception is raised.
@@ -170,9 +170,18 @@ def public(fn, name: str | None = None):
     relu(): argument 'input' (position 1) must be Tensor, not str
     """
     op = name or fn.__name__
+    from .overrides import _PLAIN, dispatch_call, overloaded_arg
 
     @functools.wraps(fn)
     def entry(*args, **kwargs):
+        # the __torch_function__ protocol: an argument of a type that is not plain may take over
+        for a in args:
+            if type(a) not in _PLAIN and overloaded_arg(a):
+                return dispatch_call(entry, args, kwargs)
+        if kwargs:
+            for a in kwargs.values():
+                if type(a) not in _PLAIN and overloaded_arg(a):
+                    return dispatch_call(entry, args, kwargs)
         try:
             return fn(*args, **kwargs)
         except AttributeError as e:
@@ -182,13 +191,16 @@ def public(fn, name: str | None = None):
             raise wrong from None
 
     entry.__fgrad_public__ = True
+    entry.__fgrad_torch_name__ = qualname or f"torch.{op}"
     return entry
 
 
 def wrap_public_functions(namespace: dict, module_prefix: str = "fgrad.torch") -> None:
     """Replace each public function of ``namespace`` defined in fgrad's shim by `public` of it."""
+    space = namespace.get("__name__", "fgrad.torch").replace("fgrad.torch", "torch", 1)
     for key, value in list(namespace.items()):
         if (key.startswith("_") or not inspect.isfunction(value) or getattr(value, "__fgrad_public__", False)
                 or not getattr(value, "__module__", "").startswith(module_prefix)):
             continue
-        namespace[key] = public(value, key)
+        prefix = space.rsplit(".", 1)[-1] + "_" if space in ("torch.linalg", "torch.fft") else ""
+        namespace[key] = public(value, key, f"{space}.{prefix}{key}")  # PyTorch's native name

@@ -25,7 +25,6 @@ from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as 
 from ..ops import elementwise as ew
 from ..ops import shape as shape_prims
 from ..ops.bits import stop_gradient
-from ..ops.cumulative import cumlogsumexp as _cumlogsumexp
 from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
@@ -1670,7 +1669,7 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
 
     def fn(x):
-        return _cumulative_wide(_cumlogsumexp, x, d)
+        return _cumulative_wide(_conv.logcumsumexp, x, d)
 
     return apply_op("LogcumsumexpBackward0", ("logcumsumexp", d), fn, (input,))
 

@@ -692,6 +692,8 @@ def _bind() -> None:
         __getitem__=view_ops.getitem,
         __setitem__=view_ops.setitem,
     )
+    for n in ("__getitem__", "__setitem__"):  # PyTorch's names (what __torch_function__ overrides see)
+        m[n].__name__ = m[n].__qualname__ = n
     linalg = [
         "mm",
         "bmm",

@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
 
+from ._ops_shape import alias_view
 from ._tensor import Tensor
 
 __all__ = ["FUNCTIONS", "METHODS"]
@@ -459,7 +460,7 @@ def _as_subclass(self: Tensor, cls: type) -> Tensor:
     """
     if not (isinstance(cls, type) and issubclass(cls, Tensor)):
         raise TypeError(f"as_subclass(): argument 'cls' must be a subclass of torch.Tensor, but got {cls!r}")
-    out = self.view_as(self)
+    out = alias_view(self)
     out.__class__ = cls
     return out
 

@@ -187,6 +187,8 @@ def _make_view(src: Tensor, buf, gname: str, vf, params, out_index=None, record:
     t._vc = vc
     if src._inf:
         t._inf = True  # a view of an inference tensor is one (of a normal tensor, normal)
+    if src._conj_of is not None:
+        t._conj_of = src._conj_of  # a view of a conjugate view has the conjugate bit too
     base = src._base
     if base is None:
         base = src
@@ -293,6 +295,18 @@ def _view_dtype(self, dt):
     t._vc = self._get_vc()
     t._stsrc = self._base if self._base is not None else self
     return t
+
+
+def _v_alias(x):
+    return x
+
+
+def alias_view(self: Tensor) -> Tensor:
+    """A view of all of ``self`` (PyTorch's ``aten::alias``, grad_fn ``AliasBackward0``): what
+    ``as_subclass`` returns, with the subclass."""
+    if _traced(self._buf):
+        return _fview(self, run_functional(_v_alias, (self,)), _v_alias, ())
+    return _make_view(self, self._buf, "AliasBackward0", _v_alias, ())
 
 
 def view_as(self: Tensor, other: Tensor) -> Tensor:

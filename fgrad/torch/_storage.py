@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import warnings
+import weakref
 
 import numpy as np
 
@@ -30,10 +31,55 @@ DType: object = "DType"
 class VersionCounter:
     """A version counter, shared by a tensor and its views; bumped by in-place ops."""
 
-    __slots__ = ("v",)
+    __slots__ = ("v", "_w")
 
     def __init__(self) -> None:
         self.v = 0
+
+
+_SLOT_V = VersionCounter.v
+
+
+class WatchedVersionCounter(VersionCounter):
+    """A `VersionCounter` that calls its watchers after each bump (`watch`): a conjugate view
+    (``Tensor.conj()``), which holds its own values, re-reads them when its base is written.
+    Only counters with a watcher pay for the call."""
+
+    __slots__ = ()
+
+    @property
+    def v(self) -> int:
+        return _SLOT_V.__get__(self, VersionCounter)
+
+    @v.setter
+    def v(self, value: int) -> None:
+        _SLOT_V.__set__(self, value)
+        for entry in tuple(self._w):
+            obj = entry[0]()
+            if obj is None:
+                self._w.remove(entry)
+            else:
+                entry[1](obj)
+
+
+def watch(vc: VersionCounter, obj: Any, on_write: Any) -> None:
+    """Call ``on_write(obj)`` after every bump of ``vc`` while ``obj`` is alive (``vc`` becomes
+    a `WatchedVersionCounter`).
+
+    Example::
+
+        >>> seen = []
+        >>> class Obj: pass
+        >>> vc, o = VersionCounter(), Obj()
+        >>> watch(vc, o, lambda obj: seen.append(obj is o))
+        >>> vc.v += 1
+        >>> seen, vc.v
+        ([True], 1)
+    """
+    if type(vc) is VersionCounter:
+        vc._w = []
+        vc.__class__ = WatchedVersionCounter
+    vc._w.append((weakref.ref(obj), on_write))
 
 
 _data_ptr = _dev.data_ptr

@@ -274,6 +274,7 @@ class Tensor(metaclass=_TensorMeta):
     _retains = False
     _acc = None  # weakref to this leaf's AccumulateGrad
     _stsrc = None  # tensor whose storage this alias shares (detach, .data)
+    _conj_of = None  # Tensor.conj() of a complex tensor: the tensor it conjugates (the conj bit)
     _post_acc_hooks = None
     _is_param = False
     # functional mode (tensors hold tracers): a view's base, its view chain and the base's
@@ -297,6 +298,12 @@ class Tensor(metaclass=_TensorMeta):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         pass
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        from .overrides import install_subclass  # the __torch_function__ protocol (imports this module)
+
+        install_subclass(cls)
 
     @staticmethod
     def _make_subclass(cls, data, require_grad=False):
@@ -519,6 +526,9 @@ class Tensor(metaclass=_TensorMeta):
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
             )
+        if self._conj_of is not None and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use "
+                               "tensor.resolve_conj().numpy() instead.")
         return buf.copy() if force and self.requires_grad else buf.view()
 
     def __array__(self, dtype=None, copy=None):
@@ -809,6 +819,8 @@ def _alias(src: Tensor, cls: Any = Tensor) -> Tensor:
     t._vc = src._get_vc()
     if src._inf:
         t._inf = True  # a view of an inference tensor is one (of a normal tensor, normal)
+    if src._conj_of is not None:
+        t._conj_of = src._conj_of
     if src._st is not None:
         t._st = src._st
     else:

@@ -33,6 +33,11 @@ def A(*v):
     return np.array(v, dtype=np.float64)
 
 
+def _weighted(t, y):
+    """``y`` times fixed weights of both signs, so a gradient is not all ones."""
+    return y * t.tensor([1.0, -2.0, 0.5, 3.0][: y.shape[0]], dtype=t.float64)
+
+
 SINGULAR = [
     # NaN-vs-finite
     (
@@ -105,6 +110,23 @@ SINGULAR = [
     ("logaddexp_inf", lambda t, F, a, b: t.logaddexp(a, b), (A(inf, -inf, 1.0), A(inf, -inf, 2.0))),
     ("logaddexp_inf_fin", lambda t, F, a, b: t.logaddexp(a, b), (A(inf, 0.0), A(0.0, inf))),
     ("logsumexp_inf", lambda t, F, a: t.logsumexp(a, 0), (A(-inf, -inf),)),
+    # logcumsumexp: NaN where the result is -inf or the input +inf, the whole slice with a NaN
+    ("logcumsumexp_all_ninf", lambda t, F, a: t.logcumsumexp(a, 0), (A(-inf, -inf, -inf),)),
+    ("logcumsumexp_lead_ninf", lambda t, F, a: _weighted(t, t.logcumsumexp(a, 0)),
+     (A(-inf, -inf, 1.0, 2.0),)),
+    ("logcumsumexp_mixed", lambda t, F, a: _weighted(t, t.logcumsumexp(a, 0)), (A(1.0, -inf, 2.0, -inf),)),
+    ("logcumsumexp_pinf", lambda t, F, a: _weighted(t, t.logcumsumexp(a, 0)), (A(1.0, inf, 2.0, inf),)),
+    ("logcumsumexp_both_inf", lambda t, F, a: _weighted(t, t.logcumsumexp(a, 0)), (A(-inf, -inf, 1.0, inf),)),
+    ("logcumsumexp_nan", lambda t, F, a: _weighted(t, t.logcumsumexp(a, 0)), (A(1.0, 2.0, nan, 3.0),)),
+    ("logcumsumexp_rows", lambda t, F, a: t.logcumsumexp(a.reshape(2, 3), 1),
+     (A(-inf, -inf, 0.5, 1.0, -inf, 2.0),)),
+    ("softmax_masked_row", lambda t, F, a: _weighted(t, F.softmax(a.reshape(2, 2), 1).flatten()),
+     (A(-inf, -inf, 1.0, -inf),)),
+    ("log_softmax_masked", lambda t, F, a: _weighted(t, F.log_softmax(a.reshape(2, 2), 1).flatten()),
+     (A(-inf, -inf, 1.0, -inf),)),
+    ("log_softmax_pinf", lambda t, F, a: _weighted(t, F.log_softmax(a, 0)), (A(1.0, inf, -inf, 0.0),)),
+    ("logsumexp_rows", lambda t, F, a: _weighted(t, t.logsumexp(a.reshape(2, 2), 1)),
+     (A(-inf, -inf, inf, 1.0),)),
     ("norm_0", lambda t, F, x: t.norm(x), (A(0.0, 0.0, 0.0),)),
     ("vector_norm_0", lambda t, F, x: t.linalg.vector_norm(x), (A(0.0, 0.0, 0.0),)),
     ("vector_norm_1_0", lambda t, F, x: t.linalg.vector_norm(x, ord=1), (A(0.0, 0.0, 0.0),)),
@@ -709,6 +731,26 @@ TORCH = {
 }
 
 TORCH.update({  # torch 2.13 (CPU)
+    "logcumsumexp_all_ninf": ([-inf, -inf, -inf], [[nan, nan, nan]]),
+    "logcumsumexp_lead_ninf": (
+        [-inf, inf, 0.5, 6.9397850625546695],
+        [[nan, nan, 1.3068242641099852, 2.1931757358900144]],
+    ),
+    "logcumsumexp_mixed": (
+        [1.0, -2.0, 1.1566308437591115, 6.9397850625546695],
+        [[-0.05870502520501719, 0.0, 2.5587050252050165, 0.0]],
+    ),
+    "logcumsumexp_pinf": ([1.0, -inf, inf, inf], [[1.0, nan, 0.0, nan]]),
+    "logcumsumexp_both_inf": ([-inf, inf, 0.5, inf], [[nan, nan, 0.49999999999999994, nan]]),
+    "logcumsumexp_nan": ([1.0, -4.626523375036446, nan, nan], [[nan, nan, nan, nan]]),
+    "logcumsumexp_rows": (
+        [[-inf, -inf, 0.5], [1.0, 1.0, 2.313261687518223]],
+        [[nan, nan, 1.0, 2.268941421369995, 0.0, 0.7310585786300048]],
+    ),
+    "softmax_masked_row": ([nan, nan, 0.5, 0.0], [[nan, nan, 0.0, 0.0]]),
+    "log_softmax_masked": ([nan, nan, 0.0, -inf], [[nan, nan, -3.0, 3.0]]),
+    "log_softmax_pinf": ([nan, nan, nan, nan], [[nan, nan, nan, nan]]),
+    "logsumexp_rows": ([-inf, -inf], [[nan, nan, nan, -0.0]]),
     "logaddexp_inf_fin": ([inf, inf], [[1.0, 0.0], [0.0, 1.0]]),
     "vector_norm_minf_0": (0.0, [[0.0, 0.0, 0.0]]),
     "norm1_0": (1.0, [[0.0, 0.0, 1.0]]),
@@ -819,6 +861,8 @@ SECOND_ORDER = [
     ("logit_eps", lambda x: ft.logit(x, eps=0.01).sum(), A(0.3, 0.7)),
     ("hypot", lambda x: ft.hypot(x[0], x[1]), A(0.3, -0.7)),
     ("logaddexp", lambda x: ft.logaddexp(x[0], x[1]), A(0.3, -0.7)),
+    ("logcumsumexp", lambda x: (ft.logcumsumexp(x, 0) * ft.tensor([1.0, -2.0, 3.0], dtype=ft.float64)).sum(),
+     A(0.3, -0.7, 2.0)),
     (
         "bce_logits",
         lambda x: FF.binary_cross_entropy_with_logits(x, ft.tensor([0.3, 0.9], dtype=ft.float64)),

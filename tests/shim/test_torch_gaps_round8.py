@@ -122,7 +122,7 @@ def test_view_as_real_errors_and_conj_bits():
     with pytest.raises(RuntimeError, match="only supported for complex tensors"):
         torch.view_as_real(torch.ones(2))
     z = torch.tensor([1 + 2j])
-    assert not z.conj().is_conj() and not torch.is_neg(z)
+    assert z.conj().is_conj() and not torch.is_neg(z)  # the conjugate bit (tests/shim/test_conj_view.py)
     x = torch.ones(2)
     assert torch.conj(x) is x and torch.resolve_conj(x) is x and torch.resolve_neg(x) is x
     assert torch.conj_physical(x) is x

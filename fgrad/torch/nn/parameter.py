@@ -17,6 +17,7 @@ from __future__ import annotations
 import fgrad.torch as torch
 
 from .._tensor import Tensor
+from ..overrides import _disabled_torch_function_impl
 from typing import Any
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy"]
@@ -35,6 +36,8 @@ class Parameter(Tensor):
         >>> torch.nn.Linear(2, 1).weight.__class__.__name__
         'Parameter'
     """
+
+    __torch_function__ = _disabled_torch_function_impl  # as PyTorch: not a subclass override
 
     _is_param = True
 
@@ -96,6 +99,8 @@ class Buffer(metaclass=_BufferMeta):
 class UninitializedTensorMixin:
     """A tensor with no shape yet: ``materialize(shape)`` gives it storage and turns it into
     ``cls_to_become`` (what lazy modules hold until their first forward)."""
+
+    __torch_function__ = _disabled_torch_function_impl  # as PyTorch: not a subclass override
 
     cls_to_become: type = Tensor
 

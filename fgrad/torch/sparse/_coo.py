@@ -30,6 +30,7 @@ from .._device import DEV as _DEV
 from .._ops_creation import tensor as _tensor, zeros as _zeros
 from .._ops_shape import index_add as _index_add, index_put as _index_put
 from .._tensor import Size, Tensor
+from ..overrides import _disabled_torch_function_impl
 from ..autograd.grad_mode import no_grad
 from fgrad.torch.types import Device, DType, Layout, SizeLike
 from typing import Any
@@ -75,6 +76,8 @@ class SparseTensor(Tensor):
         (tensor([[0, 1],
                 [1, 0]]), tensor([2., 3.]))
     """
+
+    __torch_function__ = _disabled_torch_function_impl  # as PyTorch: not a subclass override
 
     # -- construction (internal: `make`) ------------------------------------------------
     @staticmethod
