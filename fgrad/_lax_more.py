@@ -392,9 +392,7 @@ def unstack(x: ArrayLike, axis: int = 0) -> tuple[Array, ...]:
         >>> [a.shape for a in lax.unstack(fnp.zeros((2, 3)), axis=1)]
         [(2,), (2,), (2,)]
     """
-    x = fnp.asarray(x)
-    axis = int(axis) % x.ndim
-    return tuple(_lax.index_in_dim(x, i, axis, keepdims=False) for i in range(x.shape[axis]))
+    return fnp.unstack(x, axis=int(axis))  # JAX's unstack primitive
 
 
 def tile(operand: ArrayLike, reps: Sequence[int]) -> Array:

@@ -362,7 +362,7 @@ def _numpy_loop(e):
     name = e.prim.name
     out = e.outvars[0].aval.dtype
     n = len(e.invars)
-    if name == "select":
+    if name == "select_n":
         return (np.dtype(np.bool_), out, out), out
     if name == "convert_element_type":
         src = e.invars[0].aval.dtype
