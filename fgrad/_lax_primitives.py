@@ -28,7 +28,8 @@ from __future__ import annotations
 from .ops.bits import shift_left_p, shift_right_arithmetic_p, shift_right_logical_p, stop_gradient_p
 from .ops.elementwise import (
     abs_p, acos_p, acosh_p, add_p, and_p, asin_p, asinh_p, atan2_p, atan_p, atanh_p, cbrt_p, ceil_p,
-    clamp_p, complex_p, cos_p, cosh_p, eq_p, exp2_p, exp_p, expm1_p, floor_p, ge_p, gt_p, imag_p, integer_pow_p,
+    clamp_p, complex_p, cos_p, cosh_p, eq_p, exp2_p, exp_p, expm1_p, floor_p, ge_p, gt_p, imag_p,
+    integer_pow_p,
     le_p, log1p_p, log_p, logistic_p, lt_p, max_p, min_p, mul_p, ne_p, neg_p, or_p, pow_p, real_p,
     rsqrt_p, sign_p, sin_p, sinh_p, sqrt_p, square_p, sub_p, tan_p, tanh_p, xor_p,
 )
@@ -43,7 +44,8 @@ from .ops.special_functions import (
 
 __all__ = [
     "abs_p", "acos_p", "acosh_p", "add_p", "and_p", "asin_p", "asinh_p", "atan2_p", "atan_p", "atanh_p",
-    "bessel_i0e_p", "bessel_i1e_p", "cbrt_p", "ceil_p", "clamp_p", "complex_p", "cos_p", "cosh_p", "digamma_p", "eq_p",
+    "bessel_i0e_p", "bessel_i1e_p", "cbrt_p", "ceil_p", "clamp_p", "complex_p", "cos_p", "cosh_p",
+    "digamma_p", "eq_p",
     "erf_inv_p", "erf_p", "erfc_p", "exp2_p", "exp_p", "expm1_p", "floor_p", "ge_p", "gt_p",
     "igamma_grad_a_p", "igamma_p", "igammac_p", "imag_p", "integer_pow_p", "le_p", "lgamma_p", "log1p_p",
     "log_p",
