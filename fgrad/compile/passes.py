@@ -320,8 +320,13 @@ class _Rewriter:
                 return False
         for v, r in zip(e.outvars, outs):
             av = v.aval
-            if av.weak_type and av.shape == () and np.ndim(r) == 0:
-                self.subst[v] = Literal(_py_scalar(r, av), av)
+            if av.shape == () and np.ndim(r) == 0 and (av.weak_type or np.dtype(av.dtype).kind in "biuf"):
+                # a scalar result is inlined (a strongly typed one keeps its dtype in its aval:
+                # jnp.where(c, x, -inf) casts its weak -inf to x's dtype inside jit[_where])
+                val = _py_scalar(r, av)
+                if not av.weak_type:  # a NumPy scalar: NumPy's ufuncs keep its dtype (NEP 50)
+                    val = np.asarray(val, av.dtype)[()]
+                self.subst[v] = Literal(val, av)
             else:
                 if not hasattr(r, "dtype"):
                     r = np.asarray(r, av.dtype)

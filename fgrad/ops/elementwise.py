@@ -1081,7 +1081,7 @@ def _clamp_impl(xp, lo, x, hi):
     return xp.minimum(xp.maximum(x, lo), hi)
 
 
-clamp_p = elementwise("clamp", _clamp_impl)
+clamp_p = elementwise("clamp", _clamp_impl, kernel={"fiub": "fg_clamp({0}, {1}, {2})"})
 
 
 def _clamp_tangent(t, where):
