@@ -11,7 +11,8 @@ division: JAX's truncates integers), ``rem_p`` (C's ``fmod`` as JAX's, but an in
 ``x % 0`` is 0 where XLA gives ``x``; ``lax.rem`` fixes it up), ``select_n_p`` (fgrad's takes a
 boolean predicate and two cases only),
 ``round_p`` and the structural primitives (reduce_*, gather, scatter, ...), whose parameters
-differ from JAX's (``slice_p`` and ``squeeze_p`` take JAX's); ``tests/test_jax_programs_round9.py``
+differ from JAX's (``slice_p``, ``squeeze_p``, ``stack_p`` and ``unstack_p`` take JAX's);
+``tests/test_jax_programs_round9.py``
 compares every exported one with JAX.
 
 >>> import fgrad
@@ -34,7 +35,7 @@ from .ops.elementwise import (
     rsqrt_p, sign_p, sin_p, sinh_p, sqrt_p, square_p, sub_p, tan_p, tanh_p, xor_p,
 )
 from .ops.shape import squeeze_p
-from .ops.structural import slice_p
+from .ops.structural import slice_p, stack_p, unstack_p
 from .ops.elementwise_more import nextafter_p
 from .ops.special import erf_inv_p, erf_p, erfc_p
 from .ops.special_functions import (
@@ -52,6 +53,7 @@ __all__ = [
     "logistic_p", "lt_p", "max_p",
     "min_p", "mul_p", "ne_p", "neg_p", "nextafter_p", "or_p", "polygamma_p", "pow_p", "real_p", "rsqrt_p",
     "shift_left_p", "shift_right_arithmetic_p", "shift_right_logical_p", "sign_p", "sin_p", "sinh_p",
-    "slice_p", "sqrt_p", "square_p", "squeeze_p", "stop_gradient_p", "sub_p", "tan_p", "tanh_p", "xor_p",
+    "slice_p", "sqrt_p", "square_p", "squeeze_p", "stack_p", "stop_gradient_p", "sub_p", "tan_p", "tanh_p",
+    "unstack_p", "xor_p",
     "zeta_p",
 ]

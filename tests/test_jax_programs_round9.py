@@ -169,6 +169,7 @@ def test_lax_primitive_objects_are_the_ones_jaxprs_record():
 
 # the parameters of exported primitives that take some (JAX's names and values)
 _PRIMITIVE_PARAMS = {"integer_pow_p": {"y": 3}, "squeeze_p": {"dimensions": ()},
+                     "stack_p": {"axis": 0}, "unstack_p": {"axis": 0},
                      "slice_p": {"start_indices": (1,), "limit_indices": (3,), "strides": None}}
 
 
