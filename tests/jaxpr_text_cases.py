@@ -406,7 +406,6 @@ def cases(jax, jnp, lax) -> dict:
 KNOWN_DIFFERENT = {
     "grad_tanh": "tanh's derivative is t * (1 - y*y), PyTorch's, which the torch face shares "
                  "(JAX: (t + t*y) * (1 - y))",
-    "reduce_precision": "lax.reduce_precision is a custom_jvp function of bit operations in fgrad",
     "softmax": "fgrad's softmax is a custom_jvp function; keepdims is reshape, not broadcast_in_dim",
 }
 
