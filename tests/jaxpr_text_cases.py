@@ -406,7 +406,8 @@ def cases(jax, jnp, lax) -> dict:
 KNOWN_DIFFERENT = {
     "grad_tanh": "tanh's derivative is t * (1 - y*y), PyTorch's, which the torch face shares "
                  "(JAX: (t + t*y) * (1 - y))",
-    "softmax": "fgrad's softmax is a custom_jvp function; keepdims is reshape, not broadcast_in_dim",
+    "softmax": "fgrad's softmax is a custom_jvp function keeping PyTorch's bits for the torch face; "
+               "keepdims is reshape, not broadcast_in_dim",
 }
 
 

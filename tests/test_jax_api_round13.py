@@ -339,3 +339,50 @@ def test_reduce_live():
     jax = pytest.importorskip("jax")
     got = _reductions(jax.lax, jax.numpy.asarray(_RX), jax.numpy.asarray(_RI), jax.numpy.asarray(_RB))
     assert _lists(got) == JAX_REDUCE
+
+
+# ---- names programs import -----------------------------------------------------------------
+
+
+def test_tree_static_declares_a_static_dataclass_field():
+    """``jax.tree.static`` was missing."""
+    import dataclasses
+
+    @fgrad.tree_util.register_dataclass
+    @dataclasses.dataclass
+    class Op:
+        x: object
+        op: str = fgrad.tree.static(default="add")
+
+    assert fgrad.tree.leaves(Op(1.0, "mul")) == [1.0]
+    doubled = fgrad.jit(lambda o: o.x * 2 if o.op == "mul" else o.x)(Op(fnp.ones(2), "mul"))
+    assert doubled.tolist() == [2.0, 2.0]
+    field = fgrad.tree.static(default=3, metadata={"doc": "n"})
+    assert dict(field.metadata) == {"static": True, "doc": "n"} and field.default == 3
+
+
+_NEW_FLOATS = ("float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn",
+               "float6_e3m2fn")
+
+
+def test_narrow_float_dtype_names():
+    """``jnp.float8_e3m4`` and the 4/6-bit floats were missing; like the other float8 names
+    they are dtypes (finfo, issubdtype), and arrays of them raise fgrad's TypeError."""
+    for name in _NEW_FLOATS:
+        t = getattr(fnp, name)
+        assert fnp.dtype(t) == np.dtype(getattr(ml_dtypes, name)) and fnp.issubdtype(t, fnp.floating)
+        assert fnp.finfo(t).bits == int(name[5])
+    with pytest.raises(TypeError, match="only supports number and bool dtypes"):
+        fnp.zeros(2, fnp.float4_e2m1fn)
+
+
+@pytest.mark.slow
+def test_new_names_live():
+    jax = pytest.importorskip("jax")
+    for name in _NEW_FLOATS:
+        jt, ft = getattr(jax.numpy, name), getattr(fnp, name)
+        assert jax.numpy.dtype(jt) == fnp.dtype(ft)
+        assert jax.numpy.finfo(jt).bits == fnp.finfo(ft).bits
+        assert float(jax.numpy.finfo(jt).max) == float(fnp.finfo(ft).max)
+    jf, ff = jax.tree.static(default=1), fgrad.tree.static(default=1)
+    assert dict(jf.metadata) == dict(ff.metadata) and jf.default == ff.default
