@@ -58,7 +58,7 @@ from .ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from ._config import config, debug_infs, debug_nans  # noqa: F401
 from ._config import (  # noqa: F401
     check_tracer_leaks, checking_leaks, debug_key_reuse, default_matmul_precision, default_prng_impl,
-    enable_checks, enable_x64, explain_cache_misses, softmax_custom_jvp, log_compiles,
+    enable_checks, enable_x64, explain_cache_misses, softmax_custom_jvp, log_compiles, threefry_partitionable,
     numpy_dtype_promotion, numpy_rank_promotion, transfer_guard, transfer_guard_device_to_device,
     transfer_guard_device_to_host, transfer_guard_host_to_device,
 )
@@ -116,6 +116,7 @@ __all__ = [
     "clear_caches", "live_arrays", "print_environment_info", "custom_gradient",
     "custom_batching", "custom_derivatives", "check_tracer_leaks", "checking_leaks", "debug_key_reuse",
     "default_matmul_precision", "enable_x64", "explain_cache_misses", "log_compiles",
+    "threefry_partitionable",
     "numpy_dtype_promotion", "numpy_rank_promotion", "transfer_guard", "transfer_guard_device_to_device",
     "transfer_guard_device_to_host", "transfer_guard_host_to_device", "host_id", "host_count",
     "process_indices", "make_array_from_callback", "make_array_from_single_device_arrays",

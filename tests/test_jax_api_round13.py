@@ -386,3 +386,67 @@ def test_new_names_live():
         assert float(jax.numpy.finfo(jt).max) == float(fnp.finfo(ft).max)
     jf, ff = jax.tree.static(default=1), fgrad.tree.static(default=1)
     assert dict(jf.metadata) == dict(ff.metadata) and jf.default == ff.default
+
+
+# ---- jax_threefry_partitionable off: JAX's original random stream ------------------------------
+
+# JAX 0.10.2 with jax_threefry_partitionable off (32-bit mode), key(42)
+JAX_ORIGINAL_STREAM = {
+    "split": [[3134548294, 3733159049], [3746501087, 894150801], [801545058, 2363201431]],
+    "uniform5": [0.7298188209533691, 0.8691937923431396, 0.19643795490264893, 0.20818567276000977,
+                 0.1866241693496704],
+    "randint": [12, 43, 7, 29, 84], "bits8": [45, 179, 215, 3, 244], "bits16": [45869, 983, 33780],
+    "perm": [3, 0, 2, 1, 5, 4],
+    "vmap": [[0.12108182907104492, 0.16522455215454102], [0.41392219066619873, 0.504086971282959],
+             [0.5706942081451416, 0.40605950355529785]],
+    "jit_uniform": [0.5741443634033203, 0.1001582145690918, 0.059461116790771484],
+}
+
+
+def _original_stream(jax_, jnp_) -> dict:
+    r = jax_.random
+    k = r.key(42)
+    return {"split": r.key_data(r.split(k, 3)).tolist(), "uniform5": r.uniform(k, (5,)).tolist(),
+            "randint": r.randint(k, (5,), 0, 100).tolist(), "bits8": r.bits(k, (5,), jnp_.uint8).tolist(),
+            "bits16": r.bits(k, (3,), jnp_.uint16).tolist(), "perm": r.permutation(k, 6).tolist(),
+            "vmap": jax_.vmap(lambda kk: r.uniform(kk, (2,)))(r.split(k, 3)).tolist(),
+            "jit_uniform": jax_.jit(lambda kk: r.uniform(kk, (3,)))(k).tolist()}
+
+
+def test_threefry_partitionable_off_is_jaxs_original_stream():
+    """``jax_threefry_partitionable=False`` was accepted and ignored: the random numbers were
+    the partitionable stream's, silently not JAX's for that setting.  ``jax.threefry_partitionable``
+    (the context manager) was missing."""
+    f = fgrad.jit(lambda k: fgrad.random.uniform(k, (3,)))
+    with fgrad.enable_x64(False):
+        on = f(fgrad.random.key(42)).tolist()
+        with fgrad.threefry_partitionable(False):
+            assert _original_stream(fgrad, fnp) == JAX_ORIGINAL_STREAM
+            assert f(fgrad.random.key(42)).tolist() == JAX_ORIGINAL_STREAM["jit_uniform"]  # retraced
+        assert f(fgrad.random.key(42)).tolist() == on != JAX_ORIGINAL_STREAM["jit_uniform"]
+        fgrad.config.update("jax_threefry_partitionable", False)
+        try:
+            drawn = fgrad.random.uniform(fgrad.random.key(42), (5,)).tolist()
+            assert drawn == JAX_ORIGINAL_STREAM["uniform5"]
+        finally:
+            fgrad.config.update("jax_threefry_partitionable", True)
+
+
+@pytest.mark.slow
+def test_threefry_original_stream_live():
+    """Both modes, 32- and 64-bit values (uint64 bits: the first half of the words are the high
+    halves), against JAX."""
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(True), fgrad.enable_x64(True):
+        for on in (False, True):
+            with jax.threefry_partitionable(on), fgrad.threefry_partitionable(on):
+                for shape in ((3,), (2, 3), (7,)):
+                    for dt in ("uint8", "uint16", "uint32", "uint64"):
+                        want = jax.random.bits(jax.random.key(3), shape, dt)
+                        got = fgrad.random.bits(fgrad.random.key(3), shape, dt)
+                        assert got.tolist() == want.tolist(), (on, shape, dt)
+                assert (fgrad.random.key_data(fgrad.random.split(fgrad.random.key(3), (2, 3))).tolist()
+                        == jax.random.key_data(jax.random.split(jax.random.key(3), (2, 3))).tolist())
+    with jax.enable_x64(False), fgrad.enable_x64(False), jax.threefry_partitionable(False), \
+            fgrad.threefry_partitionable(False):
+        assert _original_stream(jax, jax.numpy) == _original_stream(fgrad, fnp)
