@@ -62,7 +62,7 @@ def _scalar_type(numpy_type: type, name: str) -> type:
            f"    Array({shown}, dtype={dt.name})\n"
            f"    >>> jnp.dtype(jnp.{name})\n"
            f"    {dt!r}\n")
-    if name.startswith(("float8", "float6", "float4")):  # fgrad makes no arrays of these (dtypes only)
+    if name.startswith(("float8_", "float6_", "float4_")):  # fgrad makes no arrays of these (dtypes only)
         bits = int(name[5])
         doc = (f"``{name}``: the {bits}-bit float dtype {dt.name} (``ml_dtypes``'s, as "
                f"``jax.numpy.{name}``), "
