@@ -162,13 +162,17 @@ def concatenate(xs, dimension):
     return concatenate_p.bind(*xs, dimension=int(dimension))
 
 
-def _concat_jvp(primals, tangents, dimension):
-    out = concatenate_p.bind(*primals, dimension=dimension)
-    if all(t is None for t in tangents):
-        return out, None
-    ts = [_zeros(get_aval(p).shape, get_aval(p).dtype, p) if t is None else t
-          for p, t in zip(primals, tangents, strict=True)]
-    return out, concatenate_p.bind(*ts, dimension=dimension)
+def _joining_jvp(prim):
+    """The JVP of a primitive linear in each of its operands jointly (concatenate, stack):
+    the primitive of the tangents, zeros standing in for the missing ones."""
+    def jvp(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        if all(t is None for t in tangents):
+            return out, None
+        ts = [_zeros(get_aval(p).shape, get_aval(p).dtype, p) if t is None else t
+              for p, t in zip(primals, tangents, strict=True)]
+        return out, prim.bind(*ts, **params)
+    return jvp
 
 
 def _concat_transpose(ct, *xs, dimension):
@@ -194,7 +198,7 @@ def _concat_batch(size, vals, dims, dimension):
     return concatenate_p.bind(*xs, dimension=dimension + 1), 0
 
 
-deflinear(concatenate_p, _concat_transpose, jvp=_concat_jvp)
+deflinear(concatenate_p, _concat_transpose, jvp=_joining_jvp(concatenate_p))
 defbatch(concatenate_p, _concat_batch)
 
 
@@ -295,15 +299,6 @@ def stack(xs: Sequence[ArrayLike], axis: int) -> Array:
     return stack_p.bind(*xs, axis=int(axis))
 
 
-def _stack_jvp(primals, tangents, axis):
-    out = stack_p.bind(*primals, axis=axis)
-    if all(t is None for t in tangents):
-        return out, None
-    ts = [_zeros(get_aval(p).shape, get_aval(p).dtype, p) if t is None else t
-          for p, t in zip(primals, tangents, strict=True)]
-    return out, stack_p.bind(*ts, axis=axis)
-
-
 def _stack_transpose(ct, *xs, axis):
     pieces = unstack_p.bind(ct, axis=axis)
     return tuple(p if is_undefined(x) else None for p, x in zip(pieces, xs, strict=True))
@@ -314,7 +309,7 @@ def _stack_batch(size, vals, dims, axis):
     return stack_p.bind(*xs, axis=axis + 1), 0
 
 
-deflinear(stack_p, _stack_transpose, jvp=_stack_jvp)
+deflinear(stack_p, _stack_transpose, jvp=_joining_jvp(stack_p))
 defbatch(stack_p, _stack_batch)
 
 
