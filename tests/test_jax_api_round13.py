@@ -450,3 +450,41 @@ def test_threefry_original_stream_live():
     with jax.enable_x64(False), fgrad.enable_x64(False), jax.threefry_partitionable(False), \
             fgrad.threefry_partitionable(False):
         assert _original_stream(jax, jax.numpy) == _original_stream(fgrad, fnp)
+
+
+# ---- explicit-sharding names on one device ------------------------------------------------------
+
+
+def test_reshard_get_mesh_and_axes_scopes():
+    """``jax.sharding.reshard``/``jax.reshard``, ``get_mesh``, ``use_abstract_mesh``,
+    ``auto_axes`` and ``explicit_axes`` were missing (JAX's explicit-sharding tutorial uses
+    them); on fgrad's one device they keep values, and raise JAX's errors."""
+    from fgrad import sharding as sh
+    x = fnp.arange(4.0)
+    mesh = fgrad.make_mesh((1,), ("d",))
+    with fgrad.set_mesh(mesh):
+        assert fgrad.reshard(x, fgrad.P("d")).tolist() == [0.0, 1.0, 2.0, 3.0]
+        assert sh.get_mesh() is mesh and sh.get_mesh().axis_names == ("d",)
+        assert fgrad.jit(lambda v: sh.reshard(v * 2, fgrad.P("d")))(x).tolist() == [0.0, 2.0, 4.0, 6.0]
+    assert sh.get_mesh().empty
+    with pytest.raises(ValueError, match="non-None"):
+        sh.reshard(x, None)
+    with pytest.raises(ValueError, match="not under a mesh context"):
+        sh.reshard(x, fgrad.P("d"))
+    with pytest.raises(ValueError, match="can only be used outside of `jax.jit`"):
+        fgrad.jit(lambda v: sh.get_mesh())(x)
+    with sh.use_abstract_mesh(mesh.abstract_mesh):
+        assert sh.get_abstract_mesh().axis_names == ("d",)
+    assert sh.auto_axes(lambda v: v + 1, out_sharding=fgrad.P())(x).tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert sh.explicit_axes(axes="d")(lambda v: v * 3)(x).tolist() == [0.0, 3.0, 6.0, 9.0]
+
+
+@pytest.mark.slow
+def test_reshard_errors_live():
+    jax = pytest.importorskip("jax")
+    for bad in (None, jax.P("d")):
+        with pytest.raises(ValueError) as want:
+            jax.sharding.reshard(jax.numpy.ones(2), bad)
+        with pytest.raises(ValueError) as got:
+            fgrad.sharding.reshard(fnp.ones(2), None if bad is None else fgrad.P("d"))
+        assert str(got.value) == str(want.value)
