@@ -74,9 +74,11 @@ def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
     dtypes = {np.dtype(get_aval(c).dtype) for c in cases}
     if len(dtypes) > 1:
         raise TypeError(f"select_n: the cases must have one dtype, got {sorted(map(str, dtypes))}")
+    if which.dtype == np.bool_:
+        return _ew.select_p.bind(which, *cases) if len(cases) == 2 else fnp.asarray(cases[0])
     out = fnp.asarray(cases[0])
-    for i, case in enumerate(cases[1:], start=1):
-        out = fnp.where(which if which.dtype == np.bool_ else which == i, case, out)
+    for i, case in enumerate(cases[1:], start=1):  # an integer `which`: a chain of select_n
+        out = _ew.select(_ew.eq(which, i), case, out)
     return out
 
 

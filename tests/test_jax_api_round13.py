@@ -35,6 +35,20 @@ def test_where_stages_select_n_in_jit_named_where():
     assert fnp.where(*args).tolist() == [1.0, 0.0]
 
 
+def test_lax_select_and_select_n_stage_one_select_n():
+    """``lax.select_n(pred, f, t)`` with a boolean predicate is one ``select_n`` (it was a chain
+    of ``jnp.where``), ``lax.select(pred, t, f)`` binds ``select_n pred f t`` (JAX's texts)."""
+    args = (fnp.array([True, False]), fnp.ones(2), fnp.zeros(2))
+    assert str(fgrad.make_jaxpr(lax.select_n)(*args)) == (
+        "{ lambda ; a:bool[2] b:f64[2] c:f64[2]. let d:f64[2] = select_n a b c in (d,) }")
+    assert str(fgrad.make_jaxpr(lax.select)(*args)) == (
+        "{ lambda ; a:bool[2] b:f64[2] c:f64[2]. let d:f64[2] = select_n a c b in (d,) }")
+    assert lax.select_n(*args).tolist() == [0.0, 1.0] and lax.select(*args).tolist() == [1.0, 0.0]
+    assert lax.select_n(fnp.array([0, 2, 1]), fnp.zeros(3), fnp.ones(3), fnp.full(3, 2.0)).tolist() == [
+        0.0, 2.0, 1.0]
+    assert fgrad.grad(lambda a: lax.select_n(args[0], a, args[2]).sum())(args[1]).tolist() == [0.0, 1.0]
+
+
 def test_where_values_and_derivatives_unchanged():
     x = fnp.array([-2.0, 0.5, 3.0])
     f = lambda x: fnp.sum(fnp.where(x > 0, x * x, 3.0 * x))
