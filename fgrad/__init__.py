@@ -31,7 +31,7 @@ from . import tree  # noqa: F401
 from . import custom_batching, custom_derivatives, dlpack, version  # noqa: F401
 from . import errors, dtypes, typing, flatten_util, test_util  # noqa: F401
 from . import sharding  # noqa: F401
-from .sharding import NamedSharding, make_mesh, set_mesh, typeof  # noqa: F401
+from .sharding import NamedSharding, make_mesh, reshard, set_mesh, typeof  # noqa: F401
 from .sharding import PartitionSpec as P  # noqa: F401
 from .tree_util import tree_map, tree_leaves, tree_structure, tree_flatten, tree_unflatten  # noqa: F401
 from .backends import Device, DeviceMismatchError  # noqa: F401
@@ -58,7 +58,7 @@ from .ad_checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from ._config import config, debug_infs, debug_nans  # noqa: F401
 from ._config import (  # noqa: F401
     check_tracer_leaks, checking_leaks, debug_key_reuse, default_matmul_precision, default_prng_impl,
-    enable_checks, enable_x64, explain_cache_misses, softmax_custom_jvp, log_compiles,
+    enable_checks, enable_x64, explain_cache_misses, softmax_custom_jvp, log_compiles, threefry_partitionable,
     numpy_dtype_promotion, numpy_rank_promotion, transfer_guard, transfer_guard_device_to_device,
     transfer_guard_device_to_host, transfer_guard_host_to_device,
 )
@@ -111,11 +111,13 @@ __all__ = [
     "default_backend", "local_devices", "local_device_count", "device_count", "process_index",
     "process_count", "ensure_compile_time_eval", "tree", "errors", "dtypes", "typing",
     "flatten_util", "test_util", "debug", "pure_callback", "ad_checkpoint", "checkpoint", "remat",
-    "checkpoint_policies", "debug_nans", "debug_infs", "sharding", "make_mesh", "set_mesh", "typeof", "P",
+    "checkpoint_policies", "debug_nans", "debug_infs", "sharding", "make_mesh", "set_mesh", "reshard",
+    "typeof", "P",
     "pmap", "shard_map", "Ref", "ref", "new_ref", "empty_ref", "freeze", "free_ref",
     "clear_caches", "live_arrays", "print_environment_info", "custom_gradient",
     "custom_batching", "custom_derivatives", "check_tracer_leaks", "checking_leaks", "debug_key_reuse",
     "default_matmul_precision", "enable_x64", "explain_cache_misses", "log_compiles",
+    "threefry_partitionable",
     "numpy_dtype_promotion", "numpy_rank_promotion", "transfer_guard", "transfer_guard_device_to_device",
     "transfer_guard_device_to_host", "transfer_guard_host_to_device", "host_id", "host_count",
     "process_indices", "make_array_from_callback", "make_array_from_single_device_arrays",

@@ -145,7 +145,8 @@ _option_listeners: dict[str, list[Callable[[Any], None]]] = {}
 # `(name, value)` pairs of those not at their default; empty by default.  `jit` adds it to
 # its cache key (as JAX keys compiles on its trace context) and uses its call-path index
 # only while it is empty.
-_TRACE_CONTEXT_OPTIONS = ("jax_numpy_rank_promotion", "jax_numpy_dtype_promotion", "jax_enable_x64")
+_TRACE_CONTEXT_OPTIONS = ("jax_numpy_rank_promotion", "jax_numpy_dtype_promotion", "jax_enable_x64",
+                          "jax_threefry_partitionable")
 trace_context: list[tuple] = [()]
 
 
@@ -566,6 +567,22 @@ class softmax_custom_jvp(_OptionScope):
     """
 
     name = "jax_softmax_custom_jvp"
+
+
+class threefry_partitionable(_OptionScope):
+    """Context manager (``jax.threefry_partitionable``): on (JAX's default), each random
+    element comes from its own counter; off, keys split and draw bits as JAX's original
+    stream did (other numbers, JAX's for that setting).
+
+    Example::
+
+        >>> import fgrad
+        >>> with fgrad.threefry_partitionable(False):
+        ...     fgrad.random.key_data(fgrad.random.split(fgrad.random.key(0), 2)).tolist()
+        [[4146024105, 967050713], [2718843009, 1272950319]]
+    """
+
+    name = "jax_threefry_partitionable"
 
 
 class default_prng_impl(_ChoiceScope):

@@ -36,7 +36,6 @@ from .ops.special_functions import (  # noqa: F401 - re-exported under their lax
 )
 from ._device_api import default_backend as _default_backend
 from .transforms.batching import vmap
-from .transforms.custom import custom_jvp
 from .tree_util import tree_flatten, tree_unflatten
 
 complex = _ew.complex_  # noqa: A001 - JAX's name
@@ -75,9 +74,11 @@ def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
     dtypes = {np.dtype(get_aval(c).dtype) for c in cases}
     if len(dtypes) > 1:
         raise TypeError(f"select_n: the cases must have one dtype, got {sorted(map(str, dtypes))}")
+    if which.dtype == np.bool_:
+        return _ew.select_p.bind(which, *cases) if len(cases) == 2 else fnp.asarray(cases[0])
     out = fnp.asarray(cases[0])
-    for i, case in enumerate(cases[1:], start=1):
-        out = fnp.where(which if which.dtype == np.bool_ else which == i, case, out)
+    for i, case in enumerate(cases[1:], start=1):  # an integer `which`: a chain of select_n
+        out = _ew.select(_ew.eq(which, i), case, out)
     return out
 
 
@@ -392,9 +393,7 @@ def unstack(x: ArrayLike, axis: int = 0) -> tuple[Array, ...]:
         >>> [a.shape for a in lax.unstack(fnp.zeros((2, 3)), axis=1)]
         [(2,), (2,), (2,)]
     """
-    x = fnp.asarray(x)
-    axis = int(axis) % x.ndim
-    return tuple(_lax.index_in_dim(x, i, axis, keepdims=False) for i in range(x.shape[axis]))
+    return fnp.unstack(x, axis=int(axis))  # JAX's unstack primitive
 
 
 def tile(operand: ArrayLike, reps: Sequence[int]) -> Array:
@@ -507,54 +506,6 @@ def reduce_window_shape_tuple(operand_shape: Shape, window_dimensions: Sequence[
                         tuple(int(d) for d in (window_dilation or (1,) * n)))
 
 
-def _reduce_precision_bits(x, exponent_bits: int, mantissa_bits: int):
-    """Round ``x`` to ``mantissa_bits`` (nearest, ties to even) and clamp its exponent to
-    ``exponent_bits`` (overflow: signed inf; underflow below the reduced normal range:
-    signed zero), on the bits of its own float type (XLA's ReducePrecision)."""
-    dt = np.dtype(x.dtype)
-    info = np.finfo(dt)
-    src_m, src_e = int(info.nmant), int(info.nexp)
-    udt = np.dtype(f"uint{8 * dt.itemsize}")
-    one = np.array(1, udt)
-    bits = _bits.bitcast_convert_type(x, udt)
-    if mantissa_bits < src_m:
-        drop = src_m - mantissa_bits
-        last_kept = one << udt.type(drop)
-        bias = (bits & last_kept) >> udt.type(drop)
-        bias = bias + ((last_kept >> one) - one)
-        bits = (bits + bias) & ~(last_kept - one)
-    if exponent_bits < src_e:
-        sign = one << udt.type(8 * dt.itemsize - 1)
-        exp_mask = ((one << udt.type(src_e)) - one) << udt.type(src_m)
-        bias = (1 << (src_e - 1)) - 1
-        reduced_bias = (1 << (exponent_bits - 1)) - 1
-        exponent = bits & exp_mask
-        overflow = exponent > udt.type((bias + reduced_bias) << src_m)
-        underflow = exponent <= udt.type((bias - reduced_bias) << src_m)
-        signed_zero = bits & sign
-        bits = fnp.where(overflow, signed_zero | exp_mask, fnp.where(underflow, signed_zero, bits))
-    out = _bits.bitcast_convert_type(bits, dt)
-    if mantissa_bits > 0:
-        out = fnp.where(fnp.isnan(x), x, out)
-    return out
-
-
-def _reduce_precision_impl(x, exponent_bits, mantissa_bits):
-    return _reduce_precision_bits(x, exponent_bits, mantissa_bits)
-
-
-_reduce_precision = custom_jvp(_reduce_precision_impl, nondiff_argnums=(1, 2))
-
-
-def _reduce_precision_jvp(exponent_bits, mantissa_bits, primals, tangents):
-    # linear: the tangent is rounded the same way (JAX's rule)
-    return (_reduce_precision(primals[0], exponent_bits, mantissa_bits),
-            _reduce_precision(tangents[0], exponent_bits, mantissa_bits))
-
-
-_reduce_precision.defjvp(_reduce_precision_jvp)
-
-
 def reduce_precision(operand: Shaped[ArrayLike, "*shape"], exponent_bits: int,
                      mantissa_bits: int) -> Shaped[Array, "*shape"]:
     """``operand`` rounded as if stored in a float with ``exponent_bits`` and
@@ -573,7 +524,8 @@ def reduce_precision(operand: Shaped[ArrayLike, "*shape"], exponent_bits: int,
     if int(exponent_bits) < 1 or int(mantissa_bits) < 0:
         raise ValueError(f"reduce_precision: exponent_bits must be >= 1 and mantissa_bits >= 0, got "
                          f"{exponent_bits} and {mantissa_bits}")
-    return _reduce_precision(operand, int(exponent_bits), int(mantissa_bits))
+    return _bits.reduce_precision_p.bind(operand, exponent_bits=int(exponent_bits),
+                                         mantissa_bits=int(mantissa_bits))
 
 
 class GatherScatterMode(str, enum.Enum):

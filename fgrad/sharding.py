@@ -33,9 +33,10 @@ from .core.array import ShapeDtypeStruct
 from .core.placement import device_put
 
 __all__ = ["AbstractMesh", "AxisType", "Mesh", "NamedSharding", "PartitionSpec", "Sharding",
-           "SingleDeviceSharding", "get_abstract_mesh", "make_array_from_callback",
-           "make_array_from_process_local_data", "make_array_from_single_device_arrays", "make_mesh",
-           "set_mesh", "typeof"]
+           "SingleDeviceSharding", "auto_axes", "explicit_axes", "get_abstract_mesh", "get_mesh",
+           "make_array_from_callback", "make_array_from_process_local_data",
+           "make_array_from_single_device_arrays", "make_mesh", "reshard", "set_mesh", "typeof",
+           "use_abstract_mesh"]
 
 
 class AxisType(enum.Enum):
@@ -214,6 +215,107 @@ def set_mesh(mesh: AbstractMesh) -> Iterator[AbstractMesh]:
         yield mesh
     finally:
         _current.mesh = previous
+
+
+def get_mesh() -> AbstractMesh:
+    """The current concrete mesh (set by `set_mesh`; an empty mesh outside any), JAX's
+    ``jax.sharding.get_mesh``; like JAX, it raises ValueError under a trace.
+
+    Example::
+
+        >>> import fgrad
+        >>> with set_mesh(fgrad.make_mesh((1,), ("data",))):
+        ...     get_mesh().axis_names
+        ('data',)
+    """
+    from .core.trace import EVAL_TRACE, state
+    if state.trace is not EVAL_TRACE:
+        raise ValueError("`get_mesh` can only be used outside of `jax.jit`. Maybe you want "
+                         "`jax.sharding.get_abstract_mesh()`?")
+    mesh = _current.mesh
+    return mesh if isinstance(mesh, Mesh) else _EMPTY
+
+
+@contextlib.contextmanager
+def use_abstract_mesh(mesh: AbstractMesh) -> Iterator[AbstractMesh]:
+    """Context manager: ``mesh`` (abstract) is the current mesh inside, for tracing
+    (JAX's ``jax.sharding.use_abstract_mesh``).
+
+    Example::
+
+        >>> import fgrad
+        >>> with use_abstract_mesh(fgrad.make_mesh((1,), ("d",)).abstract_mesh):
+        ...     get_abstract_mesh().axis_names
+        ('d',)
+    """
+    with set_mesh(mesh.abstract_mesh if isinstance(mesh, Mesh) else mesh) as m:
+        yield m
+
+
+def reshard(xs: Any, out_shardings: Any) -> Any:
+    """``xs`` laid out as ``out_shardings`` (JAX's ``jax.sharding.reshard``): the same values,
+    since fgrad keeps each array whole on one device.  As in JAX, a ``None`` sharding and a
+    ``PartitionSpec`` outside a mesh context raise ValueError.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> with set_mesh(fgrad.make_mesh((1,), ("d",))):
+        ...     reshard(fnp.ones(2), PartitionSpec("d"))
+        Array([1., 1.], dtype=float64)
+    """
+    from .tree_util import tree_leaves
+    specs = out_shardings if isinstance(out_shardings, (list, tuple)) and not isinstance(
+        out_shardings, PartitionSpec) else [out_shardings]
+    for s in tree_leaves(specs, is_leaf=lambda v: v is None or isinstance(v, (PartitionSpec, Sharding))):
+        if s is None:
+            raise ValueError("Reshard should only be used with out_shardings which are non-None and have "
+                             "a non-empty mesh. Got sharding None.")
+        if isinstance(s, PartitionSpec) and get_abstract_mesh().empty:
+            raise ValueError("Using PartitionSpec when you are not under a mesh context is not allowed. "
+                             "Please pass a NamedSharding instance or enter into a mesh context via "
+                             f"`jax.set_mesh`. Got {s!r}")
+    return xs
+
+
+def _axes_scope(f: Callable | None) -> Callable:
+    """``f`` called as it is (a decorator when ``f`` is None): one device has no axes to mode."""
+    def wrap(g: Callable) -> Callable:
+        import functools
+
+        @functools.wraps(g)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return g(*args, **kwargs)
+        return call
+    return wrap if f is None else wrap(f)
+
+
+def auto_axes(f: Callable | None = None, /, *, axes: str | tuple[str, ...] | None = None,
+              out_sharding: Any = None) -> Callable:
+    """``f`` with mesh ``axes`` in auto mode and its result resharded to ``out_sharding``
+    (JAX's ``jax.sharding.auto_axes``, also a decorator): on fgrad's one device, ``f`` itself.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> auto_axes(lambda x: x * 2, out_sharding=PartitionSpec())(fnp.ones(2))
+        Array([2., 2.], dtype=float64)
+    """
+    return _axes_scope(f)
+
+
+def explicit_axes(f: Callable | None = None, /, *, axes: str | tuple[str, ...] | None = None,
+                  in_sharding: Any = None) -> Callable:
+    """``f`` with mesh ``axes`` in explicit mode, its arguments resharded to ``in_sharding``
+    (JAX's ``jax.sharding.explicit_axes``, also a decorator): on fgrad's one device, ``f``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> explicit_axes(lambda x: x + 1)(fnp.zeros(2))
+        Array([1., 1.], dtype=float64)
+    """
+    return _axes_scope(f)
 
 
 def make_mesh(axis_shapes: Sequence[int], axis_names: Sequence[str], axis_types: Any = None, *,

@@ -11,6 +11,9 @@ Example::
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from .tree_util import (
     tree_all as all,  # noqa: A004 - JAX's name
     tree_broadcast as broadcast,
@@ -27,5 +30,27 @@ from .tree_util import (
     tree_unflatten as unflatten,
 )
 
+
+
+def static(**kwargs: Any) -> Any:
+    """A dataclass field holding static data (JAX's ``jax.tree.static``): ``dataclasses.field``
+    with ``metadata["static"] = True``, which `fgrad.tree_util.register_dataclass` keeps in
+    the treedef instead of among the leaves.  Takes ``dataclasses.field``'s arguments.
+
+    Example::
+
+        >>> import dataclasses, fgrad
+        >>> @fgrad.tree_util.register_dataclass
+        ... @dataclasses.dataclass
+        ... class Op:
+        ...     x: float
+        ...     op: str = fgrad.tree.static(default="add")
+        >>> fgrad.tree.leaves(Op(1.0, "mul"))
+        [1.0]
+    """
+    metadata = {"static": True, **(kwargs.pop("metadata", None) or {})}  # (the caller's may override)
+    return dataclasses.field(metadata=metadata, **kwargs)
+
+
 __all__ = ["all", "broadcast", "flatten", "flatten_with_path", "leaves", "leaves_with_path", "map",
-           "map_with_path", "reduce", "reduce_associative", "structure", "transpose", "unflatten"]
+           "map_with_path", "reduce", "reduce_associative", "static", "structure", "transpose", "unflatten"]

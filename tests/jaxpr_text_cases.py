@@ -404,15 +404,10 @@ def cases(jax, jnp, lax) -> dict:
 # Cases where fgrad's program is a different (equivalent) sequence of equations from JAX's,
 # with the reason (docs/jax-api.md, "What still differs").
 KNOWN_DIFFERENT = {
-    "selu_like": "jnp.where is jit[name=_where]{select_n} in JAX, select in fgrad",
-    "expand_and_broadcast": "jnp.ones under a trace is a constant (JAX: broadcast_in_dim 1.0)",
-    "atan2_rem": "lax.rem's primitive is named fmod in fgrad",
     "grad_tanh": "tanh's derivative is t * (1 - y*y), PyTorch's, which the torch face shares "
                  "(JAX: (t + t*y) * (1 - y))",
-    "reduce_precision": "lax.reduce_precision is a custom_jvp function of bit operations in fgrad",
-    "softmax": "fgrad's softmax is a custom_jvp function; keepdims is reshape, not broadcast_in_dim",
-    "switch": "the index is clamped with max/min in int64 (JAX: clamp in int32)",
-    "stack": "jnp.stack is reshape + concatenate in fgrad (JAX: a stack primitive)",
+    "softmax": "fgrad's softmax is a custom_jvp function keeping PyTorch's bits for the torch face; "
+               "keepdims is reshape, not broadcast_in_dim",
 }
 
 

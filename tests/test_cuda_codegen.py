@@ -610,7 +610,8 @@ def tolerance(dt, reduction):
 LOOSE_ZERO_SIGN = {"max", "min", "fmax", "fmin", "erf", "erfc"}
 # correctly rounded (or exact) operations: kernels must match NumPy bit for bit (no fma)
 EXACT_OPS = {"add", "sub", "mul", "div", "neg", "abs", "sign", "floor", "ceil", "trunc", "round", "sqrt",
-             "max", "min", "fmax", "fmin", "select", "convert_element_type", "rem", "floor_divide", "fmod"}
+             "max", "min", "fmax", "fmin", "select_n", "convert_element_type", "rem", "floor_divide",
+             "remainder"}
 
 
 def exact_values(spec) -> set:

@@ -169,6 +169,7 @@ def test_lax_primitive_objects_are_the_ones_jaxprs_record():
 
 # the parameters of exported primitives that take some (JAX's names and values)
 _PRIMITIVE_PARAMS = {"integer_pow_p": {"y": 3}, "squeeze_p": {"dimensions": ()},
+                     "stack_p": {"axis": 0}, "unstack_p": {"axis": 0},
                      "slice_p": {"start_indices": (1,), "limit_indices": (3,), "strides": None}}
 
 
@@ -185,7 +186,7 @@ def test_lax_primitive_objects_match_live_jax():
             assert fp.name == jp.name and fp.multiple_results == jp.multiple_results, name
             compared = 0
             params = _PRIMITIVE_PARAMS.get(name, {})
-            for args in ((x,), (x, y), (xi,), (xi, yi)):
+            for args in ((x,), (x, y), (xi,), (xi, yi), (np.array(0.25), x, y), (np.array(0), xi, yi)):
                 try:
                     want = np.asarray(jp.bind(*args, **params))
                 except Exception:  # noqa: BLE001  (an operand kind or arity the primitive rejects)

@@ -264,6 +264,12 @@ HELPERS = {
   return b == 0 ? (T)0 : (T)(a % b);
 }
 """,
+    # JAX's clamp: max(x, lo) then min(., hi), a NaN anywhere propagating (as max/min's kernels)
+    "fg_clamp": """template <typename T> __device__ __forceinline__ T fg_clamp(T lo, T x, T hi) {
+  const T m = (x > lo || x != x) ? x : lo;
+  return (m < hi || m != m) ? m : hi;
+}
+""",
     "fg_fmod_i": """template <typename T> __device__ __forceinline__ T fg_fmod_i(T a, T b) {
   return (b == 0 || b == (T)-1) ? (T)0 : (T)(a % b);
 }
@@ -362,7 +368,7 @@ def _numpy_loop(e):
     name = e.prim.name
     out = e.outvars[0].aval.dtype
     n = len(e.invars)
-    if name == "select":
+    if name == "select_n":
         return (np.dtype(np.bool_), out, out), out
     if name == "convert_element_type":
         src = e.invars[0].aval.dtype

@@ -320,8 +320,13 @@ class _Rewriter:
                 return False
         for v, r in zip(e.outvars, outs):
             av = v.aval
-            if av.weak_type and av.shape == () and np.ndim(r) == 0:
-                self.subst[v] = Literal(_py_scalar(r, av), av)
+            if av.shape == () and np.ndim(r) == 0 and (av.weak_type or np.dtype(av.dtype).kind in "biuf"):
+                # a scalar result is inlined (a strongly typed one keeps its dtype in its aval:
+                # jnp.where(c, x, -inf) casts its weak -inf to x's dtype inside jit[_where])
+                val = _py_scalar(r, av)
+                if not av.weak_type:  # a NumPy scalar: NumPy's ufuncs keep its dtype (NEP 50)
+                    val = np.asarray(val, av.dtype)[()]
+                self.subst[v] = Literal(val, av)
             else:
                 if not hasattr(r, "dtype"):
                     r = np.asarray(r, av.dtype)
@@ -563,7 +568,7 @@ def _r_convert(rw, e):
 
 
 def _r_select(rw, e):
-    c, x, y = e.invars
+    c, y, x = e.invars  # select_n(c, on_false, on_true)
     if x is y or (type(x) is Literal and type(y) is Literal and repr(x.val) == repr(y.val)
                   and type(x.val) is type(y.val)):
         return _alias_if(rw, e, x)
@@ -805,7 +810,7 @@ _RULES = {
     "mul": _r_mul, "div": _r_div, "add": _r_add, "add_any": _r_add, "sub": _r_sub, "neg": _r_neg,
     "pow": _r_pow, "integer_pow": _r_integer_pow, "slice": _r_slice, "squeeze": _r_squeeze,
     "square": _r_square,
-    "convert_element_type": _r_convert, "select": _r_select, "reshape": _r_reshape,
+    "convert_element_type": _r_convert, "select_n": _r_select, "reshape": _r_reshape,
     "transpose": _r_transpose, "broadcast_in_dim": _r_bid, "reduce_sum": _r_reduce,
     "reduce_max": _r_reduce, "reduce_min": _r_reduce, "reduce_prod": _r_reduce,
     "gather": _r_gather, "dot_general": _r_dot_general, "conj": _r_real_part, "real": _r_real_part,

@@ -327,7 +327,12 @@ class _PpContext:
 
 def _literal_text(v) -> str:
     val = np.asarray(v.val)
-    s = str(val.item()) if val.ndim == 0 else "[...]"
+    dt = getattr(v.aval, "dtype", None)
+    if dt is not None and val.dtype.kind == "f" and np.dtype(dt).kind == "f":
+        val = val.astype(dt)
+    # a float in its own dtype's shortest repr: 1.67 cast to float32 prints as 1.67 (JAX's
+    # text), not as the float64 value of that float32 (1.6699999570846558)
+    s = (str(val[()]) if val.dtype.kind == "f" else str(val.item())) if val.ndim == 0 else "[...]"
     return f"{s}:{aval_text(v.aval)}" if getattr(v.aval, "dtype", None) is not None else s
 
 
@@ -419,7 +424,7 @@ def _typed_literals(e: Eqn) -> list:
     for v in e.invars:
         if type(v) is Literal and getattr(v.aval, "weak_type", False) \
                 and _KIND.get(np.dtype(v.aval.dtype).kind, 9) <= _KIND.get(dt.kind, -1):
-            v = Literal(np.asarray(v.val, dt).item(), ShapedArray((), dt, weak_type=True))
+            v = Literal(np.asarray(v.val, dt)[()], ShapedArray((), dt, weak_type=True))
         out.append(v)
     return out
 

@@ -44,7 +44,7 @@ NAN_PRIMITIVES = {n: n for n in (
     "mul", "pad", "pow", "psum", "reduce_prod", "reduce_sum", "rem", "rsqrt", "sin", "sinh",
     "sqrt", "sub", "tan", "tanh")}
 # fgrad primitives for what JAX computes with one of the above
-NAN_PRIMITIVES.update({"log10": "log", "log2": "log", "fmod": "rem",
+NAN_PRIMITIVES.update({"log10": "log", "log2": "log", "remainder": "rem",
                        "betainc": "regularized_incomplete_beta", "psum_named": "psum",
                        "polygamma": "polygamma", "zeta": "zeta", "gamma": "lgamma",
                        "ndtri": "erf_inv", "log_ndtr": "log"})

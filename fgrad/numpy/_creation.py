@@ -36,7 +36,9 @@ from ..core.constants import like as _like
 from ..core.constants import make_on_default_device as _make
 from ..core.constants import shape_tuple as _shape_tuple
 from ..ops.elementwise import add, convert_element_type, mul, strip_weak
-from ..ops.shape import broadcast_to, reshape
+from ..ops.shape import broadcast_in_dim, broadcast_to, reshape
+from ..core.trace import state
+from ..transforms.staging import StagingTrace
 from ..ops.structural import concatenate
 from ._dtypes import promote_types, result_type
 
@@ -189,12 +191,37 @@ def zeros(shape: int | Shape, dtype: DTypeLike | None = None, *,
     >>> fnp.zeros(2, dtype=fnp.int32, device="cpu")
     Array([0, 0], dtype=int32)
     """
-    return _on_device(lambda: _zeros(shape, dtype), device)
+    staged = _staged_fill(shape, 0, dtype, device)
+    return staged if staged is not None else _on_device(lambda: _zeros(shape, dtype), device)
+
+
+def _staged_fill(shape, value, dtype, device):
+    """JAX's program for ``zeros``/``ones``/``full`` of a scalar while a program is staged:
+    ``broadcast_in_dim`` of the scalar as a literal (``broadcast_in_dim 1.0:f32[]``), not a
+    constant array of the whole shape; None eagerly, for 0-d shapes and for array fills."""
+    trace = state.trace
+    if type(trace) is not StagingTrace or trace.partial or device is not None:
+        return None
+    if type(value) is bool:
+        value = np.bool_(value)
+    if type(value) not in WEAK_SCALAR_TYPES and not isinstance(value, np.generic):
+        return None
+    shape = _shape_tuple(shape)
+    if not shape:
+        return None
+    if dtype is None and type(value) in WEAK_SCALAR_TYPES:
+        lit = value  # a weakly typed Python scalar, as JAX's full(shape, 2.5)
+    else:
+        dt = _make("zeros", (), dtype=value.dtype if dtype is None else dtype).dtype
+        lit = np.asarray(value, dt)[()]
+    return broadcast_in_dim(lit, shape, ())
 
 
 def ones(shape: int | Shape, dtype: DTypeLike | None = None, *,
          device: Device | str | None = None) -> ArrayImpl:
-    return _on_device(lambda: _make("ones", _shape_tuple(shape), dtype=dtype or float), device)
+    staged = _staged_fill(shape, 1, dtype or float, device)
+    return staged if staged is not None else _on_device(
+        lambda: _make("ones", _shape_tuple(shape), dtype=dtype or float), device)
 
 
 def empty(shape: int | Shape, dtype: DTypeLike | None = None, *,
@@ -207,6 +234,9 @@ def full(shape: int | Shape, fill_value: ArrayLike, dtype: DTypeLike | None = No
     if isinstance(fill_value, (Tracer, ArrayImpl)):
         fv = fill_value if dtype is None else convert_element_type(fill_value, dtype)
         return _moved(broadcast_to(fv, _shape_tuple(shape)), device)
+    staged = _staged_fill(shape, fill_value, dtype, device)
+    if staged is not None:
+        return staged
     return _weak_if_scalar(_on_device(lambda: _make("full", _shape_tuple(shape), fill_value, dtype=dtype),
                                       device), fill_value, dtype)
 

@@ -723,16 +723,15 @@ def stack(arrays: ArrayLike | Sequence[ArrayLike], axis: int = 0, out: None = No
         if _shape(x) != shp:
             raise ValueError(f"stack: all input arrays must have the same shape, got {shp} and {_shape(x)}")
     axis = normalize_axis(axis, len(shp) + 1, "stack")
-    xs = [shape_ops.reshape(x, shp[:axis] + (1,) + shp[axis:]) for x in xs]
-    return concatenate(xs, axis, dtype=dtype)
+    dt = np.dtype(dtype) if dtype is not None else _result_dtype(xs)
+    return ST.stack([_cast(x, dt) for x in xs], axis)  # JAX's stack primitive
 
 
 def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     x = _arr(x)
     axis = normalize_axis(axis, _ndim(x), "unstack")
     n = _shape(x)[axis]
-    shp = _shape(x)[:axis] + _shape(x)[axis + 1:]
-    return tuple(shape_ops.reshape(p, shp) for p in ST.split(x, (1,) * n, axis)) if n else ()
+    return tuple(ST.unstack_p.bind(x, axis=axis)) if n else ()
 
 
 def _atleast(x, k):

@@ -88,9 +88,17 @@ def where(condition: ArrayLike, x: ArrayLike | None = None,
     like = _keys.key_operands([x, y], "where")
     if like is not None:  # typed keys: choose whole keys (the condition gains the key axis)
         cond = shape_ops.expand_dims(condition, -1) if get_aval(condition).ndim else condition
-        return _keys.rewrap(like, select_p.bind(cond, _keys.data(x), _keys.data(y)))
+        return _keys.rewrap(like, ew.select(cond, _keys.data(x), _keys.data(y)))
+    return _where(condition, x, y)
+
+
+def _where_body(condition, x, y):
     x, y = ew.lattice_pair(x, y)  # JAX: where(True, int32, float32) is float32
-    return select_p.bind(condition, x, y)
+    return select_p.bind(condition, y, x)
+
+
+_where_body.__name__ = _where_body.__qualname__ = "_where"
+_where = jit_when_staged(_where_body)  # JAX's jnp.where: jit[name=_where]{select_n(c, y, x)}
 
 
 def clip(a: ArrayLike, min: ArrayLike | None = None, max: ArrayLike | None = None, *,

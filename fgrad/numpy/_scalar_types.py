@@ -62,13 +62,15 @@ def _scalar_type(numpy_type: type, name: str) -> type:
            f"    Array({shown}, dtype={dt.name})\n"
            f"    >>> jnp.dtype(jnp.{name})\n"
            f"    {dt!r}\n")
-    if name.startswith("float8"):  # fgrad makes no arrays of the 8-bit floats (dtypes only)
-        doc = (f"``{name}``: the 8-bit float dtype {dt.name} (``ml_dtypes``'s, as ``jax.numpy.{name}``), "
+    if name.startswith(("float8_", "float6_", "float4_")):  # fgrad makes no arrays of these (dtypes only)
+        bits = int(name[5])
+        doc = (f"``{name}``: the {bits}-bit float dtype {dt.name} (``ml_dtypes``'s, as "
+               f"``jax.numpy.{name}``), "
                "for ``finfo``, ``issubdtype`` and dtype arguments; fgrad computes on no arrays of it.\n\n"
                "Example::\n\n"
                "    >>> import fgrad.numpy as jnp\n"
                f"    >>> jnp.finfo(jnp.{name}).bits, jnp.issubdtype(jnp.{name}, jnp.floating)\n"
-               "    (8, True)\n")
+               f"    ({bits}, True)\n")
     return _ScalarTypeMeta(name, (numpy_type,), {"__new__": _convert, "_numpy_type": numpy_type,
                                                  "dtype": dt, "__module__": "fgrad.numpy",
                                                  "__doc__": doc, "__slots__": ()})
@@ -95,7 +97,15 @@ float8_e5m2 = _scalar_type(ml_dtypes.float8_e5m2, "float8_e5m2")
 float8_e4m3fnuz = _scalar_type(ml_dtypes.float8_e4m3fnuz, "float8_e4m3fnuz")
 float8_e5m2fnuz = _scalar_type(ml_dtypes.float8_e5m2fnuz, "float8_e5m2fnuz")
 float8_e4m3b11fnuz = _scalar_type(ml_dtypes.float8_e4m3b11fnuz, "float8_e4m3b11fnuz")
+float8_e3m4 = _scalar_type(ml_dtypes.float8_e3m4, "float8_e3m4")
+float8_e4m3 = _scalar_type(ml_dtypes.float8_e4m3, "float8_e4m3")
+float8_e8m0fnu = _scalar_type(ml_dtypes.float8_e8m0fnu, "float8_e8m0fnu")
+# the 4- and 6-bit floats (microscaling formats), likewise dtypes only
+float4_e2m1fn = _scalar_type(ml_dtypes.float4_e2m1fn, "float4_e2m1fn")
+float6_e2m3fn = _scalar_type(ml_dtypes.float6_e2m3fn, "float6_e2m3fn")
+float6_e3m2fn = _scalar_type(ml_dtypes.float6_e3m2fn, "float6_e3m2fn")
 
 __all__ = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
            "float32", "float64", "complex64", "complex128", "bfloat16",
-           "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3b11fnuz"]
+           "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3b11fnuz",
+           "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn"]

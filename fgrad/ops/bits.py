@@ -14,10 +14,11 @@ from ..typing import Array, ArrayLike, DTypeLike
 import numpy as np
 from ..core import x64_mode as _x64_mode
 from ..core.narrow_floats import dtype_kind
+from ..core.narrow_floats import finfo as narrow_finfo
 
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
-from ..core.rules import defbatch, defvectorized, defzero
+from ..core.rules import defbatch, deflinear, defvectorized, defzero
 from ..tree_util import map_arrays as tree_map
 from .elementwise import nondiff, or_p, sub
 from .shape import bdim_to_front
@@ -196,6 +197,52 @@ def bitcast_convert_type(x: ArrayLike, new_dtype: DTypeLike) -> Array:
 
 
 # ---------------------------------------------------------------------------------------
+# reduce_precision (XLA's ReducePrecision, JAX's primitive)
+
+
+def _reduce_precision_impl(xp, x, exponent_bits, mantissa_bits):
+    """Round ``x`` to ``mantissa_bits`` (nearest, ties to even) and clamp its exponent to
+    ``exponent_bits`` (overflow: signed inf; underflow below the reduced normal range: signed
+    zero), on the bits of its own float type; NaN stays NaN (as XLA's CPU ReducePrecision)."""
+    x = _as_arr(xp, x)
+    dt = np.dtype(x.dtype)
+    info = narrow_finfo(dt)
+    src_m, src_e = int(info.nmant), int(info.nexp)
+    udt = np.dtype(f"uint{8 * dt.itemsize}")
+    u = udt.type
+    bits = x.view(udt)
+    if mantissa_bits < src_m:
+        drop = src_m - mantissa_bits
+        last_kept = u(1) << u(drop)
+        bias = ((bits & last_kept) >> u(drop)) + ((last_kept >> u(1)) - u(1))
+        bits = (bits + bias) & ~(last_kept - u(1))
+    if exponent_bits < src_e:
+        sign = u(1) << u(8 * dt.itemsize - 1)
+        exp_mask = ((u(1) << u(src_e)) - u(1)) << u(src_m)
+        bias, reduced = (1 << (src_e - 1)) - 1, (1 << (exponent_bits - 1)) - 1
+        exponent = bits & exp_mask
+        signed_zero = bits & sign
+        bits = xp.where(exponent > u((bias + reduced) << src_m), signed_zero | exp_mask,
+                        xp.where(exponent <= u((bias - reduced) << src_m), signed_zero, bits))
+    out = xp.asarray(bits).view(dt)
+    return xp.where(xp.isnan(x), x, out).reshape(x.shape)  # NaN stays NaN, with 0 mantissa bits too
+
+
+def _reduce_precision_abstract(x, exponent_bits, mantissa_bits):
+    if dtype_kind(x.dtype) != "f":
+        raise TypeError(f"reduce_precision: operand must be floating point, got {x.dtype}")
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+reduce_precision_p = Primitive("reduce_precision", _reduce_precision_impl, _reduce_precision_abstract,
+                               family="other")
+# linear for derivatives: the tangent and the cotangent are rounded the same way (JAX's rule)
+deflinear(reduce_precision_p, lambda ct, x, exponent_bits, mantissa_bits: (
+    reduce_precision_p.bind(ct, exponent_bits=exponent_bits, mantissa_bits=mantissa_bits),))
+defvectorized(reduce_precision_p)
+
+
+# ---------------------------------------------------------------------------------------
 # stop_gradient
 
 
@@ -229,5 +276,5 @@ def stop_gradient(x: Any) -> Any:
 __all__ = [
     "shift_left", "shift_right_logical", "shift_right_arithmetic", "rotate_left", "bitcast_convert_type",
     "stop_gradient", "shift_left_p", "shift_right_logical_p", "shift_right_arithmetic_p",
-    "bitcast_convert_type_p", "bitcast_resize_p", "stop_gradient_p",
+    "bitcast_convert_type_p", "bitcast_resize_p", "reduce_precision_p", "stop_gradient_p",
 ]

@@ -43,7 +43,7 @@ from ..transforms.batching import vmap, vmap_on_axis
 from ..transforms.staging import StagingTrace, StagingTracer
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from . import collectives as _procs
-from .elementwise import convert_element_type, eq, maximum, minimum, ne_p, select
+from .elementwise import clamp_p, convert_element_type, eq, maximum, minimum, ne_p, select
 from .reductions import reduce_or_p
 from .shape import bdim_to_front, move_or_broadcast, reshape
 from .structural import concatenate, slice_in_dim
@@ -429,7 +429,8 @@ def switch(index: ArrayLike, branches: Sequence[Callable], *operands: Any, _what
         raise TypeError(f"{_what}: the branch index must be a scalar, got shape {idx_aval.shape}")
     idx = index if isinstance(index, (Tracer, ArrayImpl)) else _index_like(np.asarray(int(index)), flat)
     if not _in_range:  # (a bool predicate's index needs no clamping)
-        idx = _clip(convert_element_type(idx, np.int64), len(branches) - 1)
+        # JAX's staging: the index as int32, then clamp(0, index, n - 1)
+        idx = clamp_p.bind(np.int32(0), convert_element_type(idx, np.int32), np.int32(len(branches) - 1))
     outs = _bind_cond(idx, [wrap_fun(f) for f in branches], flat, _what)
     if any(t != out_trees[0] for t in out_trees):
         raise TypeError(f"{_what}: branches return different structures: {out_trees[0]} vs {out_trees[-1]}")

@@ -110,7 +110,7 @@ def _promoting_bind(prim: Primitive):
 # binary primitives whose operands promote to one dtype (not ldexp/shifts/complex, which
 # take operands of different kinds on purpose)
 _LATTICE_PRIMS = frozenset({"add", "add_any", "sub", "mul", "div", "atan2", "eq", "ne", "lt", "le", "gt",
-                            "ge", "max", "min", "fmax", "fmin", "fmod", "rem", "floor_divide", "hypot",
+                            "ge", "max", "min", "fmax", "fmin", "rem", "remainder", "floor_divide", "hypot",
                             "logaddexp", "logaddexp2", "nextafter", "pow"})
 _INT_FLOAT_TARGET: dict = {}
 
@@ -740,9 +740,11 @@ def _atan2_impl(xp, x, y):
 
 atan2_p = elementwise("atan2", _atan2_impl, {"f": "atan2{f}({0}, {1})"})
 atan2_p.ufunc = None  # not NumPy's ufunc for complex operands: compiled code calls the impl
-rem_p = _binary("rem", np.remainder, kernel={"f": "fg_rem({0}, {1})", "i": "fg_rem_i({0}, {1})",
+# NumPy's remainder (the sign of the divisor); JAX stages jnp.remainder as rem + select_n
+rem_p = _binary("remainder", np.remainder, kernel={"f": "fg_rem({0}, {1})", "i": "fg_rem_i({0}, {1})",
                                              "u": "fg_rem_u({0}, {1})"})
-fmod_p = _binary("fmod", np.fmod, kernel={"f": "fmod{f}({0}, {1})", "i": "fg_fmod_i({0}, {1})",
+# C's fmod (the sign of the dividend): JAX's lax.rem, whose primitive name it takes
+fmod_p = _binary("rem", np.fmod, kernel={"f": "fmod{f}({0}, {1})", "i": "fg_fmod_i({0}, {1})",
                                           "u": "fg_rem_u({0}, {1})"})
 hypot_p = _binary("hypot", np.hypot, kernel={"f": "hypot{f}({0}, {1})"})
 
@@ -1016,38 +1018,53 @@ def _condition(c):
     return c if hasattr(c, "astype") else np.bool_(c)
 
 
+def host_select_n(c, f, t):
+    """JAX's ``select_n(c, f, t)`` on host or device arrays: ``t`` where ``c``, else ``f``
+    (``host_where`` with the cases in ``select_n``'s order).
+
+    >>> host_select_n(np.array([True, False]), np.zeros(2), np.ones(2)).tolist()
+    [1.0, 0.0]
+    """
+    return host_where(c, t, f)
+
+
+def _small_select_n(c, f, t):
+    return np.where(c, t, f)
+
+
+# JAX's primitive and operand order: select_n(pred, on_false, on_true) (fgrad's broadcasts)
 select_p = elementwise(
-    "select", lambda xp, c, x, y: host_where(c, x, y) if xp is np else xp.where(_condition(c), x, y),
-    kernel="({0} ? {1} : {2})",
+    "select_n", lambda xp, c, f, t: host_where(c, t, f) if xp is np else xp.where(_condition(c), t, f),
+    kernel="({0} ? {2} : {1})",
 )
 
 
 # programs on the host call NumPy's `where` itself for outputs below the blending size
-select_p.small_host_ufunc = (np.where, _BLEND_MIN_SIZE)
+select_p.small_host_ufunc = (_small_select_n, _BLEND_MIN_SIZE)
 
 
 def select(c: ArrayLike, x: ArrayLike, y: ArrayLike) -> Array:
-    """``where(c, x, y)`` elementwise (with broadcasting)."""
-    return select_p.bind(c, x, y)
+    """``where(c, x, y)`` elementwise (with broadcasting): binds ``select_n(c, y, x)``."""
+    return select_p.bind(c, y, x)
 
 
 def _select_jvp(primals, tangents):
-    c, x, y = primals
-    _, tx, ty = tangents
-    out = select(c, x, y)
-    if tx is None and ty is None:
+    c, f, t = primals
+    _, tf, tt = tangents
+    out = select_p.bind(c, f, t)
+    if tf is None and tt is None:
         return out, None
-    zero = _zeros_of(out) if (tx is None or ty is None) else None
-    return out, _broadcast_like(select(c, zero if tx is None else tx, zero if ty is None else ty), out)
+    zero = _zeros_of(out) if (tf is None or tt is None) else None
+    return out, _broadcast_like(select_p.bind(c, zero if tf is None else tf, zero if tt is None else tt), out)
 
 
-def _select_transpose(ct, c, x, y):
+def _select_transpose(ct, c, f, t):
     if is_undefined(c):
-        raise ValueError("select is not linear in its predicate")
+        raise ValueError("select_n is not linear in its predicate")
     zeros = _zeros_of(ct)
     return (None,
-            unbroadcast(select(c, ct, zeros), x.aval) if is_undefined(x) else None,
-            unbroadcast(select(c, zeros, ct), y.aval) if is_undefined(y) else None)
+            unbroadcast(select(c, zeros, ct), f.aval) if is_undefined(f) else None,
+            unbroadcast(select(c, ct, zeros), t.aval) if is_undefined(t) else None)
 
 
 def _broadcast_like(t, out):
@@ -1055,6 +1072,26 @@ def _broadcast_like(t, out):
 
 
 deflinear(select_p, _select_transpose, jvp=_select_jvp)
+
+
+# JAX's clamp(min, x, max): min(max(x, min), max), NaN anywhere giving NaN; the derivative
+# flows to x strictly inside (min, max), to min where it exceeds x (and max), to max where it
+# is below x -- nothing at a tie, as JAX's rule (jnp.clip's max/min split a tie in halves)
+def _clamp_impl(xp, lo, x, hi):
+    return xp.minimum(xp.maximum(x, lo), hi)
+
+
+clamp_p = elementwise("clamp", _clamp_impl, kernel={"fiub": "fg_clamp({0}, {1}, {2})"})
+
+
+def _clamp_tangent(t, where):
+    return select(where, t, _zeros_of(t))
+
+
+defjvp(clamp_p,
+       lambda t, lo, x, hi: _clamp_tangent(t, logical_and(gt(lo, x), lt(lo, hi))),
+       lambda t, lo, x, hi: _clamp_tangent(t, logical_and(gt(x, lo), lt(x, hi))),
+       lambda t, lo, x, hi: _clamp_tangent(t, lt(hi, x)))
 defjvp2(abs_p, _abs_tangent)
 deflinear(conj_p, lambda ct, x: (conj(ct),))
 deflinear(complex_p, _complex_transpose,
@@ -1119,7 +1156,7 @@ for _p, _u in ((add_p, np.add), (add_any_p, np.add), (sub_p, np.subtract), (mul_
                (le_p, np.less_equal), (gt_p, np.greater), (ge_p, np.greater_equal),
                (and_p, np.bitwise_and), (or_p, np.bitwise_or), (xor_p, np.bitwise_xor),
                (logical_and_p, np.logical_and), (logical_or_p, np.logical_or),
-               (logical_xor_p, np.logical_xor), (select_p, host_where),
+               (logical_xor_p, np.logical_xor), (select_p, host_select_n),
                (real_p, np.real), (imag_p, np.imag)):  # not conj_p: np.conjugate of bool is int8
     _p.ufunc = _u
 

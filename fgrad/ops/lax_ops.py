@@ -292,8 +292,31 @@ def round(x: Shaped[ArrayLike, "*shape"],  # noqa: A001
 
 
 def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Array:  # noqa: A002
-    """``min <= x <= max`` elementwise (lax argument order)."""
-    return _ew.minimum(_ew.maximum(x, min), max)
+    """``min(max(x, min), max)`` elementwise, JAX's ``clamp`` primitive (lax argument order):
+    ``min``/``max`` are scalars or of ``x``'s shape, all of one dtype (Python scalars
+    excepted); the derivative is zero at a tie (``jnp.clip`` splits it in halves).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> from fgrad import lax
+        >>> lax.clamp(0.0, fnp.array([-1.0, 0.5, 3.0]), 2.0)
+        Array([0. , 0.5, 2. ], dtype=float64)
+    """
+    shape = _get_aval(x).shape
+    for what, b in (("min", min), ("max", max)):
+        bs = _get_aval(b).shape
+        if bs not in ((), shape):
+            raise TypeError(f"clamp requires {what}.shape == operand.shape or {what}.shape == (), got "
+                            f"{what}.shape={bs}, operand.shape={shape}.")
+    dts = [_dtype_of(v) for v in (min, x, max)]
+    strong = {d for d, weak in dts if d is not None and not weak}
+    if len(strong) > 1:
+        raise TypeError("lax.clamp requires arguments to have the same dtypes, got "
+                        + ", ".join(str(d) for d, _ in dts) + ".")
+    check_same_dtypes("clamp", "clip", x, min)
+    check_same_dtypes("clamp", "clip", x, max)
+    return _ew.clamp_p.bind(min, x, max)
 
 
 def broadcast_in_dim(operand: ArrayLike, shape: Shape, broadcast_dimensions: Sequence[int]) -> Array:

@@ -162,13 +162,17 @@ def concatenate(xs, dimension):
     return concatenate_p.bind(*xs, dimension=int(dimension))
 
 
-def _concat_jvp(primals, tangents, dimension):
-    out = concatenate_p.bind(*primals, dimension=dimension)
-    if all(t is None for t in tangents):
-        return out, None
-    ts = [_zeros(get_aval(p).shape, get_aval(p).dtype, p) if t is None else t
-          for p, t in zip(primals, tangents, strict=True)]
-    return out, concatenate_p.bind(*ts, dimension=dimension)
+def _joining_jvp(prim):
+    """The JVP of a primitive linear in each of its operands jointly (concatenate, stack):
+    the primitive of the tangents, zeros standing in for the missing ones."""
+    def jvp(primals, tangents, **params):
+        out = prim.bind(*primals, **params)
+        if all(t is None for t in tangents):
+            return out, None
+        ts = [_zeros(get_aval(p).shape, get_aval(p).dtype, p) if t is None else t
+              for p, t in zip(primals, tangents, strict=True)]
+        return out, prim.bind(*ts, **params)
+    return jvp
 
 
 def _concat_transpose(ct, *xs, dimension):
@@ -194,7 +198,7 @@ def _concat_batch(size, vals, dims, dimension):
     return concatenate_p.bind(*xs, dimension=dimension + 1), 0
 
 
-deflinear(concatenate_p, _concat_transpose, jvp=_concat_jvp)
+deflinear(concatenate_p, _concat_transpose, jvp=_joining_jvp(concatenate_p))
 defbatch(concatenate_p, _concat_batch)
 
 
@@ -255,6 +259,96 @@ def _split_batch(size, vals, dims, sizes, axis):
 
 deflinear(split_p, _split_transpose)
 defbatch(split_p, _split_batch)
+
+
+# -- stack / unstack ---------------------------------------------------------------------
+# JAX's primitives (jnp.stack stages ``stack[axis=0] a b``; its transpose is ``unstack``)
+
+
+def _stack_abstract(*xs, axis):
+    x0 = xs[0]
+    if not 0 <= axis <= x0.ndim:
+        raise ValueError(f"stack: axis {axis} is out of bounds for arrays of dimension {x0.ndim}")
+    for i, x in enumerate(xs[1:], start=1):
+        if x.shape != x0.shape:
+            raise ValueError(f"stack: all input arrays must have the same shape, got {x0.shape} "
+                             f"at index 0 and {x.shape} at index {i}")
+        if x.dtype != x0.dtype:
+            raise TypeError(f"stack: operands must share a dtype, got {x0.dtype} and {x.dtype}")
+    return ShapedArray(x0.shape[:axis] + (len(xs),) + x0.shape[axis:], x0.dtype,
+                       all(x.weak_type for x in xs))
+
+
+def _stack_impl(xp, *xs, axis):
+    if set(map(type, xs)) == _HOST_ONLY:
+        return np.stack(xs, axis=axis)
+    xp = device_xp(xp, *xs)
+    return xp.stack([xp.asarray(x) for x in xs], axis=axis)
+
+
+stack_p = Primitive("stack", _stack_impl, _stack_abstract, family="structural")
+
+
+def stack(xs: Sequence[ArrayLike], axis: int) -> Array:
+    """``xs`` (one shape and dtype) stacked along a new axis ``axis`` (JAX's ``stack``).
+
+    >>> import fgrad.numpy as fnp
+    >>> stack([fnp.zeros(2), fnp.ones(2)], 1).tolist()
+    [[0.0, 1.0], [0.0, 1.0]]
+    """
+    return stack_p.bind(*xs, axis=int(axis))
+
+
+def _stack_transpose(ct, *xs, axis):
+    pieces = unstack_p.bind(ct, axis=axis)
+    return tuple(p if is_undefined(x) else None for p, x in zip(pieces, xs, strict=True))
+
+
+def _stack_batch(size, vals, dims, axis):
+    xs = [move_or_broadcast(v, d, 0, size) for v, d in zip(vals, dims, strict=True)]
+    return stack_p.bind(*xs, axis=axis + 1), 0
+
+
+deflinear(stack_p, _stack_transpose, jvp=_joining_jvp(stack_p))
+defbatch(stack_p, _stack_batch)
+
+
+def _unstack_abstract(x, axis):
+    if not 0 <= axis < x.ndim:
+        raise ValueError(f"unstack: axis {axis} is out of bounds for an array of dimension {x.ndim}")
+    piece = ShapedArray(x.shape[:axis] + x.shape[axis + 1:], x.dtype, x.weak_type)
+    return [piece] * x.shape[axis]
+
+
+def _unstack_impl(xp, x, axis):
+    idx = [slice(None)] * x.ndim
+    out = []
+    for i in range(x.shape[axis]):
+        idx[axis] = i
+        out.append(x[tuple(idx)])
+    return out
+
+
+unstack_p = Primitive("unstack", _unstack_impl, _unstack_abstract, multiple_results=True,
+                      family="structural")
+
+
+def _unstack_transpose(cts, x, axis):
+    av = x.aval
+    piece = av.shape[:axis] + av.shape[axis + 1:]
+    like = next((c for c in cts if c is not None), None)
+    return (stack_p.bind(*[_zeros(piece, av.dtype, like) if c is None else c for c in cts], axis=axis),)
+
+
+def _unstack_batch(size, vals, dims, axis):
+    (x,), (d,) = vals, dims
+    phys = axis if axis < d else axis + 1
+    n = get_aval(x).shape[phys]
+    return unstack_p.bind(x, axis=phys), [d if d < phys else d - 1] * n
+
+
+deflinear(unstack_p, _unstack_transpose)
+defbatch(unstack_p, _unstack_batch)
 
 
 # -- pad -------------------------------------------------------------------------------
@@ -400,6 +494,7 @@ defbatch(rev_p, _rev_batch)
 
 
 __all__ = [
-    "concatenate_p", "split_p", "pad_p", "rev_p", "slice_p", "concatenate", "split", "pad", "rev",
+    "concatenate_p", "split_p", "pad_p", "rev_p", "slice_p", "stack_p", "unstack_p", "concatenate",
+    "split", "stack", "pad", "rev",
     "static_slice", "slice_indexer", "slice_in_dim",
 ]

@@ -273,9 +273,53 @@ def _expand_last(x):
     return _reshape(x, _get_aval(x).shape + (1,))
 
 
+def partitionable() -> bool:
+    """Whether keys split and draw bits as JAX's ``jax_threefry_partitionable`` mode (the
+    default): each element from its own counter.  Off, JAX's original stream applies
+    (`flat_bits`)."""
+    from .._config import config
+    return bool(config.jax_threefry_partitionable)
+
+
+def flat_bits(k1, k2, n: int):
+    """JAX's original ``threefry_2x32(key, iota(n))``: the counters 0..n-1 (a 0 appended when
+    n is odd) split in halves as the cipher's two words, the two outputs concatenated."""
+    if n >= 0xFFFFFFFF:
+        raise NotImplementedError(f"fgrad.random: {n} random words in one draw with "
+                                  "jax_threefry_partitionable off (JAX splits the key there)")
+    counts = np.zeros(n + n % 2, np.uint32)
+    counts[:n] = np.arange(n, dtype=np.uint32)
+    half = counts.size // 2
+    b1, b2 = threefry2x32(k1, k2, _const(counts[:half], k1), _const(counts[half:], k1))
+    out = fnp.concatenate([b1, b2])
+    return out[:n] if n % 2 else out
+
+
+def _original_bits(k1, k2, width: int, shape) -> Array:
+    """JAX's ``_threefry_random_bits_original``: ``ceil(width * size / 32)`` words of the flat
+    stream; 64-bit values pair the first half (high words) with the second; 8/16-bit values
+    are the words' pieces, low bits first."""
+    size = int(np.prod(shape, dtype=np.int64))
+    words_needed = -(-width * size // 32)
+    bits = flat_bits(k1, k2, words_needed)
+    if width == 64:
+        u64 = _UINT[64]
+        hi = _ew.convert_element_type(bits[:size], u64)
+        bits = _ew.or_p.bind(_bits.shift_left(hi, 32), _ew.convert_element_type(bits[size:], u64))
+    elif width in (8, 16):
+        per = 32 // width
+        shifts = _const((np.arange(per, dtype=np.uint32) * np.uint32(width)).reshape(1, per), k1)
+        pieces = _ew.and_p.bind(_bits.shift_right_logical(_reshape(bits, (words_needed, 1)), shifts),
+                                np.uint32((1 << width) - 1))
+        bits = _ew.convert_element_type(_reshape(pieces, (words_needed * per,))[:size], _UINT[width])
+    return _reshape(bits, tuple(shape))
+
+
 def random_bits(k, width, shape):
     """Uniform random unsigned integers of ``width`` bits from the raw key ``k``."""
     k1, k2 = words(k)
+    if not partitionable():
+        return _original_bits(k1, k2, width, shape)
     hi, lo = counters(shape, k1)
     b1, b2 = threefry2x32(k1, k2, hi, lo)
     if width == 64:
@@ -433,7 +477,11 @@ def split(key: KeyArrayLike, num: int | Shape = 2) -> PRNGKeyArray | Array:
         (4, 2)
     """
     k1, k2 = words(key_words(key, "split"))
-    hi, lo = counters(static_shape(num), k1)
+    shape = static_shape(num)
+    if not partitionable():  # JAX's original split: the flat stream of 2 * n words, in pairs
+        n = int(np.prod(shape, dtype=np.int64))
+        return like_input(key, _reshape(flat_bits(k1, k2, 2 * n), tuple(shape) + (2,)))
+    hi, lo = counters(shape, k1)
     b1, b2 = threefry2x32(k1, k2, hi, lo)
     return like_input(key, stack_last(b1, b2))
 

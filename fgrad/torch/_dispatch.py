@@ -628,7 +628,7 @@ def apply_op(name: str, key: Hashable, fn: Callable[..., Any], args: Sequence[An
 
 # grad_fn names of the create_graph backward's nodes: the op specs' (below), and these
 _PRIM_NAMES = {
-    "select": "WhereBackward0",
+    "select_n": "WhereBackward0",
     "convert_element_type": "ToCopyBackward0",
     "reduce_sum": "SumBackward1",
     "reduce_max": "AmaxBackward0",

@@ -108,7 +108,7 @@ def _cast(ct, dt):
 
 
 # inputs of these primitives that must not be linear (a divisor, a predicate or index)
-_NONLINEAR_OPERANDS = {"div": (1,), "select": (0,), "select_n": (0,)}
+_NONLINEAR_OPERANDS = {"div": (1,), "select_n": (0,)}
 
 
 def check_linear(jaxpr, linear: list) -> None:

@@ -204,6 +204,10 @@ ROWS += [
     _lax("max", np.maximum, 2, valid=valid_not_tied),
     _lax("min", np.minimum, 2, valid=valid_not_tied),
     _lax("clamp", lambda x: np.clip(x, -0.5, 0.7), fn=lambda x: LAX.clamp(-0.5, x, 0.7), avoid=(-0.5, 0.7)),
+    # array bounds: the derivative reaches min and max too (JAX's rule), on disjoint ranges
+    _lax("clamp[bounds]", lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi),
+         fn=lambda lo, x, hi: LAX.clamp(lo, x, hi),
+         args=(Arg(-1.0, -0.3), Arg(-2.0, 2.0, avoid=(-1.0, -0.3, 0.3, 1.0), margin=0.02), Arg(0.3, 1.0))),
     _lax("eq", np.equal, 2, grad="no", args=(Arg(-1, 1, kind="int"),) * 2),
     _lax("ne", np.not_equal, 2, grad="no", args=(Arg(-1, 1, kind="int"),) * 2),
     _lax("lt", np.less, 2, grad="no"),
