@@ -193,3 +193,18 @@ def test_index_and_scatter_errors_are_pytorchs(case):
     except ImportError:
         return
     assert outcome(torch) == stored[case]
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_output_is_contiguous_and_views(bias):
+    """A batch of vectors through nn.Linear is row-major, as PyTorch's: ``.view`` works (it
+    raised: fgrad returned the transposed buffer of ``w @ x.T``) and strides match; the
+    weight gradient keeps the weight's layout."""
+    lin = ftorch.nn.Linear(4, 6, bias=bias)
+    x = ftorch.randn(5, 4, requires_grad=True)
+    y = lin(x)
+    assert y.stride() == (6, 1) and y.is_contiguous()
+    (y.view(-1) ** 2).sum().backward()
+    assert lin.weight.grad.stride() == (4, 1) and x.grad.stride() == (4, 1)
+    want = 2 * y.detach().numpy().T @ x.detach().numpy()
+    np.testing.assert_allclose(lin.weight.grad.numpy(), want, rtol=1e-5)

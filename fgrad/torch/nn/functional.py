@@ -187,7 +187,7 @@ def linear(input: types.Shaped[Tensor, "*batch in_features"],
 
         out = _defop(name, ("linear", False), fn, (input, weight))
         _graph.show_as(out._gfn, functools.partial(_linear_shown, nd, False))
-        return out
+        return _row_major(out)
     name = "AddmmBackward0" if nd == 2 else "ViewBackward0"
 
     def fn_b(x, w, b):
@@ -195,6 +195,16 @@ def linear(input: types.Shaped[Tensor, "*batch in_features"],
 
     out = _defop(name, ("linear", True), fn_b, (input, weight, bias))
     _graph.show_as(out._gfn, functools.partial(_linear_shown, nd, True))
+    return _row_major(out)
+
+
+def _row_major(out: Tensor) -> Tensor:
+    """``out`` with a C-contiguous buffer: `_xwt` computes a batch of vectors as the transpose of
+    ``w @ x.T`` (so the weight gradient comes out in ``weight``'s layout), whose buffer is
+    column-major; PyTorch's result is contiguous, and programs ``.view`` it."""
+    b = out._buf
+    if _is_concrete(out) and b.ndim == 2 and not b.flags.c_contiguous:
+        out._buf = b.copy(order="C")
     return out
 
 
