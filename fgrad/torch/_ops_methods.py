@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 import weakref
 
 import numpy as np
@@ -36,6 +37,7 @@ from ._tensor import (
 from .autograd import graph as G
 import fgrad.torch.cuda as _cuda
 from .autograd import backward as bw
+from .autograd.grad_mode import STATE as _GRAD_MODE
 from collections.abc import Callable
 from fgrad.torch.types import Device, Dims, DType, IntOrInts, memory_format, TensorOrScalar, TensorOrTensors
 from typing import Any
@@ -368,6 +370,18 @@ def reversed_(self):
 
 # ---------------------------------------------------------------------------------------
 # operators
+
+
+def _float_of(self: Tensor) -> float:
+    """``float(t)``: PyTorch warns when ``t`` requires grad and grad mode is on (only for
+    ``float()``, not ``item()``/``int()``)."""
+    if _GRAD_MODE.enabled and (self._rg or self._gfn is not None):
+        warnings.warn(
+            "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+            "Consider using tensor.detach() first. (Triggered internally at "
+            "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)",
+            UserWarning, stacklevel=2)
+    return _TENSOR_FLOAT(self)
 
 
 def _eq_op(self, other):
@@ -840,6 +854,7 @@ def _bind() -> None:
         "__ixor__": _binary_inplace(BINOPS["bitwise_xor"]),
         "__eq__": _eq_op,
         "__ne__": _ne_op,
+        "__float__": _float_of,
         "__lt__": tensor_ops.lt,
         "__le__": tensor_ops.le,
         "__gt__": tensor_ops.gt,
@@ -860,5 +875,6 @@ def _bind() -> None:
         del dt, cls
 
 
+_TENSOR_FLOAT = Tensor.__float__  # the conversion itself (_tensor.py), wrapped by _float_of
 _bind()
 _ = _wrap

@@ -919,7 +919,7 @@ def test_nanmedian_ignores_nan_and_records():
     x.grad = None
     m = ft.nanmedian(x)
     m.backward()
-    assert float(m) == 1.0 and m.grad_fn is not None
+    assert m.item() == 1.0 and m.grad_fn is not None
     np.testing.assert_array_equal(x.grad.numpy(), [[0.5, 0, 0, 0], [0, 0.5, 0, 0]])
 
 

@@ -208,3 +208,22 @@ def test_linear_output_is_contiguous_and_views(bias):
     assert lin.weight.grad.stride() == (4, 1) and x.grad.stride() == (4, 1)
     want = 2 * y.detach().numpy().T @ x.detach().numpy()
     np.testing.assert_allclose(lin.weight.grad.numpy(), want, rtol=1e-5)
+
+
+def test_float_of_a_tensor_requiring_grad_warns_as_pytorch():
+    import warnings
+
+    x = ftorch.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert float(y) == 4.0
+        with ftorch.no_grad():
+            float(y)  # grad mode off: no warning (PyTorch's LBFGS relies on it)
+        y.item(), int(y), float(ftorch.ones(1))  # item()/int() never warn
+        _ = y.grad  # a non-leaf's .grad: PyTorch 2.13's text
+    messages = [str(w.message) for w in caught]
+    assert messages[0].startswith("Converting a tensor with requires_grad=True to a scalar may lead to "
+                                  "unexpected behavior.\nConsider using tensor.detach() first.")
+    assert len(messages) == 2 and "for more information. (Triggered internally at " in messages[1]
+    assert messages[1].endswith("TensorBody.h:493.)")

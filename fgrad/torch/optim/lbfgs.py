@@ -211,7 +211,8 @@ class LBFGS(Optimizer):
 
         def evaluate_loss() -> float:
             with torch.enable_grad():
-                return float(closure())
+                loss = closure()
+            return float(loss)  # under the step's no_grad, as PyTorch's (no conversion warning)
 
         state = self.state[self._params[0]]
         state.setdefault("func_evals", 0)
