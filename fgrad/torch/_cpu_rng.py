@@ -108,7 +108,14 @@ class Engine:
                 d[n - 16:] = self.uniform(16, work)
                 fill(d[n - 16:], mean, std)
             return d.astype(dt, copy=False)
-        return np.array([self.double_normal() * std + mean for _ in range(n)], np.float64).astype(dt)
+        return self.serial_normal(n, dt, mean, std)
+
+    def serial_normal(self, n: int, dtype, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
+        """``n`` normals as PyTorch's element-by-element kernel draws them (a tensor of fewer
+        than 16 elements, or not contiguous, in memory order): one float64 Box-Muller value
+        at a time, ``fma(z, std, mean)``, rounded to ``dtype``."""
+        z = np.array([self.double_normal() for _ in range(n)], np.float64)
+        return _fma64_scale(z, std, mean).astype(np.dtype(dtype))
 
     def double_normal(self) -> float:
         """One float64 standard normal (Box-Muller pair, the second cached), as PyTorch's

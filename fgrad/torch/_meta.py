@@ -59,6 +59,9 @@ class _NoDraws:
 
     normal = uniform
 
+    def serial_normal(self, n: int, dtype, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
+        return np.zeros(n, dtype)
+
     def integers(self, n: int, low: int, high: int) -> np.ndarray:
         return np.full(n, low, np.int64)
 

@@ -21,7 +21,7 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
-from ._ops_creation import _finish, _sizes, like_index
+from ._ops_creation import _finish, _sizes, like_index, like_strides, memory_order, strided_like
 from ._tensor import Tensor, _wrap, check_device
 from ._dispatch import check_no_internal_overlap, bump_version, apply_inplace, apply_op
 from .autograd.grad_mode import STATE
@@ -478,6 +478,10 @@ def rand_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | Non
     di = like_index(input, device)
     if COMPILE_RNG[0] is not None:
         return COMPILE_RNG[0].draw("uniform", tuple(input._buf.shape), npd, requires_grad)
+    strides = like_strides(input, memory_format) if di is None else None
+    if strides is not None:  # PyTorch keeps the layout and fills memory in order
+        flat = _uniform(_rng(None, di), (input._buf.size,), npd)
+        return _finish(strided_like(flat, input._buf.shape, strides), requires_grad)
     return _finish(_uniform(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
@@ -488,6 +492,10 @@ def randn_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | No
     di = like_index(input, device)
     if COMPILE_RNG[0] is not None:
         return COMPILE_RNG[0].draw("normal", tuple(input._buf.shape), npd, requires_grad)
+    strides = like_strides(input, memory_format) if di is None and npd.kind == "f" else None
+    if strides is not None:  # a non-contiguous result: PyTorch's element-by-element normals
+        flat = _rng(None, di).serial_normal(input._buf.size, npd)
+        return _finish(strided_like(flat, input._buf.shape, strides), requires_grad)
     return _finish(_normal(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
@@ -499,6 +507,10 @@ def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype:
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
     di = like_index(input, device)
     shape = input._buf.shape
+    strides = like_strides(input, memory_format) if di is None else None
+    if strides is not None:  # memory order, the input's layout
+        flat = _rng(None, di).integers(_count(shape), low, high).astype(npd)
+        return _finish(strided_like(flat, shape, strides), requires_grad)
     r = _rng(None, di).integers(_count(shape), low, high).reshape(shape)
     return _finish(r.astype(npd), requires_grad, None, di)
 
@@ -542,7 +554,17 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Generat
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
     buf = self._buf
-    return _fill(self, _normal(_grng(generator, buf), buf.shape, buf.dtype, mean, std), "NormalBackward0")
+    eng = _grng(generator, buf)
+    order = None
+    if type(buf) is np.ndarray and buf.dtype.kind == "f" and not buf.flags.c_contiguous and buf.size:
+        st = buf.strides
+        order = tuple(sorted(range(buf.ndim), key=lambda a: (-abs(st[a]) if buf.shape[a] != 1 else 0, a)))
+    if order is not None:  # not contiguous: PyTorch's element-by-element kernel, in memory order
+        flat = eng.serial_normal(buf.size, buf.dtype, mean, std)
+        vals = flat.reshape([buf.shape[a] for a in order]).transpose(np.argsort(order))
+    else:
+        vals = _normal(eng, buf.shape, buf.dtype, mean, std)
+    return _fill(self, vals, "NormalBackward0")
 
 
 @_meta.skips_meta
@@ -557,31 +579,6 @@ def random_(self: Tensor, from_: int = 0, to: int | None = None, *,
             from_, to = 0, from_
         vals = eng.integers(buf.size, from_, to).reshape(buf.shape).astype(buf.dtype)
     return _fill(self, vals, "RandomBackward0")
-
-
-def memory_order(buf) -> tuple | None:
-    """The axes of ``buf`` from the slowest to the fastest in memory when its layout is dense and
-    non-overlapping but not C-contiguous (a transposed or permuted tensor), else None.  PyTorch's
-    CPU kernels draw the random numbers of such a tensor in memory order, and ``empty_like``
-    (dropout's noise) keeps the layout.
-
-    Example::
-
-        >>> import numpy as np
-        >>> memory_order(np.zeros((2, 3)).T), memory_order(np.zeros((2, 3)))
-        ((1, 0), None)
-    """
-    shape, strides = buf.shape, buf.strides
-    if buf.flags.c_contiguous or 0 in shape:
-        return None
-    order = tuple(sorted(range(len(shape)), key=lambda a: (-abs(strides[a]) if shape[a] != 1 else 0, a)))
-    expect = buf.itemsize
-    for a in reversed(order):  # dense and non-overlapping: each stride is the size of the faster axes
-        if shape[a] != 1:
-            if strides[a] != expect:
-                return None
-            expect *= shape[a]
-    return order
 
 
 def draw_order(t: Tensor) -> tuple | None:

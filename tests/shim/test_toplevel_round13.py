@@ -227,3 +227,50 @@ def test_float_of_a_tensor_requiring_grad_warns_as_pytorch():
                                   "unexpected behavior.\nConsider using tensor.detach() first.")
     assert len(messages) == 2 and "for more information. (Triggered internally at " in messages[1]
     assert messages[1].endswith("TensorBody.h:493.)")
+
+
+def test_like_factories_keep_the_layout_and_draw_in_memory_order():
+    """``*_like`` of a transposed/permuted tensor keeps its strides (PyTorch's preserve_format)
+    and random ones fill memory in order; ``normal_`` of a non-contiguous tensor uses PyTorch's
+    element-by-element kernel, and its ``z * std + mean`` is fused (values were different)."""
+    # PyTorch 2.13
+    ftorch.manual_seed(0)
+    r = ftorch.randn_like(ftorch.zeros(2, 3).t())
+    assert r.stride() == (1, 3)
+    assert r.tolist() == [[1.5409960746765137, 0.5684312582015991], [-0.293428897857666, -1.0845223665237427],
+                          [-2.1787893772125244, -1.3985954523086548]]
+    ftorch.manual_seed(0)
+    assert ftorch.rand_like(ftorch.zeros(2, 3).t()).tolist() == [
+        [0.49625658988952637, 0.13203048706054688], [0.7682217955589294, 0.30742281675338745],
+        [0.08847743272781372, 0.6340786814689636]]
+    ftorch.manual_seed(0)
+    z = ftorch.zeros(6, dtype=ftorch.float64)
+    z[::2].normal_(2.0, 3.0)
+    assert z.tolist() == [6.62298832473213, 0.0, 1.1197132827171608, 0.0, -4.536368146223673, 0.0]
+    ftorch.manual_seed(0)
+    assert ftorch.zeros(5, dtype=ftorch.float64).normal_(2.0, 3.0).tolist() == [
+        6.62298832473213, 1.1197132827171608, -4.536368146223673, 3.7052938318420034, -1.2535670272720627]
+    x = ftorch.zeros(3, 4, 6).permute(2, 0, 1)
+    for f in (ftorch.zeros_like, ftorch.ones_like, ftorch.empty_like, lambda t: ftorch.full_like(t, 2.0)):
+        assert f(x).stride() == (1, 24, 6)
+    assert ftorch.zeros_like(x, memory_format=ftorch.contiguous_format).stride() == (12, 4, 1)
+    assert ftorch.zeros_like(x[..., ::2]).is_contiguous()  # not dense: row-major
+
+
+def test_like_factories_live_against_pytorch():
+    torch = pytest.importorskip("torch")
+
+    def run(lib):
+        out = []
+        lib.manual_seed(0)
+        for base in ((5, 8), (3, 4, 6)):
+            x = lib.zeros(*base)
+            views = [x.t(), x[:, ::2]] if x.dim() == 2 else [x.permute(2, 0, 1), x[..., ::2]]
+            for v in views:
+                for f in (lib.zeros_like, lib.ones_like, lambda t: lib.full_like(t, 3.0), lib.rand_like,
+                          lib.randn_like, lambda t: lib.randint_like(t, 10), lambda t: t.normal_(1.0, 2.0)):
+                    r = f(v)
+                    out.append((r.stride(), r.numpy().tolist()))
+        return out
+
+    assert run(ftorch) == run(torch)
