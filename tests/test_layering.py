@@ -100,6 +100,9 @@ TORCH_LAZY = {
         "Function.apply on dual tensors marks its results; the marks' node class is an autograd node",
     ("fgrad.torch.autograd.gradcheck", "fgrad.torch.autograd.forward_ad"):
         "check_forward_ad evaluates with dual tensors; forward_ad loads after the autograd package",
+    ("fgrad.torch._tensor", "fgrad.torch.overrides"):
+        "a Tensor subclass gets the __torch_function__ protocol's routed methods when it is defined; "
+        "the protocol's default handler is built on Tensor",
     ("fgrad.torch._storage", "fgrad.torch._tensor"):
         "storage methods return Tensors; a Tensor is a view of a storage",
     ("fgrad.torch._tensor", "fgrad.torch.autograd"):

@@ -184,7 +184,7 @@ array = asarray
 
 
 def zeros(shape: int | Shape, dtype: DTypeLike | None = None, *,
-          device: Device | str | None = None) -> ArrayImpl:
+          device: Device | str | None = None) -> Array:
     """Zeros of ``shape`` (float64 by default) on ``device`` (default: the default device).
 
     >>> import fgrad.numpy as fnp
@@ -218,14 +218,14 @@ def _staged_fill(shape, value, dtype, device):
 
 
 def ones(shape: int | Shape, dtype: DTypeLike | None = None, *,
-         device: Device | str | None = None) -> ArrayImpl:
+         device: Device | str | None = None) -> Array:
     staged = _staged_fill(shape, 1, dtype or float, device)
     return staged if staged is not None else _on_device(
         lambda: _make("ones", _shape_tuple(shape), dtype=dtype or float), device)
 
 
 def empty(shape: int | Shape, dtype: DTypeLike | None = None, *,
-          device: Device | str | None = None) -> ArrayImpl:
+          device: Device | str | None = None) -> Array:
     return zeros(shape, dtype, device=device)
 
 

@@ -27,6 +27,8 @@ import re
 
 import numpy as np
 
+from .overrides import _PLAIN, dispatch_call, overloaded_arg
+
 __all__ = ["LinAlgError", "TRANSLATED", "translate", "op_name", "describe_inputs", "public",
            "wrap_public_functions"]
 
@@ -170,7 +172,6 @@ def public(fn, name: str | None = None, qualname: str | None = None):
     relu(): argument 'input' (position 1) must be Tensor, not str
     """
     op = name or fn.__name__
-    from .overrides import _PLAIN, dispatch_call, overloaded_arg
 
     @functools.wraps(fn)
     def entry(*args, **kwargs):

@@ -121,7 +121,13 @@ def _overloads(t: type) -> bool:
     f = getattr(t, "__torch_function__", None)
     if f is None or f is _disabled_torch_function_impl:
         return False
-    return t is not Tensor
+    return t is not Tensor and not _pytorch_tensor_type(t)
+
+
+def _pytorch_tensor_type(t: type) -> bool:
+    """Whether ``t`` is (a subclass of) the real PyTorch's tensor: it defines the protocol for
+    PyTorch's own functions; passed to fgrad (DLPack, ``torch.tensor(pt_tensor)``) it is data."""
+    return any(c.__name__ == "TensorBase" and c.__module__ == "torch._C" for c in t.__mro__)
 
 
 def _get_overloaded_args(relevant_args: Iterable[Any],
