@@ -226,6 +226,7 @@ def test_conv_shape_helpers_give_numpy_ints_as_jax():
         stax.ConvTranspose(8, (3, 3), padding=[(1, 1), (1, 1)])[0](key, (4, 12, 12, 3))
 
 
+@pytest.mark.slow  # compiles JAX's convolution initializers (about 4 s)
 def test_conv_shapes_match_live_jax():
     jax = pytest.importorskip("jax")
     from jax.example_libraries import stax as jstax
