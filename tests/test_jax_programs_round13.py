@@ -152,6 +152,20 @@ def test_where_one_argument_size_and_fill_value():
         fnp.where(c, 1, 2, size=3)
 
 
+def test_compress_with_size_is_static_shape():
+    """``jnp.compress(cond, a, size=, fill_value=)`` (and ``Array.compress``), JAX's form that
+    works under jit, was a TypeError (no ``size``)."""
+    m = fnp.arange(6).reshape(3, 2)
+    got = fnp.compress(fnp.asarray([1, 0, 1]), m, axis=0, size=3, fill_value=-7)
+    assert got.tolist() == [[0, 1], [4, 5], [-7, -7]]
+    assert fnp.compress(fnp.array([1, 0, 1, 1]), fnp.arange(6), size=2).tolist() == [0, 2]
+    assert fnp.arange(4.0).compress(fnp.arange(4) > 1, size=3).tolist() == [2.0, 3.0, 0.0]
+    jitted = fgrad.jit(lambda c, a: fnp.compress(c, a, size=2))(fnp.array([0, 1, 1]), fnp.arange(3.0))
+    assert jitted.tolist() == [1.0, 2.0]
+    g = fgrad.grad(lambda a: fnp.compress(fnp.array([0, 1, 1]), a, size=3).sum())(fnp.arange(3.0))
+    assert g.tolist() == [0.0, 1.0, 1.0]
+
+
 def test_segment_reductions_drop_negative_ids():
     """A negative segment id is out of range (JAX: dropped), not counted from the end:
     ``segment_sum(x, [.., -1], 3)`` added that row to the last segment silently."""

@@ -375,11 +375,7 @@ class Array:
         _no_out(out)
         return N.ptp(self, axis, keepdims=keepdims)
     def compress(self, condition, axis=None, *, out=None, size=None, fill_value=0):
-        _no_out(out)
-        if size is not None:
-            raise NotImplementedError("Array.compress: size= is not supported by fgrad; use "
-                                      "fgrad.numpy.nonzero(condition, size=...) and take")
-        return N.compress(condition, self, axis)
+        return N.compress(condition, self, axis, out=_no_out(out), size=size, fill_value=fill_value)
     def choose(self, choices, out=None, mode="raise"):
         return N.choose(self, choices, out=_no_out(out), mode=mode)
     def squeeze(self, axis=None): return N.squeeze(self, axis)
