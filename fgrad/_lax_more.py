@@ -475,7 +475,9 @@ def conv_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, strides: Sequence[int],
 
         >>> from fgrad import lax
         >>> lax.conv_shape_tuple((8, 3, 32, 32), (16, 3, 5, 5), (1, 1), ((2, 2), (2, 2)))
-        (8, 16, 32, 32)
+        (8, 16, np.int64(32), np.int64(32))
+
+    The spatial sizes are NumPy integers, as JAX's (it computes them with NumPy).
     """
     if isinstance(pads, str):
         raise TypeError("conv_shape_tuple: pads must be (low, high) pairs; use lax.padtype_to_pads for "
@@ -484,7 +486,8 @@ def conv_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, strides: Sequence[int],
     spatial = _out_spatial([int(s) for s in lhs_shape[2:]], [int(w) for w in rhs_shape[2:]],
                            [int(st) for st in strides], [(int(lo), int(hi)) for lo, hi in pads],
                            (1,) * n, (1,) * n)
-    return (int(lhs_shape[0]) // int(batch_group_count), int(rhs_shape[0]), *spatial)
+    return (lhs_shape[0] // batch_group_count if batch_group_count > 1 else lhs_shape[0], rhs_shape[0],
+            *(np.int64(d) for d in spatial))
 
 
 def reduce_window_shape_tuple(operand_shape: Shape, window_dimensions: Sequence[int],

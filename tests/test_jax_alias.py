@@ -40,11 +40,14 @@ except ImportError as e:
 else:
     raise AssertionError("no ImportError")
 try:
-    import jax.extend
+    import jax._src
 except ImportError as e:
     assert "fgrad.Primitive" in str(e), e
 else:
     raise AssertionError("no ImportError")
+from jax.extend import core as extend_core  # JAX's public extension modules are fgrad's
+from jax.interpreters import ad
+assert extend_core is fgrad.extend.core and ad is fgrad.interpreters.ad
 try:
     jax.no_such_name
 except AttributeError as e:

@@ -100,4 +100,4 @@ def test_jax_core_names():
     assert seen == [True]
     cj = fgrad.make_jaxpr(lambda x: x * 2.0)(1.0)
     assert float(core.jaxpr_as_fun(cj)(3.0)[0]) == 6.0
-    assert float(fgrad.core.eval_jaxpr(cj.jaxpr, cj.consts, [4.0])[0]) == 8.0
+    assert float(fgrad.core.eval_jaxpr(cj.jaxpr, cj.consts, 4.0)[0]) == 8.0  # JAX's (jaxpr, consts, *args)

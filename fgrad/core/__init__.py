@@ -16,7 +16,7 @@ _JAX_CORE = {
     "Tracer": ("fgrad.core.array", "Tracer"),
     "Value": ("fgrad.core.array", "ArrayImpl"),
     "Trace": ("fgrad.core.trace", "Trace"),
-    "eval_jaxpr": ("fgrad.core.ir", "eval_jaxpr"),
+    "eval_jaxpr": ("fgrad.core.ir", "eval_jaxpr_jax"),  # JAX's signature: (jaxpr, consts, *args)
     "Atom": ("fgrad.core.ir", "Var"),
     "ensure_compile_time_eval": ("fgrad", "ensure_compile_time_eval"),
     "eval_context": ("fgrad", "ensure_compile_time_eval"),

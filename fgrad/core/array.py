@@ -329,8 +329,8 @@ class Array:
     # -- methods (NumPy names) ----------------------------------------------------------
     def sum(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
         return N.sum(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims, **kw)
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
-        return N.mean(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims)
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+        return N.mean(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims, where=where)
     def prod(self, axis=None, dtype=None, out=None, keepdims=False, **kw):
         return N.prod(self, axis, dtype=dtype, out=_no_out(out), keepdims=keepdims, **kw)
     def max(self, axis=None, out=None, keepdims=False, **kw):
@@ -341,36 +341,56 @@ class Array:
         return N.argmax(self, axis, out=_no_out(out), keepdims=keepdims)
     def argmin(self, axis=None, out=None, keepdims=False):
         return N.argmin(self, axis, out=_no_out(out), keepdims=keepdims)
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
         return N.var(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims,
-                     correction=correction)
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+                     where=where, correction=correction)
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None, correction=None):
         return N.std(self, axis, dtype=dtype, out=_no_out(out), ddof=ddof, keepdims=keepdims,
-                     correction=correction)
-    def all(self, axis=None, out=None, keepdims=False, **kw):
+                     where=where, correction=correction)
+    def all(self, axis=None, out=None, keepdims=False, *, where=None):
         _no_out(out)
-        return N.all(self, axis, keepdims=keepdims)
-    def any(self, axis=None, out=None, keepdims=False, **kw):
+        return N.all(self, axis, keepdims=keepdims, where=where)
+    def any(self, axis=None, out=None, keepdims=False, *, where=None):
         _no_out(out)
-        return N.any(self, axis, keepdims=keepdims)
+        return N.any(self, axis, keepdims=keepdims, where=where)
     def cumsum(self, axis=None, dtype=None, out=None): _no_out(out); return N.cumsum(self, axis, dtype=dtype)
     def cumprod(self, axis=None, dtype=None, out=None):
         _no_out(out)
         return N.cumprod(self, axis, dtype=dtype)
-    def clip(self, min=None, max=None, out=None, **kw): _no_out(out); return N.clip(self, min, max)
+    def clip(self, min=None, max=None): return N.clip(self, min, max)
     def round(self, decimals=0, out=None): _no_out(out); return N.round(self, decimals)
-    def dot(self, other): return N.dot(self, other)
+    def dot(self, b, *, precision=None, preferred_element_type=None):
+        return N.dot(self, b, precision=precision, preferred_element_type=preferred_element_type)
     def conj(self): return N.conjugate(self)
-    def sort(self, axis=-1): return N.sort(self, axis)
-    def argsort(self, axis=-1): return N.argsort(self, axis)
+    def conjugate(self): return N.conjugate(self)
+    def sort(self, axis=-1, *, kind=None, order=None, stable=True, descending=False):
+        return N.sort(self, axis, kind=kind, order=order, stable=stable, descending=descending)
+    def argsort(self, axis=-1, *, kind=None, order=None, stable=True, descending=False):
+        return N.argsort(self, axis, kind=kind, order=order, stable=stable, descending=descending)
+    def argpartition(self, kth, axis=-1): return N.argpartition(self, kth, axis)
+    def searchsorted(self, v, side="left", sorter=None, *, method="scan"):
+        return N.searchsorted(self, v, side=side, sorter=sorter, method=method)
+    def nonzero(self, *, fill_value=None, size=None): return N.nonzero(self, size=size, fill_value=fill_value)
+    def ptp(self, axis=None, out=None, keepdims=False):
+        _no_out(out)
+        return N.ptp(self, axis, keepdims=keepdims)
+    def compress(self, condition, axis=None, *, out=None, size=None, fill_value=0):
+        return N.compress(condition, self, axis, out=_no_out(out), size=size, fill_value=fill_value)
+    def choose(self, choices, out=None, mode="raise"):
+        return N.choose(self, choices, out=_no_out(out), mode=mode)
     def squeeze(self, axis=None): return N.squeeze(self, axis)
-    def ravel(self, order="C"): return N.ravel(self, order)
-    def flatten(self, order="C"): return N.ravel(self, order)
-    def swapaxes(self, a, b): return N.swapaxes(self, a, b)
+    def ravel(self, order="C", *, out_sharding=None): return N.ravel(self, order)
+    def flatten(self, order="C", *, out_sharding=None): return N.ravel(self, order)
+    def swapaxes(self, axis1, axis2): return N.swapaxes(self, axis1, axis2)
     def diagonal(self, offset=0, axis1=0, axis2=1): return N.diagonal(self, offset, axis1, axis2)
-    def trace(self, offset=0, axis1=0, axis2=1): return N.trace(self, offset, axis1, axis2)
-    def take(self, indices, axis=None): return N.take(self, indices, axis=axis)
-    def repeat(self, repeats, axis=None): return N.repeat(self, repeats, axis=axis)
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        return N.trace(self, offset, axis1, axis2, dtype=dtype, out=_no_out(out))
+    def take(self, indices, axis=None, out=None, mode=None, unique_indices=False, indices_are_sorted=False,
+             fill_value=None):
+        return N.take(self, indices, axis=axis, out=_no_out(out), mode=mode, unique_indices=unique_indices,
+                      indices_are_sorted=indices_are_sorted, fill_value=fill_value)
+    def repeat(self, repeats, axis=None, *, total_repeat_length=None, out_sharding=None):
+        return N.repeat(self, repeats, axis=axis, total_repeat_length=total_repeat_length)
     def astype(self, dtype, copy=True, device=None): return N.astype(self, dtype, copy=copy, device=device)
 
     def to_device(self, device, /, *, stream=None): return N.to_device(self, device, stream=stream)
@@ -629,7 +649,8 @@ class ArrayImpl(Array):
         body = np.array2string(buf, separator=", ", prefix=prefix)
         dev = self._device_suffix()
         weak = ", weak_type=True" if self._weak else ""
-        return f"{prefix}{body}, dtype={buf.dtype.name}{weak}{dev})"
+        shape = f", shape={buf.shape}" if buf.size == 0 else ""  # JAX's: Array([], shape=(0, 3), ...)
+        return f"{prefix}{body}{shape}, dtype={buf.dtype.name}{weak}{dev})"
 
     def _device_suffix(self) -> str:
         t = type(self._buf)

@@ -74,6 +74,9 @@ class Eqn:
     __slots__ = ("prim", "invars", "outvars", "params", "source", "name_stack")
 
     def __init__(self, prim, invars, outvars, params, source=None, name_stack: str = "") -> None:
+        view = getattr(prim, "params_view", None)  # JAX's names for a primitive's parameters
+        if view is not None and type(params) is not view:
+            params = view(params)
         self.prim, self.invars, self.outvars, self.params = prim, invars, outvars, params
         self.source = source
         self.name_stack = name_stack
@@ -517,6 +520,25 @@ def pretty_print(jaxpr: Jaxpr, name_stack: bool = False, width: int = 80) -> str
         { lambda ; a:f32[2]. let b:f32[2] = sin a in (b,) }
     """
     return pretty_doc(jaxpr, name_stack).format(width)
+
+
+def eval_jaxpr_jax(jaxpr: Jaxpr, consts, *args, propagate_source_info: bool = True) -> list:
+    """``jax.core.eval_jaxpr``: evaluate ``jaxpr`` on the arguments ``*args`` (one per input
+    variable; JAX's signature -- fgrad's `eval_jaxpr` takes them as one list), giving the
+    list of its results.  A wrong number of arguments is a TypeError (without the check an
+    array passed where a list was expected bound its first element silently).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> cj = fgrad.make_jaxpr(lambda x, y: fnp.sin(x) * y)(1.0, 2.0)
+        >>> [round(float(v), 4) for v in fgrad.core.eval_jaxpr(cj.jaxpr, cj.consts, 0.5, 2.0)]
+        [0.9589]
+    """
+    if len(args) != len(jaxpr.invars):
+        raise TypeError(f"eval_jaxpr: the jaxpr takes {len(jaxpr.invars)} arguments, got {len(args)} "
+                        "(jax.core.eval_jaxpr(jaxpr, consts, *args) takes them unpacked)")
+    return eval_jaxpr(jaxpr, consts, list(args))
 
 
 def eval_jaxpr(jaxpr: Jaxpr, consts, args, eqn_rule: Callable | None = None) -> list:

@@ -78,6 +78,9 @@ class Primitive:
         self.kernel: Any = None
         self.linear = False  # linear in all array inputs (transpose rule present)
         self.declared: dict = {}  # the rules set through `fgrad.core.rules` helpers
+        # a dict subclass its equations' parameters are kept as (`core.ir.Eqn`): JAX's names
+        # for them beside fgrad's (``jit``: `transforms.jit_primitive.JitParams`)
+        self.params_view: type | None = None
         self.dtype_cache: dict = {}
         if name in PRIMITIVES:
             raise ValueError(f"primitive {name!r} defined twice")
@@ -335,9 +338,23 @@ def _narrowing(fn, multiple_results: bool, narrow_one):
     return narrowed
 
 
+def _narrowing_impl(impl, multiple_results: bool):
+    """``impl`` run on narrowed operands (`x64_mode.narrow_operands`: JAX converts a NumPy
+    float64 array or a lone Python float to float32 before it computes, so ``jnp.sin(np.pi)``
+    is ``sin(float32(pi))`` there), its results narrowed as `_narrowing` does."""
+    narrowed = _narrowing(impl, multiple_results, x64_mode.narrow_buffer)
+
+    def on_narrow_operands(xp, *args, **params):
+        if not x64_mode.enabled:
+            args = x64_mode.narrow_operands(args)
+        return narrowed(xp, *args, **params)
+    on_narrow_operands.wrapped_for_x32 = impl
+    return on_narrow_operands
+
+
 def _narrow_rules(prim: Primitive) -> None:
     if prim.impl is not None and not hasattr(prim.impl, "wrapped_for_x32"):
-        prim.impl = _narrowing(prim.impl, prim.multiple_results, x64_mode.narrow_buffer)
+        prim.impl = _narrowing_impl(prim.impl, prim.multiple_results)
     if prim.abstract_eval is not None and not hasattr(prim.abstract_eval, "wrapped_for_x32"):
         prim.abstract_eval = _narrowing(prim.abstract_eval, prim.multiple_results, x64_mode.narrow_aval)
 

@@ -259,7 +259,8 @@ def parallel(*layers):
     def init_fun(rng, input_shape):
         rngs = random.split(rng, n_layers)
         results = [init(r, shape) for init, r, shape in zip(init_funs, rngs, input_shape)]
-        return [s for s, _ in results], [p for _, p in results]
+        # tuples, as JAX's (its init returns ``zip(*results)``)
+        return tuple(s for s, _ in results), tuple(p for _, p in results)
 
     def apply_fun(params, inputs, **kwargs):
         rng = kwargs.pop("rng", None)
@@ -379,7 +380,7 @@ def GeneralConv(dimension_numbers, out_chan: int, filter_shape, strides=None, pa
         >>> from fgrad.example_libraries import stax
         >>> init_fun, _ = stax.Conv(8, (3, 3), padding="SAME")
         >>> init_fun(random.key(0), (2, 10, 10, 3))[0]
-        (2, 10, 10, 8)
+        (np.int64(2), np.int64(10), np.int64(10), np.int64(8))
     """
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     one = (1,) * len(filter_shape)
@@ -394,11 +395,10 @@ def GeneralConv(dimension_numbers, out_chan: int, filter_shape, strides=None, pa
         filters = iter(filter_shape)
         kernel_shape = tuple(out_chan if c == "O" else input_shape[lhs_spec.index("C")] if c == "I"
                              else next(filters) for c in rhs_spec)
-        pads = _pads(sizes, filter_shape, strides, padding)
-        out_sizes = {c: _window_out(n, w, s, p)
-                     for c, n, w, s, p in zip(spatial, sizes, filter_shape, strides, pads)}
-        output_shape = tuple(input_shape[lhs_spec.index("N")] if c == "N" else out_chan if c == "C"
-                             else out_sizes[c] for c in out_spec)
+        # NumPy integers, as JAX's (lax.conv_general_shape_tuple)
+        output_shape = lax.conv_general_shape_tuple(input_shape, kernel_shape, strides,
+                                                    _pads(sizes, filter_shape, strides, padding),
+                                                    dimension_numbers)
         bias_shape = tuple(out_chan if c == "C" else 1 for c in out_spec)
         k1, k2 = random.split(rng)
         return output_shape, (W_init(k1, kernel_shape), b_init(k2, bias_shape))
@@ -426,7 +426,7 @@ def GeneralConvTranspose(dimension_numbers, out_chan: int, filter_shape, strides
         >>> from fgrad.example_libraries import stax
         >>> init_fun, _ = stax.ConvTranspose(4, (3, 3), strides=(2, 2), padding="SAME")
         >>> init_fun(random.key(0), (1, 5, 5, 2))[0]
-        (1, 10, 10, 4)
+        (np.int64(1), np.int64(10), np.int64(10), np.int64(4))
     """
     lhs_spec, rhs_spec, out_spec = dimension_numbers
     one = (1,) * len(filter_shape)
@@ -434,23 +434,16 @@ def GeneralConvTranspose(dimension_numbers, out_chan: int, filter_shape, strides
     if W_init is None:
         W_init = glorot_normal(rhs_spec.index("I"), rhs_spec.index("O"))
     b_init = normal(1e-6) if b_init is None else b_init
-    spatial = [c for c in rhs_spec if c not in "IO"]
-
-    def out_size(n, w, s):
-        if isinstance(padding, str) and padding.upper() == "SAME":
-            return n * s
-        if isinstance(padding, str) and padding.upper() == "VALID":
-            return n * s + max(w - s, 0)
-        raise ValueError("stax.GeneralConvTranspose: padding must be 'SAME' or 'VALID'")
 
     def init_fun(rng, input_shape):
         filters = iter(filter_shape)
         kernel_shape = tuple(out_chan if c == "O" else input_shape[lhs_spec.index("C")] if c == "I"
                              else next(filters) for c in rhs_spec)
-        out_sizes = {c: out_size(input_shape[lhs_spec.index(c)], w, s)
-                     for c, w, s in zip(spatial, filter_shape, strides)}
-        output_shape = tuple(input_shape[lhs_spec.index("N")] if c == "N" else out_chan if c == "C"
-                             else out_sizes[c] for c in out_spec)
+        if not (isinstance(padding, str) and padding.upper() in ("SAME", "VALID")):
+            raise ValueError("stax.GeneralConvTranspose: padding must be 'SAME' or 'VALID'")
+        # NumPy integers, as JAX's (lax.conv_transpose_shape_tuple)
+        output_shape = lax.conv_transpose_shape_tuple(input_shape, kernel_shape, strides, padding,
+                                                      dimension_numbers)
         bias_shape = tuple(out_chan if c == "C" else 1 for c in out_spec)
         k1, k2 = random.split(rng)
         return output_shape, (W_init(k1, kernel_shape), b_init(k2, bias_shape))

@@ -42,7 +42,7 @@ import fgrad.numpy._reductions as fnp_reductions
 from ..core.constants import cached_constant_like, constant_like, host_array, zeros_like
 from ._reductions import sum as sum_
 from . import _key_arrays as _keys
-from ._shape import atleast_1d, atleast_2d, atleast_3d
+from ._shape import atleast_1d, atleast_2d, atleast_3d, ravel
 
 __all__ = [
     "_getitem", "_scatter",
@@ -658,8 +658,27 @@ def extract(condition: ArrayLike, arr: ArrayLike, *, size: int | None = None,
     return ew.select(ew.ge_p.bind(idx, 0), vals, fill_value)
 
 
-def compress(condition: ArrayLike, a: ArrayLike, axis: int | None = None) -> Array:
+def compress(condition: ArrayLike, a: ArrayLike, axis: int | None = None, *, size: int | None = None,
+             fill_value: ArrayLike = 0, out: None = None) -> Array:
+    """The slices of ``a`` along ``axis`` (flattened when None) where ``condition`` is true.
+    Without ``size`` the condition must be concrete; with it (JAX's static-shape form, under
+    jit too) the result has ``size`` slices, cut or padded with ``fill_value``.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.compress(fnp.asarray([1, 0, 1]), fnp.arange(6).reshape(3, 2), axis=0, size=3, fill_value=-7)
+    Array([[ 0,  1],
+           [ 4,  5],
+           [-7, -7]], dtype=int64)
+    """
+    if out is not None:
+        raise TypeError("fgrad.numpy.compress: the out= argument is not supported (arrays are immutable)")
     a = _arr(a)
+    if size is not None:
+        if axis is None:
+            a, axis = ravel(a), 0
+        n = _shape(a)[normalize_axis(axis, _ndim(a), "compress")]
+        picked = nonzero(ravel(_arr(condition)), size=size, fill_value=n)[0]  # n: out of range
+        return take(a, picked, axis=axis, mode="fill", fill_value=fill_value)
     cond = _concrete(condition, "compress", _MASK_HINT).astype(bool).ravel()
     return _index_map(a, "compress", lambda ids: np.compress(cond, ids, axis))
 

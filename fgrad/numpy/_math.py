@@ -77,14 +77,22 @@ def round(x: ArrayLike, decimals: int = 0) -> Array:
 around = round
 
 
-def where(condition: ArrayLike, x: ArrayLike | None = None,
-          y: ArrayLike | None = None) -> Array | tuple[Array, ...]:
+def where(condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None = None, /, *,
+          size: int | None = None, fill_value: ArrayLike | None = None) -> Array | tuple[Array, ...]:
     """``x`` where ``condition`` else ``y`` (elementwise, broadcasting).  The one-argument
-    form is ``nonzero(condition)`` and needs a concrete condition."""
+    form is ``nonzero(condition, size=size, fill_value=fill_value)``: a concrete condition,
+    or a static ``size`` (under jit).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.where(fnp.asarray([0, 3, 0, 5]) > 0, size=3, fill_value=-1)
+    (Array([ 1,  3, -1], dtype=int64),)
+    """
     if x is None and y is None:
-        return nonzero(condition)
+        return nonzero(condition, size=size, fill_value=fill_value)
     if x is None or y is None:
         raise ValueError("fgrad.numpy.where: give both x and y, or neither")
+    if size is not None or fill_value is not None:
+        raise ValueError("size and fill_value arguments cannot be used in three-term where function.")
     like = _keys.key_operands([x, y], "where")
     if like is not None:  # typed keys: choose whole keys (the condition gains the key axis)
         cond = shape_ops.expand_dims(condition, -1) if get_aval(condition).ndim else condition

@@ -1114,12 +1114,13 @@ def conv_general_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, window_strides:
                              padding: str | Sequence[tuple[int, int]],
                              dimension_numbers: ConvGeneralDilatedDimensionNumbers) -> tuple:
     """The output shape of ``conv_general_dilated`` (no dilation) for operands of these shapes
-    (``jax.lax.conv_general_shape_tuple``).
+    (``jax.lax.conv_general_shape_tuple``).  Its entries are NumPy integers, as JAX's are
+    (JAX computes the shape with ``np.take``; ``stax.Conv`` output shapes print so).
 
     Example::
 
         >>> conv_general_shape_tuple((1, 5, 5, 3), (3, 3, 3, 8), (2, 2), "SAME", ("NHWC", "HWIO", "NHWC"))
-        (1, 3, 3, 8)
+        (np.int64(1), np.int64(3), np.int64(3), np.int64(8))
     """
     dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
     nsp = len(lhs_shape) - 2
@@ -1129,18 +1130,25 @@ def conv_general_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, window_strides:
         pads = padtype_to_pads(lsp, [rhs_shape[a] for a in dn.rhs_spec[2:]], strides, padding)
     else:
         pads = tuple((int(lo), int(hi)) for lo, hi in padding)
-    return _conv_shape(tuple(lhs_shape), tuple(rhs_shape), strides, pads, (1,) * nsp, (1,) * nsp, dn, 1, 1)
+    return _numpy_ints(_conv_shape(tuple(lhs_shape), tuple(rhs_shape), strides, pads, (1,) * nsp,
+                                   (1,) * nsp, dn, 1, 1))
+
+
+def _numpy_ints(shape: tuple) -> tuple:
+    """``shape`` with NumPy integer entries, as JAX's shape helpers return them."""
+    return tuple(np.asarray(shape, dtype=np.int64))
 
 
 def conv_transpose_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, window_strides: Sequence[int],
                                padding: str | Sequence[tuple[int, int]],
                                dimension_numbers: ConvGeneralDilatedDimensionNumbers) -> tuple:
-    """The output shape of ``conv_transpose`` (``jax.lax.conv_transpose_shape_tuple``).
+    """The output shape of ``conv_transpose`` (``jax.lax.conv_transpose_shape_tuple``), with
+    NumPy integer entries as JAX's.
 
     Example::
 
         >>> conv_transpose_shape_tuple((1, 3, 3, 2), (2, 2, 2, 4), (2, 2), "SAME", ("NHWC", "HWIO", "NHWC"))
-        (1, 6, 6, 4)
+        (np.int64(1), np.int64(6), np.int64(6), np.int64(4))
     """
     dn = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
     nsp = len(lhs_shape) - 2
@@ -1150,7 +1158,8 @@ def conv_transpose_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, window_stride
         pads = tuple(_conv_transpose_padding(k, s, padding.upper()) for k, s in zip(ks, strides))
     else:
         pads = tuple((int(lo), int(hi)) for lo, hi in padding)
-    return _conv_shape(tuple(lhs_shape), tuple(rhs_shape), (1,) * nsp, pads, strides, (1,) * nsp, dn, 1, 1)
+    return _numpy_ints(_conv_shape(tuple(lhs_shape), tuple(rhs_shape), (1,) * nsp, pads, strides,
+                                   (1,) * nsp, dn, 1, 1))
 
 
 __all__ = [

@@ -74,6 +74,21 @@ _MASK_HINT = (
 )
 
 
+class TracedSliceError(IndexError, ConcretizationTypeError):
+    """A slice bound that is traced (``x[i:i + 2]`` under jit): an IndexError, as JAX's ("Slice
+    entries must be static integers"), and a ConcretizationTypeError, as fgrad raised before.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> try:
+        ...     fgrad.jit(lambda i, v: v[i:i + 2])(1, fnp.arange(5))
+        ... except IndexError as e:
+        ...     print(type(e).__name__)
+        TracedSliceError
+    """
+
+
 def _slice_bound(v, what):
     if v is None:
         return None
@@ -85,10 +100,10 @@ def _slice_bound(v, what):
         try:
             v = v._concrete("a slice bound")
         except ConcretizationError:
-            raise ConcretizationTypeError(
+            raise TracedSliceError(
                 f"Array slice indices must have static (concrete) bounds; got a traced {what} "
                 f"({v.aval.str_short()}). Slice sizes are part of the result's shape. To select "
-                "a window at a traced offset use an index array, e.g. "
+                "a window at a traced offset use lax.dynamic_slice or an index array, e.g. "
                 "`x[start + fnp.arange(size)]`."
             ) from None
     try:

@@ -16,6 +16,7 @@ import numpy as np
 from ..core.array import get_aval
 from ..core.constants import full_like
 from ..core.narrow_floats import dtype_kind
+from .elementwise import lt, select
 
 __all__ = ["segment_sum", "segment_prod", "segment_max", "segment_min"]
 
@@ -54,6 +55,11 @@ def _segment(data, segment_ids, num_segments, mode, kind: str, name: str):
                          "'promise_in_bounds'")
     n = _num_segments(segment_ids, num_segments, name)
     init = full_like(data, _identity(aval.dtype, kind), shape=(n,) + tuple(aval.shape[1:]))
+    if dtype_kind(get_aval(segment_ids).dtype) == "i":
+        # a negative id is out of range, not counted from the end (``.at[]`` would wrap -1 to
+        # the last segment): dropped, or clipped to segment 0, as JAX's (unnormalized) scatter
+        segment_ids = select(lt(segment_ids, 0), full_like(segment_ids, n if mode == "drop" else 0),
+                             segment_ids)
     return getattr(init.at[segment_ids], kind)(data, mode=mode)
 
 

@@ -302,12 +302,14 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
                 elif isinstance(x, Tracer):
                     break
                 else:
-                    bufs.append(x)
+                    bufs.append(x if x64_mode.enabled else x64_mode.narrow_scalar(x))
             else:
                 exe = entry.exe
                 if exe is None:
                     exe = entry.exe = entry.closed.executable(_xp_of(bufs, entry.closed))
                 return _wrap_outs(exe.run(bufs), entry.weak)
+        if not x64_mode.enabled:
+            flat = [x64_mode.narrow_scalar(x) for x in flat]
         return jit_p.bind(*entry.lifted, *flat, closed=entry.closed)
 
     @functools.wraps(fun)
@@ -335,7 +337,8 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
                     bufs.append(b)
                 elif ta in _PY_SCALARS:
                     key.append(ta)
-                    bufs.append(a)
+                    # 64-bit types off: a Python float enters as float32, as in JAX
+                    bufs.append(a if x64_mode.enabled else x64_mode.narrow_scalar(a))
                 else:
                     break
             else:
@@ -550,7 +553,7 @@ def _xp_of(bufs, closed):
     captured device constants (a jitted function of Python scalars closing over device
     arrays; its host constants are then uploaded); else the default device's."""
     for b in bufs:
-        if hasattr(b, "shape"):
+        if hasattr(b, "shape") and not isinstance(b, np.generic):  # not a (narrowed) host scalar
             return xp_of(b)
     for c in closed.consts:
         if hasattr(c, "shape") and type(c) is not np.ndarray and not isinstance(c, np.generic):

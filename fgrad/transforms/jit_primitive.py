@@ -39,7 +39,7 @@ from ..compile import compile_executable
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
 from ..core.executor import device_of, place_consts
 from ..core.logs import get_logger
-from ..core.ir import Jaxpr, Literal, eval_jaxpr
+from ..core.ir import ClosedJaxpr, Jaxpr, Literal, eval_jaxpr
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule, deflinear_in, is_undefined
 from ..core.trace import ConcretizationError, new_trace, state
@@ -142,6 +142,42 @@ def _jit_abstract(*avals, closed):
 
 
 jit_p = Primitive("jit", _jit_impl, _jit_abstract, multiple_results=True, family="higher-order")
+
+
+class JitParams(dict):
+    """A ``jit`` equation's parameters: fgrad's own (``closed``, the traced program) that
+    also answer JAX's names for what it holds, so a jaxpr interpreter written for JAX
+    recurses into nested jits: ``params["jaxpr"]`` is the program as a `ClosedJaxpr`,
+    ``params["name"]`` the function's name.  Keys, iteration and ``**params`` stay fgrad's
+    (re-binding an equation gets ``closed=`` alone).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> eqn = fgrad.make_jaxpr(lambda x: fgrad.jit(fnp.sin)(x))(1.0).eqns[0]
+        >>> "jaxpr" in eqn.params, eqn.params["name"], eqn.params["jaxpr"].eqns[0].primitive
+        (True, 'sin', sin)
+    """
+
+    __slots__ = ()
+    _JAX_KEYS = ("jaxpr", "name")
+
+    def __missing__(self, key):
+        closed = dict.get(self, "closed")
+        if closed is None or key not in self._JAX_KEYS:
+            raise KeyError(key)
+        if key == "name":
+            return getattr(closed, "fun_name", None) or closed.name
+        return ClosedJaxpr(closed.jaxpr, [wrap(c) for c in closed.consts])
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or (key in self._JAX_KEYS and dict.__contains__(self, "closed"))
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
+jit_p.params_view = JitParams
 
 
 _aval = get_aval
