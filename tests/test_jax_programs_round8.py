@@ -39,7 +39,12 @@ NUMBER = r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|\bnan\b|-?\binf\b"  
 RTOL = {"32": 2e-5, "64": 1e-9}
 # (optax_loop prints the residual of a near-exact least-squares fit, ~1e-6, which amplifies
 # the weights' last-digit differences)
-RTOL_PROGRAM = {("gp_bayes", "32"): 5e-4, ("optax_loop", "32"): 2e-4, ("optax_loop", "64"): 5e-6}
+RTOL_PROGRAM = {("gp_bayes", "32"): 5e-4, ("optax_loop", "32"): 2e-4, ("optax_loop", "64"): 5e-6,
+                # float32 adaptive integration: fgrad's loops now compute what its eager ops do
+                # (jit == eager; session 12's staging), XLA rounds its divisions by reciprocals
+                # and its pow differently, and the step-size control amplifies last-bit
+                # differences to ~3e-5 relative in the fitted trajectory
+                ("neural_ode", "32"): 1e-4}
 
 
 def _run(name: str, bits: str, alias: bool, programs: Path = PROGRAMS) -> str:
