@@ -62,6 +62,7 @@ from ._promotion import (  # noqa: F401
     scalar_value,
     result_dtype,
     binary_result_dtype,
+    wrapped_int,
 )
 from ._faces import (  # noqa: F401
     composite_unary,
@@ -397,7 +398,7 @@ def rsub(input: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
     Rd = binary_result_dtype(input, other)
-    s = np.asarray(other, Rd)
+    s = np.asarray(wrapped_int(other, Rd) if type(other) is int and Rd.kind in "iu" else other, Rd)
 
     def fn(x, c):
         x = ew.convert_element_type(x, Rd)

@@ -1820,11 +1820,13 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         prod = logp * t
         if weight is not None:
             prod = prod * weight.view((C,) + (1,) * (nd - 2) if nd >= 2 else (C,))
-        losses = -prod.sum(cax)
+        if reduction not in ("mean", "sum"):
+            return -prod.sum(cax)
+        total = -prod.sum()  # PyTorch sums everything, then negates (NegBackward0)
         if reduction == "mean":
             n = math.prod(_buf(input).shape) // C if nd >= 1 else 1
-            return losses.sum() / n
-        return _reduce_t(losses, reduction)
+            return _defop("DivBackward1", ("div_scalar", n), lambda x: x / n, (total,))  # div by a Scalar
+        return total
     nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
     if label_smoothing <= 0:
         return nll
