@@ -1026,12 +1026,40 @@ def _int_or_none(v):
     return int(v)
 
 
+def _ints_first(idx):
+    """PyTorch's two steps for an index mixing integers with index tensors: the integers (with
+    the slices, None and Ellipsis) select a view first, then the tensors index what is left;
+    ``(first, rest)``, or None when there is nothing to split.  NumPy treats an integer as an
+    index array broadcast with the others, which moves the result's dims:
+    ``a[0, :, [1, 3]]`` of a (2, 3, 4) tensor is (3, 2) in PyTorch, (2, 3) in NumPy."""
+    def is_int(i):
+        return isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
+
+    if not builtins.any(is_int(i) for i in idx) or builtins.any(isinstance(i, (bool, np.bool_)) for i in idx):
+        return None
+    first, rest = [], []
+    for item in idx:
+        if is_int(item):
+            first.append(item)
+        elif item is None or item is Ellipsis or isinstance(item, slice):
+            first.append(item)
+            rest.append(item if item is Ellipsis else slice(None))
+        else:  # an index tensor or array; a k-dim mask spans k dims
+            first.extend([slice(None)] * (_mask_ndim(item) or 1))
+            rest.append(item)
+    return tuple(first), tuple(rest)
+
+
 def getitem(self, idx):
     b = self._buf
     if type(idx) is int and type(b) is _nd and b.ndim and -b.shape[0] <= idx < b.shape[0]:
         # the hot case (a dataset's ``t[i]``): the view `parse_index` would describe
         return _make_view(self, b[idx, ...], "SelectBackward0", _v_gather, ((("i", idx),),))
     idx = _norm_idx(idx)
+    if not _is_basic(idx):
+        split = _ints_first(idx)
+        if split is not None:
+            return getitem(getitem(self, split[0]), split[1])
     if _is_basic(idx):
         _check_basic(b, idx)
         if _traced(b):
@@ -1054,6 +1082,10 @@ def getitem(self, idx):
 
 def setitem(self, idx, value):
     idx = _norm_idx(idx)
+    if not _is_basic(idx):
+        split = _ints_first(idx)
+        if split is not None:
+            return setitem(getitem(self, split[0]), split[1], value)
     b = self._buf
     if _traced(b) or (isinstance(value, Tensor) and _traced(value._buf)) or builtins.any(
             isinstance(i, Tensor) and _traced(i._buf) for i in idx):
