@@ -1022,7 +1022,8 @@ def scatter_reduce(
         count = count + 1
     count = torch.where(count == 0, torch.ones((), dtype=x.dtype, device=x.device), count)
     if x.is_floating_point() or x.is_complex():  # the division is part of PyTorch's one node
-        return apply_op("ScatterReduceBackward0", ("scatter_mean",), lambda r, c: r / c, (res, count), edges=(0,))
+        return apply_op("ScatterReduceBackward0", ("scatter_mean",), lambda r, c: r / c, (res, count),
+                        edges=(0,))
     return torch.div(res, count, rounding_mode="floor")
 
 

@@ -94,7 +94,8 @@ def wrapped_int(x: int, dtype: np.dtype) -> int:
     modulo ``2**bits`` (``uint8_tensor + 300`` adds 44, ``uint8_tensor < -1`` compares with
     255), where NumPy raises OverflowError or compares the exact values.
 
-    >>> wrapped_int(300, np.dtype(np.uint8)), wrapped_int(-1, np.dtype(np.uint8)), wrapped_int(200, np.dtype(np.int8))
+    >>> u8, i8 = np.dtype(np.uint8), np.dtype(np.int8)
+    >>> wrapped_int(300, u8), wrapped_int(-1, u8), wrapped_int(200, i8)
     (44, 255, -56)
     """
     info = np.iinfo(dtype)

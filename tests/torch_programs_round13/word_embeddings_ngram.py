@@ -3,7 +3,7 @@ word_to_ix dict, the N-gram language model trained with NLLLoss on Shakespeare's
 vocabulary sorted so that it does not depend on string hashing), the loss per epoch, the
 embedding of a word, and the CBOW exercise with a context window of two, plus nearest
 neighbours by cosine similarity of the learned embeddings."""
-# ruff: noqa: E501
+# ruff: noqa: B007, E501
 
 import torch
 import torch.nn as nn

@@ -115,8 +115,8 @@ def _lstm_step(xg, h, c, w_hh, b_hh, keep=None, w_hr=None):
         return h2, c2, s, tg, tc
 
     args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ()) + ((w_hr,) if proj else ())
-    return _step_op("MmBackward0" if proj else "MulBackward0", ("lstm_step", has_b, proj, "saved_gates"), fn, args,
-                    (1, 2), keep, multi=True)[:2]
+    return _step_op("MmBackward0" if proj else "MulBackward0", ("lstm_step", has_b, proj, "saved_gates"), fn,
+                    args, (1, 2), keep, multi=True)[:2]
 
 
 def _lstm_sequence(xg, state, w_hh, b_hh, reverse: bool):
@@ -348,7 +348,7 @@ class RNNBase(Module):
                                        "tensor")
                 want = h_expected if not states else expected
                 if tuple(s.shape) != want:
-                    which = f"hidden[{len(states)}]" if n_states == 2 else "hidden"  # LSTM: hidden[0], hidden[1]
+                    which = f"hidden[{len(states)}]" if n_states == 2 else "hidden"  # LSTM: hidden[0], [1]
                     raise RuntimeError(f"Expected {which} size {want}, got {list(s.size())}")
                 states.append(s)
         return input, states, is_batched, T, valid
