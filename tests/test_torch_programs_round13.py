@@ -206,3 +206,63 @@ def test_lstm_with_projections_matches_live_pytorch():
         want = _proj_run(real)
     for g, w in zip(_proj_run(torch), want, strict=True):
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-6)
+
+
+def test_nanmedian_after_median_of_the_same_shape():
+    """``median`` and ``nanmedian`` (no dim) shared an op cache key with two different
+    definitions (``x * 0`` vs zeros where the mask is off): a ``nanmedian`` after a ``median``
+    of a same-shaped tensor reused median's program, whose ``NaN * 0`` leaked: NaN instead of
+    the median of the other entries, silently."""
+    torch.median(torch.tensor([1.0, 2.0, 3.0, 4.0]))
+    assert torch.nanmedian(torch.tensor([1.0, float("nan"), 3.0, 2.0])).item() == 2.0
+    x = torch.tensor([1.0, 2.0, 2.0, 4.0], requires_grad=True)
+    torch.median(x).backward()
+    assert x.grad.tolist() == [0.0, 0.5, 0.5, 0.0]  # PyTorch 2.13: shared by the tied entries
+
+
+def test_unique_keeps_every_nan():
+    x = torch.tensor([2.0, float("nan"), 2.0, float("nan")])
+    u, inv, cnt = torch.unique(x, return_inverse=True, return_counts=True)
+    assert np.isnan(u.numpy()).sum() == 2 and inv.tolist() == [0, 1, 0, 2] and cnt.tolist() == [2, 1, 1]
+
+
+def _ties(lib):
+    ti = lib.tensor([[4, 1, 4, 2, 1, 4], [0, 0, 5, 5, 3, 3]])
+    big = lib.arange(200) % 7
+    return [lib.topk(ti, 3).indices.tolist(), lib.topk(ti, 2, largest=False).indices.tolist(),
+            lib.topk(lib.tensor([1.0, 5.0, 3.0, 2.0, 4.0]), 3, sorted=False).indices.tolist(),
+            lib.topk(lib.tensor([1.0, float("nan"), 3.0, float("nan")]), 3).indices.tolist(),
+            lib.topk(big, 4).indices.tolist(), lib.topk(big, 4, largest=False).indices.tolist(),
+            lib.kthvalue(lib.tensor([2.0, 1.0, 2.0, 1.0]), 3).indices.item(),
+            lib.kthvalue(lib.tensor([3.0, 1.0, 3.0, 2.0, 1.0]), 2).indices.item(),
+            lib.kthvalue(ti.float(), 4, dim=1).indices.tolist()]
+
+
+# PyTorch 2.13 (CPU): libstdc++'s nth_element/sort/partial_sort for topk, ATen's quickselect for
+# kthvalue
+_TIES = [[[2, 0, 5], [2, 3, 5]], [[1, 4], [1, 0]], [4, 1, 2], [1, 3, 2], [76, 153, 27, 83],
+         [126, 133, 42, 35], 2, 1, [2, 5]]
+
+
+def test_topk_and_kthvalue_pick_tied_entries_as_pytorch():
+    """Among equal values PyTorch's CPU ``topk`` returns the indices its unstable libstdc++
+    selection leaves (``sorted=False``: in that selection's order), and ``kthvalue`` the one
+    ATen's quickselect leaves; fgrad returned the first indices in sorted order, so a top-k
+    decode or a gradient through a tie went to another entry."""
+    assert _ties(torch) == _TIES
+
+
+def test_tied_selection_matches_live_pytorch():
+    real = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    for trial in range(300):
+        n = int(rng.choice([3, 6, 17, 40, 130]))
+        v = rng.integers(0, 4, (2, n)).astype(np.float32)
+        if trial % 4 == 0:
+            v[0, rng.integers(0, n)] = np.nan
+        k = int(rng.integers(1, n + 1))
+        largest, srt = bool(trial % 2), bool(trial % 3)
+        mine = torch.topk(torch.tensor(v), k, 1, largest, srt).indices.tolist()
+        assert mine == real.topk(real.tensor(v), k, 1, largest, srt).indices.tolist()
+        want = real.kthvalue(real.tensor(v), k, 1).indices.tolist()
+        assert torch.kthvalue(torch.tensor(v), k, 1).indices.tolist() == want

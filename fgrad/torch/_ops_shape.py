@@ -2111,9 +2111,9 @@ def searchsorted(sorted_sequence: Tensor, input: TensorOrScalar, *, out_int32: b
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim: int | None = None) -> Tensor | tuple[Tensor, ...]:  # noqa: A002
     b = input._buf
-    res = np.unique(
-        b if dim is None else b, return_inverse=return_inverse, return_counts=return_counts, axis=dim
-    )
+    # PyTorch keeps every NaN apart (NaN != NaN); NumPy merges them by default
+    nan_apart = {"equal_nan": False} if dim is None and type(b) is _nd and b.dtype.kind in "fc" else {}
+    res = np.unique(b, return_inverse=return_inverse, return_counts=return_counts, axis=dim, **nan_apart)
     if not (return_inverse or return_counts):
         return result_tensor(res)
     out = [result_tensor(res[0])]
