@@ -1438,8 +1438,13 @@ def _topk_ties_as_pytorch(b: np.ndarray, d: int, k: int, largest: bool, sort: bo
     PyTorch's libstdc++ selection gives (`fgrad.torch._stl_order`)."""
     n = b.shape[d]
     rows = np.moveaxis(b, d, -1).reshape(-1, n)
-    srt = np.sort(rows, axis=1)  # ascending, NaN last
-    top = srt[:, ::-1][:, :k + 1] if largest else srt[:, :k + 1]
+    m = builtins.min(k + 1, n)  # the top k and the first entry past them, sorted (NaN sorts last)
+    if m == n:
+        top = np.sort(rows, axis=1)
+    elif largest:
+        top = np.sort(np.partition(rows, n - m, axis=1)[:, n - m:], axis=1)
+    else:
+        top = np.sort(np.partition(rows, m - 1, axis=1)[:, :m], axis=1)
     need = (top[:, 1:] == top[:, :-1]).any(1) | (not sort and k > 1)
     if b.dtype.kind in "fc":
         need |= np.isnan(rows).any(1)
