@@ -33,7 +33,7 @@ FAST = {"tensors_tour", "indexing_scatter"}  # the default run's programs
 (test_program_prints_what_pytorch_prints, test_every_program_prints_what_pytorch_prints,
  test_program_prints_what_live_pytorch_prints,
  test_every_program_has_a_stored_output_and_imports_torch_only) = program_tests(
-    PROGRAMS, NAMES, FAST, 24)
+    PROGRAMS, NAMES, FAST, 25)
 
 
 # ---- regression tests of what the programs found ----------------------------------------------
@@ -266,3 +266,16 @@ def test_tied_selection_matches_live_pytorch():
         assert mine == real.topk(real.tensor(v), k, 1, largest, srt).indices.tolist()
         want = real.kthvalue(real.tensor(v), k, 1).indices.tolist()
         assert torch.kthvalue(torch.tensor(v), k, 1).indices.tolist() == want
+
+
+def test_einsum_sublist_form():
+    """``torch.einsum(a, [0, 1], b, [1, 2], [0, 2])`` (PyTorch's sublist form) raised
+    TypeError."""
+    a = torch.arange(6.0).reshape(2, 3)
+    b = torch.arange(12.0).reshape(3, 4)
+    assert torch.einsum(a, [0, 1], b, [1, 2], [0, 2]).tolist() == (a @ b).tolist()
+    assert torch.einsum(a, [Ellipsis, 1], torch.ones(3), [1]).tolist() == [3.0, 12.0]  # PyTorch 2.13
+    assert torch.einsum(torch.eye(2), [0, 0]).item() == 2.0
+    assert torch.einsum(a, [0, 27], [27, 0]).tolist() == a.t().tolist()
+    with pytest.raises(ValueError, match="not within the valid range"):
+        torch.einsum(a, [0, 52])

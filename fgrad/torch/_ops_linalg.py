@@ -302,8 +302,40 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out: Tensor |
     return res if out is None else write_out(out, res, "cross")
 
 
+def _sublist_equation(args: tuple) -> tuple[str, tuple]:
+    """PyTorch's sublist form ``einsum(a, [0, 1], b, [1, 2], [0, 2])`` (ints 0-51, Ellipsis)
+    as an equation string and the operands."""
+    def letters(sub) -> str:
+        out = []
+        for s in sub:
+            if s is Ellipsis:
+                out.append("...")
+            elif isinstance(s, int) and 0 <= s < 52:
+                out.append(chr(ord("a") + s) if s < 26 else chr(ord("A") + s - 26))
+            else:
+                raise ValueError(
+                    "einsum(): subscript in subscript list is not within the valid range [0, 52)")
+        return "".join(out)
+
+    operands = args[0::2][: len(args) // 2]
+    subs = [letters(s) for s in args[1::2][: len(args) // 2]]
+    eq = ",".join(subs) + ("->" + letters(args[-1]) if len(args) % 2 else "")
+    return eq, tuple(operands)
+
+
 @_lower_precision
-def einsum(equation: str, *operands: Tensor | Sequence[Tensor]) -> Tensor:
+def einsum(equation: str | Tensor, *operands: Any) -> Tensor:
+    """Einstein summation: ``einsum("ij,jk->ik", a, b)``, or PyTorch's sublist form
+    ``einsum(a, [0, 1], b, [1, 2], [0, 2])``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.einsum(torch.ones(2, 3), [0, 1], torch.ones(3), [1], [0])
+        tensor([3., 3.])
+    """
+    if not isinstance(equation, str):
+        equation, operands = _sublist_equation((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     Rd = result_dtype(*operands)
