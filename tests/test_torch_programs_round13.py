@@ -33,7 +33,7 @@ FAST = {"tensors_tour", "indexing_scatter"}  # the default run's programs
 (test_program_prints_what_pytorch_prints, test_every_program_prints_what_pytorch_prints,
  test_program_prints_what_live_pytorch_prints,
  test_every_program_has_a_stored_output_and_imports_torch_only) = program_tests(
-    PROGRAMS, NAMES, FAST, 25)
+    PROGRAMS, NAMES, FAST, 26)
 
 
 # ---- regression tests of what the programs found ----------------------------------------------
