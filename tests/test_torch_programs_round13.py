@@ -16,6 +16,8 @@ all of them against the stored and the live outputs.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -33,7 +35,7 @@ FAST = {"tensors_tour", "indexing_scatter"}  # the default run's programs
 (test_program_prints_what_pytorch_prints, test_every_program_prints_what_pytorch_prints,
  test_program_prints_what_live_pytorch_prints,
  test_every_program_has_a_stored_output_and_imports_torch_only) = program_tests(
-    PROGRAMS, NAMES, FAST, 26)
+    PROGRAMS, NAMES, FAST, 27)
 
 
 # ---- regression tests of what the programs found ----------------------------------------------
@@ -279,3 +281,22 @@ def test_einsum_sublist_form():
     assert torch.einsum(a, [0, 27], [27, 0]).tolist() == a.t().tolist()
     with pytest.raises(ValueError, match="not within the valid range"):
         torch.einsum(a, [0, 52])
+
+
+def test_error_messages_name_what_pytorch_names():
+    """matmul names the C++ element types (``float != double``), a class-index loss a float
+    target ``expected target dtype to be Long or Byte, but got Float`` (int32 targets too),
+    and a 2-D target of a 2-D input the multi-target error, as PyTorch 2.13."""
+    cases = [
+        (lambda: torch.ones(2, 2) @ torch.ones(2, 2, dtype=torch.float64), "but got: float != double"),
+        (lambda: torch.ones(2, 2) @ torch.ones(2, 2, dtype=torch.int64), "but got: float != long int"),
+        (lambda: torch.ones(2, 2, dtype=torch.float16) @ torch.ones(2, 2, dtype=torch.bfloat16),
+         "but got: c10::Half != c10::BFloat16"),
+        (lambda: F.cross_entropy(torch.ones(4, 3), torch.ones(4)),
+         "expected target dtype to be Long or Byte, but got Float"),
+        (lambda: F.nll_loss(torch.ones(4, 3), torch.ones(4, dtype=torch.int32)), "Long or Byte, but got Int"),
+        (lambda: F.cross_entropy(torch.ones(2, 3), torch.ones(2, 4)), "0D or 1D target tensor expected"),
+    ]
+    for call, fragment in cases:
+        with pytest.raises(RuntimeError, match=re.escape(fragment)):
+            call()
