@@ -300,3 +300,23 @@ def test_error_messages_name_what_pytorch_names():
     for call, fragment in cases:
         with pytest.raises(RuntimeError, match=re.escape(fragment)):
             call()
+
+
+def test_integer_fill_values_are_range_checked_and_wrapped():
+    """``masked_fill``/``masked_fill_``/``fill_``/``full`` of an integer dtype refuse a Python
+    int out of its range with PyTorch's RuntimeError (``masked_fill`` wrapped it silently:
+    100000 stored as 160 in uint8; the others raised NumPy's OverflowError), and store a
+    negative int into an unsigned dtype wrapped, as c10 allows (``-1`` is 255)."""
+    mask = torch.tensor([True, False])
+    for call in (lambda: torch.zeros(2, dtype=torch.uint8).masked_fill(mask, 100000),
+                 lambda: torch.zeros(2, dtype=torch.uint8).masked_fill_(mask, 256),
+                 lambda: torch.zeros(2, dtype=torch.uint8).fill_(-300),
+                 lambda: torch.full((2,), 100000, dtype=torch.uint8)):
+        with pytest.raises(RuntimeError, match="value cannot be converted to type uint8_t without overflow"):
+            call()
+    with pytest.raises(RuntimeError, match="int16_t without overflow"):
+        torch.zeros(2, dtype=torch.int16).masked_fill(mask, 100000)
+    assert torch.zeros(2, dtype=torch.uint8).masked_fill_(mask, -1).tolist() == [255, 0]  # PyTorch 2.13
+    assert torch.zeros(2, dtype=torch.uint8).fill_(-3).tolist() == [253, 253]
+    assert torch.full((2,), -2, dtype=torch.uint8).tolist() == [254, 254]
+    assert torch.zeros(2, dtype=torch.int32).masked_fill(mask, 100000).tolist() == [100000, 0]

@@ -1839,7 +1839,7 @@ def fill_(self: Tensor, value: TensorOrScalar) -> Tensor:
         return apply_inplace(self, "FillBackward3", ("fill_t", dt), fn, (self, value), new, (0, 1))
     value = scalar_value(value)
     b = self._buf
-    _check_fill_value(value, b.dtype, "fill_")
+    value = _check_fill_value(value, b.dtype, "fill_")
     if not (STATE.enabled and (tracks_grad(self) or self._base is not None)) and type(b) is _nd:
         check_no_internal_overlap(b)
         b.fill(value)

@@ -44,7 +44,7 @@ from ._ops import contiguous_format
 from ..core.array import Tracer
 from ._dispatch import fresh_buffer, run_forward
 from ._ops import copy_
-from ._ops_creation import scalar_tensor
+from ._ops_creation import check_fill_value, scalar_tensor
 from ._dispatch import fgrad_value, functional_write, no_grad_value
 from ._ops import clone
 from ._ops_creation import tensor
@@ -1543,7 +1543,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: TensorOrScalar) -> Tensor:
             )
         v = value.to(dt)
     else:
-        v = np.asarray(value).astype(dt.np).item()
+        v = np.asarray(check_fill_value(value, input._buf.dtype, "masked_fill")).astype(dt.np).item()
     traced = isinstance(mask, Tensor) and type(mb) is not np.ndarray and type(mb) not in _DEV
     res = where(mask if traced else result_tensor(mb), v, input)  # a traced mask (torch.compile) as is
     if res._gfn is not None:
@@ -1564,6 +1564,8 @@ def masked_fill_(self: Tensor, mask: Tensor, value: TensorOrScalar) -> Tensor:
 
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     b = self._buf
+    if not isinstance(value, Tensor):
+        value = check_fill_value(value, b.dtype, "masked_fill_")
     if (
         not (
             STATE.enabled
