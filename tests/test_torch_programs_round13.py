@@ -319,4 +319,6 @@ def test_integer_fill_values_are_range_checked_and_wrapped():
     assert torch.zeros(2, dtype=torch.uint8).masked_fill_(mask, -1).tolist() == [255, 0]  # PyTorch 2.13
     assert torch.zeros(2, dtype=torch.uint8).fill_(-3).tolist() == [253, 253]
     assert torch.full((2,), -2, dtype=torch.uint8).tolist() == [254, 254]
+    assert torch.full_like(torch.zeros(2, dtype=torch.uint8), -1).tolist() == [255, 255]
+    assert torch.scalar_tensor(-1, dtype=torch.uint8).item() == 255
     assert torch.zeros(2, dtype=torch.int32).masked_fill(mask, 100000).tolist() == [100000, 0]

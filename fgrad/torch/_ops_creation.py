@@ -382,7 +382,7 @@ def scalar_tensor(s: TensorOrScalar, like: Tensor | None = None, *, dtype: DType
         npd = _infer_np_dtype(s) if not isinstance(s, float) else D.DEFAULT.float.np
     else:
         npd = D.to_np(dtype)
-    check_fill_value(s, npd, "scalar_tensor")
+    s = check_fill_value(s, npd, "scalar_tensor")
     if like is not None and device is None:
         lb = like._buf
         idx = _dev.index_of(lb) if type(lb) in _DEV else None
@@ -578,7 +578,7 @@ def full_like(input: Tensor, fill_value: TensorOrScalar, *, dtype: DType | None 
               layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
               memory_format: memory_format | None = None) -> Tensor:
     s, d = _like(input, dtype)
-    check_fill_value(fill_value, d, "full_like")
+    fill_value = check_fill_value(fill_value, d, "full_like")
     return _finish(np.full(s, fill_value, d), requires_grad, None, like_index(input, device))
 
 
