@@ -28,7 +28,7 @@ from .autograd import graph as G
 from .autograd.grad_mode import STATE
 from ._ops_creation import scalar_tensor
 from ._ops_creation import tensor
-from ._promotion import can_cast, binary_result_dtype, scalar_type_name
+from ._promotion import can_cast, binary_result_dtype, scalar_type_name, wrapped_int
 from ._dispatch import (
     bump_version,
     grad_fn_name,
@@ -365,6 +365,8 @@ class _BinOp:
         ):
             a, b = binary_operands(a, b, self.name)
         Rd = self.dtype(a, b)
+        if type(b) is int and Rd.kind in "iu":
+            b = wrapped_int(b, Rd)
         A = a._buf
         tb = isinstance(b, Tensor)
         if type(A) is not _nd or (tb and type(b._buf) is not _nd):
@@ -453,6 +455,8 @@ class _BinOp:
                     tb = False
             uf = self.ufd
         Rd = self.dtype(a, b)
+        if type(b) is int and Rd.kind in "iu":
+            b = wrapped_int(b, Rd)
         if self.kind == "c":
             Rd2 = _bool
         else:

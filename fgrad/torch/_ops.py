@@ -29,6 +29,7 @@ from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
+from ._stl_order import topk_order
 from ._device import DEV as _DEV
 from ._dispatch import (  # noqa: F401
     result_tensor,
@@ -61,6 +62,7 @@ from ._promotion import (  # noqa: F401
     scalar_value,
     result_dtype,
     binary_result_dtype,
+    wrapped_int,
 )
 from ._faces import (  # noqa: F401
     composite_unary,
@@ -396,7 +398,7 @@ def rsub(input: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
     Rd = binary_result_dtype(input, other)
-    s = np.asarray(other, Rd)
+    s = np.asarray(wrapped_int(other, Rd) if type(other) is int and Rd.kind in "iu" else other, Rd)
 
     def fn(x, c):
         x = ew.convert_element_type(x, Rd)
@@ -1425,6 +1427,35 @@ def msort(input: Tensor) -> Tensor:
     return sort(input, 0).values
 
 
+_STL_ORDER_MAX = 1 << 16  # longer rows keep the sorted, first-index-first order (documented)
+
+
+def _topk_ties_as_pytorch(b: np.ndarray, d: int, k: int, largest: bool, sort: bool,
+                          idx: np.ndarray) -> np.ndarray:
+    """``idx`` with the rows whose answer ties decide (equal values among the top ``k`` or at
+    its boundary, NaNs) and, for ``sorted=False``, every row, replaced by the indices and order
+    PyTorch's libstdc++ selection gives (`fgrad.torch._stl_order`)."""
+    n = b.shape[d]
+    rows = np.moveaxis(b, d, -1).reshape(-1, n)
+    m = builtins.min(k + 1, n)  # the top k and the first entry past them, sorted (NaN sorts last)
+    if m == n:
+        top = np.sort(rows, axis=1)
+    elif largest:
+        top = np.sort(np.partition(rows, n - m, axis=1)[:, n - m:], axis=1)
+    else:
+        top = np.sort(np.partition(rows, m - 1, axis=1)[:, :m], axis=1)
+    need = (top[:, 1:] == top[:, :-1]).any(1) | (not sort and k > 1)
+    if b.dtype.kind in "fc":
+        need |= np.isnan(rows).any(1)
+    if not need.any():
+        return idx
+    moved = np.moveaxis(idx, d, -1)
+    flat = moved.reshape(-1, k).copy()
+    for r in np.flatnonzero(need):
+        flat[r] = topk_order(rows[r].tolist(), k, largest, sort)
+    return np.ascontiguousarray(np.moveaxis(flat.reshape(moved.shape), -1, d))
+
+
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
          out: Tensor | tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
     b = input._buf
@@ -1440,9 +1471,73 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     if idx is None:
         idx = _sort_idx(b, d, largest)
         idx = idx[(slice(None),) * d + (slice(0, k),)].copy()
+    if type(b) is _nd and k and 1 < n <= _STL_ORDER_MAX:
+        idx = _topk_ties_as_pytorch(b, d, k, largest, sorted, idx)
     vals = _select_along("topk", "TopkBackward0", input, idx, d, True)
     res = return_type("topk")(vals, result_tensor(idx))
     return res if out is None else write_out_multi(out, res, "topk")
+
+
+def _quickselect_index(row: np.ndarray, k: int) -> int:
+    """The index PyTorch's CPU ``quick_select_template`` (median-of-three quickselect over
+    values and indices, NaN largest) leaves at position ``k`` of ``row``: which of tied
+    entries ``kthvalue`` returns."""
+    arr = row.tolist()
+    idx = list(range(len(arr)))
+
+    def gt(x, y):  # PyTorch's gt_or_nan
+        return (x != x and y == y) or x > y
+
+    def swap(i, j):
+        arr[i], arr[j] = arr[j], arr[i]
+        idx[i], idx[j] = idx[j], idx[i]
+
+    lo, hi = 0, len(arr) - 1
+    while hi > lo:
+        if hi == lo + 1:
+            if gt(arr[lo], arr[hi]):
+                swap(lo, hi)
+            break
+        swap(lo + (hi - lo) // 2, lo + 1)
+        if gt(arr[lo + 1], arr[hi]):
+            swap(lo + 1, hi)
+        if gt(arr[lo], arr[hi]):
+            swap(lo, hi)
+        if gt(arr[lo + 1], arr[lo]):
+            swap(lo + 1, lo)
+        i, j, piv = lo + 1, hi, arr[lo]
+        while True:
+            i += 1
+            while gt(piv, arr[i]):
+                i += 1
+            j -= 1
+            while gt(arr[j], piv):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    return idx[k]
+
+
+def _kth_ties_as_pytorch(b: np.ndarray, d: int, k: int, idx: np.ndarray) -> None:
+    """Replace, in place, the (stable-sort) index ``idx`` of the k-th value along ``d`` by
+    PyTorch's where that value is tied (or NaNs are present): only then do the two differ."""
+    rows = np.moveaxis(b, d, -1).reshape(-1, b.shape[d])
+    at = np.moveaxis(idx, d, -1).reshape(-1)
+    kth = rows[np.arange(rows.shape[0]), at]
+    same = (rows == kth[:, None]).sum(1) > 1
+    if b.dtype.kind in "fc":
+        same |= np.isnan(rows).any(1)
+    if not same.any():
+        return
+    for r in np.flatnonzero(same):
+        at[r] = _quickselect_index(rows[r], k - 1)
+    idx[...] = np.moveaxis(at.reshape(np.moveaxis(idx, d, -1).shape), -1, d)
 
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
@@ -1454,6 +1549,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
     if not 1 <= k <= b.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     idx = _sort_idx(b, d, False)[(slice(None),) * d + (slice(k - 1, k),)].copy()
+    if type(b) is _nd and b.size:
+        _kth_ties_as_pytorch(b, d, k, idx)
     vals = _select_along("kthvalue", "KthvalueBackward0", input, idx, d, keepdim)
     res = return_type("kthvalue")(vals, result_tensor(idx if keepdim else np.squeeze(idx, d)))
     return res if out is None else write_out_multi(out, res, "kthvalue")
@@ -1483,15 +1580,7 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
             v = flat[order[(n - 1) // 2]]
         if _dtype_kind(b.dtype) not in "fc":  # an integer median keeps the dtype (and has no grad)
             return result_tensor(np.asarray(v, b.dtype))
-        mask = np.asarray(b == v) if not np.isnan(v) else np.isnan(b)
-
-        def fn(x, m):
-            cnt = ew.convert_element_type(fnp.sum(m), x.dtype)
-            return ew.div(fnp.sum(ew.select(m, x, ew.mul(x, 0))), cnt)
-
-        return apply_op(
-            "MedianBackward0", ("median",), fn, (input, mask), edges=(0,)
-        )
+        return _select_flat(input, result_tensor(np.asarray(v, b.dtype)))
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
         return return_type("median")(input.clone(), result_tensor(np.zeros((), _i64)))
@@ -1749,7 +1838,7 @@ def fill_(self: Tensor, value: TensorOrScalar) -> Tensor:
         return apply_inplace(self, "FillBackward3", ("fill_t", dt), fn, (self, value), new, (0, 1))
     value = scalar_value(value)
     b = self._buf
-    _check_fill_value(value, b.dtype, "fill_")
+    value = _check_fill_value(value, b.dtype, "fill_")
     if not (STATE.enabled and (tracks_grad(self) or self._base is not None)) and type(b) is _nd:
         check_no_internal_overlap(b)
         b.fill(value)

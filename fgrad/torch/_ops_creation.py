@@ -51,11 +51,20 @@ def _finish(buf, requires_grad=False, out=None, index=None) -> Tensor:
     return t
 
 
-def check_fill_value(value, dtype: np.dtype, name: str) -> None:
+def check_fill_value(value: Any, dtype: np.dtype, name: str) -> Any:
     """PyTorch refuses a finite fill value beyond a floating dtype's range (``full``,
     ``fill_``, ``scalar_tensor``) instead of storing inf; ``tensor(...)`` and arithmetic
-    overflow to inf silently."""
-    if _dtype_kind(dtype) == "f" and isinstance(value, (int, float)) and not isinstance(value, bool):
+    overflow to inf silently.  An integer dtype refuses a Python int outside its range
+    (``uint8`` takes -255..255: a negative value wraps, as c10's ``overflows`` allows), with
+    PyTorch's text.  Returns the value to store (a negative int wrapped into an unsigned
+    dtype)."""
+    kind = _dtype_kind(dtype)
+    if kind in "iu" and isinstance(value, int) and not isinstance(value, bool):
+        info = np.iinfo(dtype)
+        if value > info.max or (value < info.min if kind == "i" else -value > info.max):
+            raise RuntimeError(f"value cannot be converted to type {np.dtype(dtype).name}_t without overflow")
+        return value % (info.max + 1) if value < 0 and kind == "u" else value
+    if kind == "f" and isinstance(value, (int, float)) and not isinstance(value, bool):
         v = float(value)
         if math.isfinite(v) and builtins.abs(v) > float(_narrow_finfo(dtype).max):
             raise RuntimeError(
@@ -63,6 +72,7 @@ def check_fill_value(value, dtype: np.dtype, name: str) -> None:
                 f"(got {value!r}; the largest finite {np.dtype(dtype).name} is {_narrow_finfo(dtype).max}). "
                 f"Use a wider dtype or pass float('inf') explicitly."
             )
+    return value
 
 
 def _infer_np_dtype(data) -> np.dtype:
@@ -360,7 +370,7 @@ def full(size: SizeLike, fill_value: TensorOrScalar, *, out: Tensor | None = Non
     idx = check_device(device)
     npd = D.to_np(dtype) if dtype is not None else _fill_dtype(fill_value)
     v = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
-    check_fill_value(v, npd, "full")
+    v = check_fill_value(v, npd, "full")
     return _finish(
         np.full(_sizes((size,) if isinstance(size, int) else tuple(size)), v, npd), requires_grad, out, idx
     )
@@ -372,7 +382,7 @@ def scalar_tensor(s: TensorOrScalar, like: Tensor | None = None, *, dtype: DType
         npd = _infer_np_dtype(s) if not isinstance(s, float) else D.DEFAULT.float.np
     else:
         npd = D.to_np(dtype)
-    check_fill_value(s, npd, "scalar_tensor")
+    s = check_fill_value(s, npd, "scalar_tensor")
     if like is not None and device is None:
         lb = like._buf
         idx = _dev.index_of(lb) if type(lb) in _DEV else None
@@ -629,7 +639,7 @@ def full_like(input: Tensor, fill_value: TensorOrScalar, *, dtype: DType | None 
               layout: Layout | None = None, device: Device = None, requires_grad: bool = False,
               memory_format: memory_format | None = None) -> Tensor:
     s, d = _like(input, dtype)
-    check_fill_value(fill_value, d, "full_like")
+    fill_value = check_fill_value(fill_value, d, "full_like")
     strides = like_strides(input, memory_format) if device is None else None
     if strides is not None:
         return _finish(strided_like(np.full(input._buf.size, fill_value, d), s, strides), requires_grad)

@@ -33,11 +33,23 @@ def _cvt(x, Rd):
     return ew.convert_element_type(x, Rd)
 
 
+# the C++ element type names PyTorch's matmul errors print
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
+
+
+def _cpp_name(npd) -> str:
+    s = str(D.from_np(npd)).replace("torch.", "")
+    return _CPP_NAMES.get(s, s)
+
+
 def _same_dtype(name, a, b):
     da, db = a._buf.dtype, b._buf.dtype
     if da != db:
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {D.from_np(da)} != {D.from_np(db)}"
+            f"expected m1 and m2 to have the same dtype, but got: {_cpp_name(da)} != {_cpp_name(db)}"
             if name in ("mm", "addmm", "matmul")
             else f"expected scalar type {D.from_np(da)._legacy} but found {D.from_np(db)._legacy}"
         )
@@ -302,8 +314,40 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out: Tensor |
     return res if out is None else write_out(out, res, "cross")
 
 
+def _sublist_equation(args: tuple) -> tuple[str, tuple]:
+    """PyTorch's sublist form ``einsum(a, [0, 1], b, [1, 2], [0, 2])`` (ints 0-51, Ellipsis)
+    as an equation string and the operands."""
+    def letters(sub) -> str:
+        out = []
+        for s in sub:
+            if s is Ellipsis:
+                out.append("...")
+            elif isinstance(s, int) and 0 <= s < 52:
+                out.append(chr(ord("a") + s) if s < 26 else chr(ord("A") + s - 26))
+            else:
+                raise ValueError(
+                    "einsum(): subscript in subscript list is not within the valid range [0, 52)")
+        return "".join(out)
+
+    operands = args[0::2][: len(args) // 2]
+    subs = [letters(s) for s in args[1::2][: len(args) // 2]]
+    eq = ",".join(subs) + ("->" + letters(args[-1]) if len(args) % 2 else "")
+    return eq, tuple(operands)
+
+
 @_lower_precision
-def einsum(equation: str, *operands: Tensor | Sequence[Tensor]) -> Tensor:
+def einsum(equation: str | Tensor, *operands: Any) -> Tensor:
+    """Einstein summation: ``einsum("ij,jk->ik", a, b)``, or PyTorch's sublist form
+    ``einsum(a, [0, 1], b, [1, 2], [0, 2])``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.einsum(torch.ones(2, 3), [0, 1], torch.ones(3), [1], [0])
+        tensor([3., 3.])
+    """
+    if not isinstance(equation, str):
+        equation, operands = _sublist_equation((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     Rd = result_dtype(*operands)

@@ -108,6 +108,16 @@ def bitwise_right_shift(input: Tensor, other: types.TensorOrScalar, *, out: Tens
     return _out(_shift("rshift", input, other, False), out)
 
 
+def _rlshift(self: Tensor, other: types.TensorOrScalar) -> Tensor:
+    """``other << self`` (a Python int shifted by a tensor)."""
+    return bitwise_left_shift(torch.as_tensor(other, dtype=self.dtype), self)
+
+
+def _rrshift(self: Tensor, other: types.TensorOrScalar) -> Tensor:
+    """``other >> self``."""
+    return bitwise_right_shift(torch.as_tensor(other, dtype=self.dtype), self)
+
+
 def _out(res: Tensor, out: Tensor | None) -> Tensor:
     if out is None:
         return res
@@ -1011,8 +1021,9 @@ def scatter_reduce(
     if include_self:
         count = count + 1
     count = torch.where(count == 0, torch.ones((), dtype=x.dtype, device=x.device), count)
-    if x.is_floating_point() or x.is_complex():
-        return res / count
+    if x.is_floating_point() or x.is_complex():  # the division is part of PyTorch's one node
+        return apply_op("ScatterReduceBackward0", ("scatter_mean",), lambda r, c: r / c, (res, count),
+                        edges=(0,))
     return torch.div(res, count, rounding_mode="floor")
 
 
@@ -1167,6 +1178,12 @@ FUNCTIONS = {
 METHODS = {
     "bitwise_left_shift": bitwise_left_shift,
     "bitwise_right_shift": bitwise_right_shift,
+    "__lshift__": bitwise_left_shift,  # x << 2 (PyTorch's Tensor operators)
+    "__rshift__": bitwise_right_shift,
+    "__rlshift__": _rlshift,
+    "__rrshift__": _rrshift,
+    "__ilshift__": lambda self, other: self.bitwise_left_shift_(other),
+    "__irshift__": lambda self, other: self.bitwise_right_shift_(other),
     "frexp": frexp,
     "nextafter": nextafter,
     "hsplit": hsplit,

@@ -45,7 +45,7 @@ from ._ops import contiguous_format
 from ..core.array import Tracer
 from ._dispatch import fresh_buffer, run_forward
 from ._ops import copy_
-from ._ops_creation import scalar_tensor
+from ._ops_creation import check_fill_value, scalar_tensor
 from ._dispatch import fgrad_value, functional_write, no_grad_value
 from ._ops import clone
 from ._ops_creation import tensor
@@ -1041,12 +1041,40 @@ def _int_or_none(v):
     return int(v)
 
 
+def _ints_first(idx):
+    """PyTorch's two steps for an index mixing integers with index tensors: the integers (with
+    the slices, None and Ellipsis) select a view first, then the tensors index what is left;
+    ``(first, rest)``, or None when there is nothing to split.  NumPy treats an integer as an
+    index array broadcast with the others, which moves the result's dims:
+    ``a[0, :, [1, 3]]`` of a (2, 3, 4) tensor is (3, 2) in PyTorch, (2, 3) in NumPy."""
+    def is_int(i):
+        return isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
+
+    if not builtins.any(is_int(i) for i in idx) or builtins.any(isinstance(i, (bool, np.bool_)) for i in idx):
+        return None
+    first, rest = [], []
+    for item in idx:
+        if is_int(item):
+            first.append(item)
+        elif item is None or item is Ellipsis or isinstance(item, slice):
+            first.append(item)
+            rest.append(item if item is Ellipsis else slice(None))
+        else:  # an index tensor or array; a k-dim mask spans k dims
+            first.extend([slice(None)] * (_mask_ndim(item) or 1))
+            rest.append(item)
+    return tuple(first), tuple(rest)
+
+
 def getitem(self, idx):
     b = self._buf
     if type(idx) is int and type(b) is _nd and b.ndim and -b.shape[0] <= idx < b.shape[0]:
         # the hot case (a dataset's ``t[i]``): the view `parse_index` would describe
         return _make_view(self, b[idx, ...], "SelectBackward0", _v_gather, ((("i", idx),),))
     idx = _norm_idx(idx)
+    if not _is_basic(idx):
+        split = _ints_first(idx)
+        if split is not None:
+            return getitem(getitem(self, split[0]), split[1])
     if _is_basic(idx):
         _check_basic(b, idx)
         if _traced(b):
@@ -1069,6 +1097,10 @@ def getitem(self, idx):
 
 def setitem(self, idx, value):
     idx = _norm_idx(idx)
+    if not _is_basic(idx):
+        split = _ints_first(idx)
+        if split is not None:
+            return setitem(getitem(self, split[0]), split[1], value)
     b = self._buf
     if _traced(b) or (isinstance(value, Tensor) and _traced(value._buf)) or builtins.any(
             isinstance(i, Tensor) and _traced(i._buf) for i in idx):
@@ -1591,7 +1623,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: TensorOrScalar) -> Tensor:
             )
         v = value.to(dt)
     else:
-        v = np.asarray(value).astype(dt.np).item()
+        v = np.asarray(check_fill_value(value, input._buf.dtype, "masked_fill")).astype(dt.np).item()
     traced = isinstance(mask, Tensor) and type(mb) is not np.ndarray and type(mb) not in _DEV
     res = where(mask if traced else result_tensor(mb), v, input)  # a traced mask (torch.compile) as is
     if res._gfn is not None:
@@ -1612,6 +1644,8 @@ def masked_fill_(self: Tensor, mask: Tensor, value: TensorOrScalar) -> Tensor:
 
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     b = self._buf
+    if not isinstance(value, Tensor):
+        value = check_fill_value(value, b.dtype, "masked_fill_")
     if (
         not (
             STATE.enabled
@@ -2169,9 +2203,9 @@ def searchsorted(sorted_sequence: Tensor, input: TensorOrScalar, *, out_int32: b
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim: int | None = None) -> Tensor | tuple[Tensor, ...]:  # noqa: A002
     b = input._buf
-    res = np.unique(
-        b if dim is None else b, return_inverse=return_inverse, return_counts=return_counts, axis=dim
-    )
+    # PyTorch keeps every NaN apart (NaN != NaN); NumPy merges them by default
+    nan_apart = {"equal_nan": False} if dim is None and type(b) is _nd and b.dtype.kind in "fc" else {}
+    res = np.unique(b, return_inverse=return_inverse, return_counts=return_counts, axis=dim, **nan_apart)
     if not (return_inverse or return_counts):
         return result_tensor(res)
     out = [result_tensor(res[0])]

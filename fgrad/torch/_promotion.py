@@ -87,3 +87,20 @@ def binary_result_dtype(a, b) -> np.dtype:
     if tb is bool:
         return ad
     return result_dtype(a, b)
+
+
+def wrapped_int(x: int, dtype: np.dtype) -> int:
+    """The Python int ``x`` as PyTorch converts a scalar operand to an integer result dtype:
+    modulo ``2**bits`` (``uint8_tensor + 300`` adds 44, ``uint8_tensor < -1`` compares with
+    255), where NumPy raises OverflowError or compares the exact values.
+
+    >>> u8, i8 = np.dtype(np.uint8), np.dtype(np.int8)
+    >>> wrapped_int(300, u8), wrapped_int(-1, u8), wrapped_int(200, i8)
+    (44, 255, -56)
+    """
+    info = np.iinfo(dtype)
+    if info.min <= x <= info.max:
+        return x
+    bits = info.bits
+    x %= 1 << bits
+    return x - (1 << bits) if info.min and x > info.max else x

@@ -451,7 +451,7 @@ BAD = [
         "ce_target_float_shape",
         lambda t: t.nn.CrossEntropyLoss()(t.ones(2, 3), t.ones(2, 4)),
         RuntimeError,
-        "Expected target size [2, 3], got [2, 4]",
+        "0D or 1D target tensor expected, multi-target not supported",  # PyTorch 2.13
     ),
     (
         "ce_target_neg",
@@ -463,7 +463,7 @@ BAD = [
         "nll_target_float",
         lambda t: t.nn.functional.nll_loss(t.ones(2, 3), t.tensor([0.0, 1.0])),
         RuntimeError,
-        "expected scalar type Long but found float32",
+        "expected target dtype to be Long or Byte, but got Float",  # PyTorch 2.13
     ),
     (
         "mse_shape",

@@ -19,10 +19,12 @@ from collections.abc import Callable
 
 import numpy as np
 
+import fgrad.numpy as fnp
+
 import fgrad.torch as torch
 import fgrad.torch._device as _dev
 from .._tensor import Tensor
-from ._defop import buf as _buf
+from ._defop import buf as _buf, defop as _defop
 
 __all__ = ["multi_margin_loss", "multilabel_margin_loss", "triplet_margin_with_distance_loss"]
 
@@ -72,17 +74,26 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if tb.size and (tb.min() < 0 or tb.max() >= c):
         raise RuntimeError("target out of range")
     ti = t.long().unsqueeze(1)
-    z = margin - x.gather(1, ti) + x
-    h = torch.relu(z)
-    if p == 2:
-        h = h * h
-    if weight is not None:
-        h = h * weight[t.long()].unsqueeze(1)
     not_target = torch.ones_like(x, dtype=torch.bool).scatter_(1, ti, False)
-    loss = torch.where(not_target, h, 0.0).sum(1) / c
+    wy = None if weight is None else weight[t.long()].unsqueeze(1).detach()
+
+    def fn(xv, tiv, keep, *w):  # one node, MultiMarginLossBackward0, as PyTorch's kernel
+        h = fnp.maximum(margin - fnp.take_along_axis(xv, tiv, 1) + xv, 0)
+        if p == 2:
+            h = h * h
+        if w:
+            h = h * w[0]
+        loss = fnp.where(keep, h, fnp.zeros_like(h)).sum(1) / c
+        if reduction == "mean":
+            return loss.mean()
+        return loss.sum() if reduction == "sum" else loss
+
+    args = (x, ti, not_target) + (() if wy is None else (wy,))
+    loss = _defop("MultiMarginLossBackward0", ("multi_margin", p, margin, c, reduction, wy is None), fn, args,
+                  edges=(0,))
     if input.dim() < 2 and reduction == "none":
         return loss.reshape(target.shape) if target.dim() else loss.squeeze(0)
-    return _reduce(loss, reduction)
+    return loss
 
 
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,

@@ -1769,14 +1769,16 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     nd = xb.ndim
     if nd < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {nd})")
-    if target.dtype not in (torch.int64, torch.uint8, torch.int32):
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype}".replace("torch.", ""))
     batch_shape = xb.shape[:1] + xb.shape[2:] if nd >= 2 else ()
-    if tuple(tb.shape) != tuple(batch_shape):
+    if tuple(tb.shape) != tuple(batch_shape):  # PyTorch checks the shapes before the dtype
         if nd == 2 and tb.ndim == 1:
             raise ValueError(f"Expected input batch_size ({xb.shape[0]}) to match target batch_size "
                              f"({tb.shape[0]}).")
+        if nd <= 2 and tb.ndim > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         raise RuntimeError(f"Expected target size {list(batch_shape)}, got {list(tb.shape)}")
+    if target.dtype not in (torch.int64, torch.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._legacy}")
     C = xb.shape[1] if nd >= 2 else xb.shape[0]
     if _is_concrete(target):
         _check_targets(tb, C, ignore_index)
@@ -1821,20 +1823,20 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     cax = 1 if nd >= 2 else 0
     logp = torch.log_softmax(input, cax)
     C = _buf(input).shape[cax]
-    if target.is_floating_point():
-        if target.shape != input.shape:
-            raise RuntimeError(f"Expected target size {list(input.shape)}, got {list(target.shape)}")
+    if target.is_floating_point() and target.shape == input.shape:  # class probabilities
         t = target
         if label_smoothing > 0:
             t = t * (1 - label_smoothing) + label_smoothing / C
         prod = logp * t
         if weight is not None:
             prod = prod * weight.view((C,) + (1,) * (nd - 2) if nd >= 2 else (C,))
-        losses = -prod.sum(cax)
+        if reduction not in ("mean", "sum"):
+            return -prod.sum(cax)
+        total = -prod.sum()  # PyTorch sums everything, then negates (NegBackward0)
         if reduction == "mean":
             n = math.prod(_buf(input).shape) // C if nd >= 1 else 1
-            return losses.sum() / n
-        return _reduce_t(losses, reduction)
+            return _defop("DivBackward1", ("div_scalar", n), lambda x: x / n, (total,))  # div by a Scalar
+        return total
     nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
     if label_smoothing <= 0:
         return nll

@@ -90,28 +90,33 @@ def _rnn_step(xg, h, w_hh, b_hh, nonlinearity: str, keep=None):
                     keep)
 
 
-def _lstm_step(xg, h, c, w_hh, b_hh, keep=None):
-    """One LSTM step: returns ``(h', c')`` (``keep``: see `_carrying`).
+def _lstm_step(xg, h, c, w_hh, b_hh, keep=None, w_hr=None):
+    """One LSTM step: returns ``(h', c')`` (``keep``: see `_carrying`); with ``w_hr`` (an
+    LSTM with ``proj_size``) ``h'`` is projected: ``(o * tanh(c')) @ w_hr.T``.
 
     The op also outputs the gate activations and ``tanh(c')`` (dropped here): the
     backward program reads them as saved outputs instead of recomputing the step's matmul,
     sigmoids and tanhs (each activation's derivative is written with its output)."""
     has_b = b_hh is not None
+    proj = w_hr is not None
 
-    def fn(xg, h, c, w, *b):
+    def fn(xg, h, c, w, *rest):
         g = xg + fnp.matmul(h, fnp.swapaxes(w, -1, -2))
         if has_b:
-            g = g + b[0]
+            g = g + rest[0]
         s = _conv.sigmoid(g)  # one call for the three sigmoid gates (PyTorch's formula)
         si, sf, _, so = fnp.split(s, 4, axis=-1)
         tg = fnp.tanh(fnp.split(g, 4, axis=-1)[2])
         c2 = sf * c + si * tg
         tc = fnp.tanh(c2)
-        return so * tc, c2, s, tg, tc
+        h2 = so * tc
+        if proj:
+            h2 = fnp.matmul(h2, fnp.swapaxes(rest[-1], -1, -2))
+        return h2, c2, s, tg, tc
 
-    args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ())
-    return _step_op("MulBackward0", ("lstm_step", has_b, "saved_gates"), fn, args, (1, 2), keep,
-                    multi=True)[:2]
+    args = (xg, h, c, w_hh) + ((b_hh,) if has_b else ()) + ((w_hr,) if proj else ())
+    return _step_op("MmBackward0" if proj else "MulBackward0", ("lstm_step", has_b, proj, "saved_gates"), fn,
+                    args, (1, 2), keep, multi=True)[:2]
 
 
 def _lstm_sequence(xg, state, w_hh, b_hh, reverse: bool):
@@ -220,8 +225,9 @@ class RNNBase(Module):
             raise ValueError("proj_size should be a positive integer or zero to disable projections")
         if proj_size >= hidden_size:
             raise ValueError("proj_size has to be smaller than hidden_size")
-        if proj_size:
-            raise NotImplementedError("fgrad.torch.nn.LSTM: proj_size > 0 is not supported")
+        if proj_size and mode != "LSTM":
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        real_hidden_size = proj_size if proj_size > 0 else hidden_size
         if mode == "LSTM":
             gate_size = 4 * hidden_size
         elif mode == "GRU":
@@ -234,9 +240,9 @@ class RNNBase(Module):
         self._all_weights: list[list[str]] = []
         for layer in range(num_layers):
             for direction in range(num_directions):
-                layer_input_size = input_size if layer == 0 else hidden_size * num_directions
+                layer_input_size = input_size if layer == 0 else real_hidden_size * num_directions
                 w_ih = Parameter(torch.empty((gate_size, layer_input_size), **factory_kwargs))
-                w_hh = Parameter(torch.empty((gate_size, hidden_size), **factory_kwargs))
+                w_hh = Parameter(torch.empty((gate_size, real_hidden_size), **factory_kwargs))
                 b_ih = Parameter(torch.empty(gate_size, **factory_kwargs))
                 b_hh = Parameter(torch.empty(gate_size, **factory_kwargs))
                 layer_params = (w_ih, w_hh, b_ih, b_hh) if bias else (w_ih, w_hh)
@@ -244,6 +250,9 @@ class RNNBase(Module):
                 param_names = ["weight_ih_l{}{}", "weight_hh_l{}{}"]
                 if bias:
                     param_names += ["bias_ih_l{}{}", "bias_hh_l{}{}"]
+                if proj_size > 0:  # PyTorch's order: the projection last
+                    layer_params += (Parameter(torch.empty((proj_size, hidden_size), **factory_kwargs)),)
+                    param_names += ["weight_hr_l{}{}"]
                 param_names = [x.format(layer, suffix) for x in param_names]
                 for name, param in zip(param_names, layer_params):
                     setattr(self, name, param)
@@ -317,10 +326,11 @@ class RNNBase(Module):
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         D = 2 if self.bidirectional else 1
         expected = (self.num_layers * D, B, self.hidden_size)
+        h_expected = (self.num_layers * D, B, self.proj_size or self.hidden_size)  # c keeps hidden_size
         states = []
         if hx is None:
-            z = torch.zeros(expected, dtype=input.dtype, device=input.device)
-            states = [z] * n_states
+            states = [torch.zeros(h_expected if i == 0 else expected, dtype=input.dtype, device=input.device)
+                      for i in range(n_states)]
         else:
             hs = list(hx) if isinstance(hx, (tuple, list)) else [hx]
             if len(hs) != n_states:
@@ -336,8 +346,10 @@ class RNNBase(Module):
                 elif s.dim() != 3:
                     raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {s.dim()}-D "
                                        "tensor")
-                if tuple(s.shape) != expected:
-                    raise RuntimeError(f"Expected hidden size {expected}, got {list(s.size())}")
+                want = h_expected if not states else expected
+                if tuple(s.shape) != want:
+                    which = f"hidden[{len(states)}]" if n_states == 2 else "hidden"  # LSTM: hidden[0], [1]
+                    raise RuntimeError(f"Expected {which} size {want}, got {list(s.size())}")
                 states.append(s)
         return input, states, is_batched, T, valid
 
@@ -377,8 +389,9 @@ class RNNBase(Module):
                 order = range(T - 1, -1, -1) if direction == 1 else range(T)
                 outs = [None] * T
                 xgs = xg.unbind(0)  # one node: the backward concatenates the steps' gradients
+                extra = {"w_hr": getattr(self, f"weight_hr_l{layer}{sfx}")} if self.proj_size else {}
                 for t in order:
-                    st = step(xgs[t], st, w_hh, b_hh, None if keeps is None else keeps[t])
+                    st = step(xgs[t], st, w_hh, b_hh, None if keeps is None else keeps[t], **extra)
                     outs[t] = st[0]
                 for i, s in enumerate(st):
                     finals[i].append(s)
@@ -472,11 +485,11 @@ class LSTM(RNNBase):
                 ) -> tuple[Tensor | PackedSequence, tuple[Tensor, Tensor]]:
         x, states, batched, _, valid = self._prepare(input, hx, 2)
 
-        def step(xg, st, w_hh, b_hh, keep):
-            return _lstm_step(xg, st[0], st[1], w_hh, b_hh, keep)
+        def step(xg, st, w_hh, b_hh, keep, w_hr=None):
+            return _lstm_step(xg, st[0], st[1], w_hh, b_hh, keep, w_hr)
 
         out, finals = self._run(x, states, step, valid, input if valid is not None else None,
-                                _lstm_sequence)
+                                None if self.proj_size else _lstm_sequence)
         out, finals = self._finish(out, finals, batched, input)
         return out, (finals[0], finals[1])
 
