@@ -86,19 +86,19 @@ class _Forward:
     part of the generated code (None: run eagerly), and ``raw``, the same program for
     callers that have switched NumPy's error reports off already."""
 
-    __slots__ = ("run", "raw", "fresh", "warns", "tick")
+    __slots__ = ("run", "raw", "fresh", "warns", "tick", "code")
 
-    def __init__(self, run, fresh: bool = False, warns: bool = True) -> None:
+    def __init__(self, run, fresh: bool = False, warns: bool = True, code=None) -> None:
         self.run = run
         self.raw = getattr(run, "host", run)
         self.fresh = fresh  # every output is a new array from its own ufunc call (or a 0-d scalar)
         self.warns = warns  # some primitive may report an IEEE special value (`may_warn`)
         self.tick = 0
+        self.code = code  # the definition's code object: a key names one definition
 
 
 _FORWARDS = LRU("autograd_cache_size")
 _FORWARD_OF = _FORWARDS._d.get  # the hot path's lookup; a hit refreshes ``tick`` itself (see `_lru`)
-_EAGER = _Forward(None)
 
 
 def _stage(fn, bufs, multi: bool) -> _Forward:
@@ -109,12 +109,22 @@ def _stage(fn, bufs, multi: bool) -> _Forward:
             outs = list(out) if multi else [out]
             jaxpr, consts = tr.to_jaxpr(outs)
     except Exception:  # noqa: BLE001 - the definition needs concrete values: run it eagerly
-        return _EAGER
+        return _Forward(None, code=_code_of(fn))
     consts = [_frozen(c._buf if type(c) is ArrayImpl else c) for c in consts]
     # the shim's forwards run on the host (device tensors run their definition eagerly), so
     # the constants are part of the generated function
     warns = builtins.any(getattr(e.prim, "may_warn", True) for e in jaxpr.eqns)
-    return _Forward(straight_line(jaxpr, consts), _fresh_outputs(jaxpr), warns)
+    return _Forward(straight_line(jaxpr, consts), _fresh_outputs(jaxpr), warns, _code_of(fn))
+
+
+def _code_of(fn):
+    return getattr(fn, "__code__", None)
+
+
+def _key_clash(key, fwd: _Forward, fn) -> RuntimeError:
+    return RuntimeError(
+        f"internal error: the op key {key!r} names two different definitions ({fwd.code} and "
+        f"{_code_of(fn)}); a cached program would run the wrong one -- give each definition its own key")
 
 
 def _frozen(c):
@@ -186,6 +196,8 @@ def run_definition(key, fn, bufs, multi: bool, errors_off: bool = False):
         fwd = _FORWARDS[sig] = _stage(fn, bufs, multi)
     else:
         fwd.tick = next(CLOCK)
+        if fwd.code is not getattr(fn, "__code__", None):
+            raise _key_clash(key, fwd, fn)
     run = fwd.raw if errors_off or not fwd.warns else fwd.run
     if run is None:
         return None
@@ -587,6 +599,8 @@ def apply_op(name: str, key: Hashable, fn: Callable[..., Any], args: Sequence[An
     token = _set_err(_IGNORE_ERR) if fwd is None or fwd.warns else None
     try:
         if fwd is not None and fwd.raw is not None:
+            if fwd.code is not getattr(fn, "__code__", None):
+                raise _key_clash(key, fwd, fn)
             fwd.tick = next(CLOCK)
             r = fwd.raw(np, bufs)
             if not fwd.fresh or type(r[0]) is not _nd or (

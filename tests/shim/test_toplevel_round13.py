@@ -274,3 +274,23 @@ def test_like_factories_live_against_pytorch():
         return out
 
     assert run(ftorch) == run(torch)
+
+
+def test_one_op_key_names_one_definition():
+    """Two definitions under one op key would share a cached program (nanmedian ran median's
+    once): the dispatcher refuses the second instead of running the wrong program."""
+    from fgrad.torch._dispatch import apply_op
+
+    x = ftorch.ones(3)
+    key = ("test-one-key-one-definition",)
+
+    def double(v):
+        return v * 2
+
+    def plus_one(v):
+        return v + 1
+
+    for _ in range(2):  # the same definition again: its cached program
+        assert apply_op("TestBackward0", key, double, (x,)).tolist() == [2.0, 2.0, 2.0]
+    with pytest.raises(RuntimeError, match="names two different definitions"):
+        apply_op("TestBackward0", key, plus_one, (x,))
