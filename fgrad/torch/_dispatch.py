@@ -121,6 +121,19 @@ def _code_of(fn):
     return getattr(fn, "__code__", None)
 
 
+def _same_definition(a, b) -> bool:
+    """Whether code objects ``a`` and ``b`` compute the same thing: the same bytecode, names and
+    constants (an op and its in-place form may each define an identical nested ``fn``)."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    return (a.co_code == b.co_code and a.co_names == b.co_names and a.co_freevars == b.co_freevars
+            and len(a.co_consts) == len(b.co_consts)
+            and all(_same_definition(x, y) if hasattr(x, "co_code") and hasattr(y, "co_code") else x == y
+                    for x, y in zip(a.co_consts, b.co_consts)))
+
+
 def _key_clash(key, fwd: _Forward, fn) -> RuntimeError:
     return RuntimeError(
         f"internal error: the op key {key!r} names two different definitions ({fwd.code} and "
@@ -196,8 +209,10 @@ def run_definition(key, fn, bufs, multi: bool, errors_off: bool = False):
         fwd = _FORWARDS[sig] = _stage(fn, bufs, multi)
     else:
         fwd.tick = next(CLOCK)
-        if fwd.code is not getattr(fn, "__code__", None):
-            raise _key_clash(key, fwd, fn)
+        code = getattr(fn, "__code__", None)
+        if fwd.code is not code:
+            if not _same_definition(fwd.code, code):
+                raise _key_clash(key, fwd, fn)
     run = fwd.raw if errors_off or not fwd.warns else fwd.run
     if run is None:
         return None
@@ -599,7 +614,8 @@ def apply_op(name: str, key: Hashable, fn: Callable[..., Any], args: Sequence[An
     token = _set_err(_IGNORE_ERR) if fwd is None or fwd.warns else None
     try:
         if fwd is not None and fwd.raw is not None:
-            if fwd.code is not getattr(fn, "__code__", None):
+            code = getattr(fn, "__code__", None)
+            if fwd.code is not code and not _same_definition(fwd.code, code):
                 raise _key_clash(key, fwd, fn)
             fwd.tick = next(CLOCK)
             r = fwd.raw(np, bufs)

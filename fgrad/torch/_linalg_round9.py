@@ -36,7 +36,7 @@ from . import _dtypes as D, _errors
 from ._dispatch import apply_op, write_out
 from ._faces import as_tensor_arg
 from ._ops import return_type
-from ._ops_linalg import _float_in, _square, inv_definition
+from ._ops_linalg import _float_in, _square, _inv_definition
 from ._tensor import Tensor
 
 
@@ -524,7 +524,7 @@ def inv_ex(A: Tensor, *, check_errors: bool = False, out: Any = None) -> tuple[T
             f"linalg.inv_ex: {_batch_prefix(info, k)}The diagonal element {k} is zero, the "
             "inversion could not be completed because the input matrix is singular."
         )
-    res = apply_op("LinalgInvExBackward0", ("inv",), inv_definition, (a,))
+    res = apply_op("LinalgInvExBackward0", ("inv",), _inv_definition, (a,))
     return _named("linalg_inv_ex", ("inverse", "info"), (res, info), out)
 
 

@@ -29,7 +29,7 @@ from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
-from ._stl_order import topk_order
+from ._stl_order import topk_order as _topk_order
 from ._device import DEV as _DEV
 from ._dispatch import (  # noqa: F401
     result_tensor,
@@ -1452,7 +1452,7 @@ def _topk_ties_as_pytorch(b: np.ndarray, d: int, k: int, largest: bool, sort: bo
     moved = np.moveaxis(idx, d, -1)
     flat = moved.reshape(-1, k).copy()
     for r in np.flatnonzero(need):
-        flat[r] = topk_order(rows[r].tolist(), k, largest, sort)
+        flat[r] = _topk_order(rows[r].tolist(), k, largest, sort)
     return np.ascontiguousarray(np.moveaxis(flat.reshape(moved.shape), -1, d))
 
 

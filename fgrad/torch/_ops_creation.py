@@ -541,7 +541,7 @@ def like_index(input, device):
     return _dev.index_of(b) if type(b) in _DEV else None
 
 
-def memory_order(buf) -> tuple | None:
+def _memory_order(buf) -> tuple | None:
     """The axes of ``buf`` from the slowest to the fastest in memory when its layout is dense and
     non-overlapping but not C-contiguous (a transposed or permuted tensor), else None.  PyTorch's
     CPU kernels draw the random numbers of such a tensor in memory order, and ``empty_like``
@@ -550,7 +550,7 @@ def memory_order(buf) -> tuple | None:
     Example::
 
         >>> import numpy as np
-        >>> memory_order(np.zeros((2, 3)).T), memory_order(np.zeros((2, 3)))
+        >>> _memory_order(np.zeros((2, 3)).T), _memory_order(np.zeros((2, 3)))
         ((1, 0), None)
     """
     shape, strides = buf.shape, buf.strides
@@ -567,7 +567,7 @@ def memory_order(buf) -> tuple | None:
     return order
 
 
-def like_strides(input: Tensor, memory_format: Any = None) -> tuple[int, ...] | None:
+def _like_strides(input: Tensor, memory_format: Any = None) -> tuple[int, ...] | None:
     """PyTorch's ``preserve_format`` for a ``*_like`` result on the host: the element strides of
     ``input`` when its layout is dense and non-overlapping but not row-major (a transposed or
     permuted tensor), else None (row-major).
@@ -575,18 +575,18 @@ def like_strides(input: Tensor, memory_format: Any = None) -> tuple[int, ...] | 
     Example::
 
         >>> import fgrad.torch as torch
-        >>> like_strides(torch.zeros(2, 3).t()), like_strides(torch.zeros(2, 3))
+        >>> _like_strides(torch.zeros(2, 3).t()), _like_strides(torch.zeros(2, 3))
         ((1, 3), None)
     """
     if memory_format is not None and str(memory_format) != "torch.preserve_format":
         return None
     b = input._buf
-    if type(b) is not _nd or memory_order(b) is None:
+    if type(b) is not _nd or _memory_order(b) is None:
         return None
     return tuple(st // b.itemsize for st in b.strides)
 
 
-def strided_like(flat: np.ndarray, shape: tuple, strides: tuple[int, ...]) -> np.ndarray:
+def _strided_like(flat: np.ndarray, shape: tuple, strides: tuple[int, ...]) -> np.ndarray:
     """``flat`` (values in memory order) viewed with ``shape`` and element ``strides``."""
     return np.lib.stride_tricks.as_strided(flat, shape, tuple(k * flat.itemsize for k in strides))
 
@@ -603,9 +603,9 @@ def zeros_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | No
     b = input._buf
     if device is None and type(b) is _nd:
         d = b.dtype if dtype is None else D.to_np(dtype)
-        strides = like_strides(input, memory_format)
+        strides = _like_strides(input, memory_format)
         if strides is not None:
-            return _finish(strided_like(np.zeros(b.size, d), b.shape, strides), requires_grad)
+            return _finish(_strided_like(np.zeros(b.size, d), b.shape, strides), requires_grad)
         return _finish(np.zeros(b.shape, d), requires_grad)
     s, d = _like(input, dtype)
     return _filled(s, 0, d, requires_grad, like_index(input, device))
@@ -615,9 +615,9 @@ def ones_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | Non
               device: Device = None, requires_grad: bool = False,
               memory_format: memory_format | None = None) -> Tensor:
     s, d = _like(input, dtype)
-    strides = like_strides(input, memory_format) if device is None else None
+    strides = _like_strides(input, memory_format) if device is None else None
     if strides is not None:
-        return _finish(strided_like(np.ones(input._buf.size, d), s, strides), requires_grad)
+        return _finish(_strided_like(np.ones(input._buf.size, d), s, strides), requires_grad)
     return _filled(s, 1, d, requires_grad, like_index(input, device))
 
 
@@ -627,9 +627,9 @@ def empty_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | No
     b = input._buf
     if device is None and type(b) is _nd:
         d = b.dtype if dtype is None else D.to_np(dtype)
-        strides = like_strides(input, memory_format)
+        strides = _like_strides(input, memory_format)
         if strides is not None:
-            return _finish(strided_like(np.zeros(b.size, d), b.shape, strides), requires_grad)
+            return _finish(_strided_like(np.zeros(b.size, d), b.shape, strides), requires_grad)
         return _finish(np.zeros(b.shape, d), requires_grad)
     s, d = _like(input, dtype)
     return _filled(s, 0, d, requires_grad, like_index(input, device))
@@ -640,9 +640,9 @@ def full_like(input: Tensor, fill_value: TensorOrScalar, *, dtype: DType | None 
               memory_format: memory_format | None = None) -> Tensor:
     s, d = _like(input, dtype)
     fill_value = check_fill_value(fill_value, d, "full_like")
-    strides = like_strides(input, memory_format) if device is None else None
+    strides = _like_strides(input, memory_format) if device is None else None
     if strides is not None:
-        return _finish(strided_like(np.full(input._buf.size, fill_value, d), s, strides), requires_grad)
+        return _finish(_strided_like(np.full(input._buf.size, fill_value, d), s, strides), requires_grad)
     return _finish(np.full(s, fill_value, d), requires_grad, None, like_index(input, device))
 
 

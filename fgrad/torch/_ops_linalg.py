@@ -419,14 +419,14 @@ def _square(x, name):
 
 
 
-def inv_definition(x):
+def _inv_definition(x):
     """The fgrad definition of the inverse behind ``linalg.inv``/``inv_ex`` (one op key, one
     definition).
 
     Example::
 
         >>> import numpy as np
-        >>> inv_definition(np.eye(2) * 2).tolist()
+        >>> _inv_definition(np.eye(2) * 2).tolist()
         [[0.5, 0.0], [0.0, 0.5]]
     """
     return fnp.linalg.inv(x)
@@ -444,7 +444,7 @@ def inverse(input: Shaped[Tensor, "*batch n n"], *,
             "completed because the input matrix is singular. (Use linalg.pinv, or add a small multiple "
             "of the identity.)"
         ) from None
-    res = apply_op("LinalgInvExBackward0", ("inv",), inv_definition, (input,))
+    res = apply_op("LinalgInvExBackward0", ("inv",), _inv_definition, (input,))
     return res if out is None else write_out(out, res, "inverse")
 
 

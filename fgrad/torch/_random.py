@@ -21,7 +21,7 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
-from ._ops_creation import _finish, _sizes, like_index, like_strides, memory_order, strided_like
+from ._ops_creation import _finish, _sizes, like_index, _like_strides, _memory_order, _strided_like
 from ._tensor import Tensor, _wrap, check_device
 from ._dispatch import check_no_internal_overlap, bump_version, apply_inplace, apply_op
 from .autograd.grad_mode import STATE
@@ -478,10 +478,10 @@ def rand_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | Non
     di = like_index(input, device)
     if COMPILE_RNG[0] is not None:
         return COMPILE_RNG[0].draw("uniform", tuple(input._buf.shape), npd, requires_grad)
-    strides = like_strides(input, memory_format) if di is None else None
+    strides = _like_strides(input, memory_format) if di is None else None
     if strides is not None:  # PyTorch keeps the layout and fills memory in order
         flat = _uniform(_rng(None, di), (input._buf.size,), npd)
-        return _finish(strided_like(flat, input._buf.shape, strides), requires_grad)
+        return _finish(_strided_like(flat, input._buf.shape, strides), requires_grad)
     return _finish(_uniform(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
@@ -492,10 +492,10 @@ def randn_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | No
     di = like_index(input, device)
     if COMPILE_RNG[0] is not None:
         return COMPILE_RNG[0].draw("normal", tuple(input._buf.shape), npd, requires_grad)
-    strides = like_strides(input, memory_format) if di is None and npd.kind == "f" else None
+    strides = _like_strides(input, memory_format) if di is None and npd.kind == "f" else None
     if strides is not None:  # a non-contiguous result: PyTorch's element-by-element normals
         flat = _rng(None, di).serial_normal(input._buf.size, npd)
-        return _finish(strided_like(flat, input._buf.shape, strides), requires_grad)
+        return _finish(_strided_like(flat, input._buf.shape, strides), requires_grad)
     return _finish(_normal(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
@@ -507,10 +507,10 @@ def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype:
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
     di = like_index(input, device)
     shape = input._buf.shape
-    strides = like_strides(input, memory_format) if di is None else None
+    strides = _like_strides(input, memory_format) if di is None else None
     if strides is not None:  # memory order, the input's layout
         flat = _rng(None, di).integers(_count(shape), low, high).astype(npd)
-        return _finish(strided_like(flat, shape, strides), requires_grad)
+        return _finish(_strided_like(flat, shape, strides), requires_grad)
     r = _rng(None, di).integers(_count(shape), low, high).reshape(shape)
     return _finish(r.astype(npd), requires_grad, None, di)
 
@@ -582,7 +582,7 @@ def random_(self: Tensor, from_: int = 0, to: int | None = None, *,
 
 
 def draw_order(t: Tensor) -> tuple | None:
-    """`memory_order` of ``t`` when ``t`` is a view (a transpose or permute) of a C-contiguous
+    """`_memory_order` of ``t`` when ``t`` is a view (a transpose or permute) of a C-contiguous
     tensor, whose layout is then PyTorch's too; None otherwise: a result fgrad computed may be
     laid out differently from PyTorch's (a Linear output stored transposed), and drawing in its
     memory order would then differ from PyTorch's logical-order draws.
@@ -596,7 +596,7 @@ def draw_order(t: Tensor) -> tuple | None:
     base = t._base
     if base is None or not base._buf.flags.c_contiguous:
         return None
-    return memory_order(t._buf)
+    return _memory_order(t._buf)
 
 
 def _draw_in_memory_order(draw, t: Tensor) -> np.ndarray:
