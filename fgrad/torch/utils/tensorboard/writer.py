@@ -473,17 +473,20 @@ class SummaryWriter:
         close: bool = True,
         walltime: float | None = None,
     ) -> None:
-        """Log a matplotlib figure (or a list of figures, tiled) as an image.
+        """Log a matplotlib figure (or a list of figures, tiled) as an image: anything whose
+        ``canvas`` can ``draw()`` and give ``buffer_rgba()`` (``close`` closes it with pyplot).
 
         Example::
 
             >>> import tempfile
-            >>> import matplotlib
-            >>> matplotlib.use("Agg")
-            >>> import matplotlib.pyplot as plt
-            >>> fig = plt.figure(figsize=(1, 1))
+            >>> import numpy as np
+            >>> class Canvas:  # what a matplotlib figure's canvas offers
+            ...     def draw(self): pass
+            ...     def buffer_rgba(self): return np.zeros((4, 6, 4), np.uint8)
+            >>> class Figure:
+            ...     canvas = Canvas()
             >>> with SummaryWriter(tempfile.mkdtemp()) as wr:
-            ...     wr.add_figure("fig", fig)
+            ...     wr.add_figure("fig", Figure(), close=False)
         """
         figures = figure if isinstance(figure, list) else [figure]
         images = []
