@@ -41,7 +41,7 @@ import numpy as np
 from ..backends import backend_of_buffer, to_host
 
 from ..core.array import ShapedArray, get_aval
-from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects, live_eqns
+from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects, is_noop_convert, live_eqns
 from ..ops.elementwise import BY_RECIPROCAL_DTYPES, integer_pow_by_squaring, mul_p, neg_p
 from ..ops.indexing import gather_p
 from ..ops.shape import reshape_p, transpose_p
@@ -563,8 +563,7 @@ def _r_real_part(rw, e):
 
 
 def _r_convert(rw, e):
-    (x,) = e.invars
-    return type(x) is not Literal and x.aval.dtype == e.params.get("new_dtype") and _alias_if(rw, e, x)
+    return is_noop_convert(e) and _alias_if(rw, e, e.invars[0])
 
 
 def _r_select(rw, e):

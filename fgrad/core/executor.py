@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from ..backends import NUMPY, backend_of_buffer, backend_of_xp, put_buffer, to_host
-from .ir import Eqn, Jaxpr, Literal, has_effects
+from .ir import Eqn, Jaxpr, Literal, has_effects, is_noop_convert
 from .quiet import quiet
 
 # ufuncs whose positional third argument NumPy deprecates (it might mean a third input)
@@ -61,18 +61,15 @@ def straight_line(jaxpr: Jaxpr, consts: list | None = None) -> Callable:
 
 
 def _without_weak_converts(jaxpr: Jaxpr) -> Jaxpr:
-    """``jaxpr`` without its same-dtype ``convert_element_type`` equations (JAX's staging marks
-    a weak value strong with one; on the host it is the value itself): their uses read the
-    operand.  Straight-line programs get this from the rewrite pass; loop steps, generated
-    without it, would pay one array copy per iteration for each."""
+    """``jaxpr`` without its no-op converts (`core.ir.is_noop_convert`): their uses read the
+    operand.  Straight-line programs get this from the rewrite pass (`_r_convert`); loop steps,
+    generated without it, would pay one array copy per iteration for each."""
     subst: dict = {}
     eqns = []
     for e in jaxpr.eqns:
         invars = [subst.get(v, v) if type(v) is not Literal else v for v in e.invars]
-        x = invars[0] if invars else None
-        if (e.prim.name == "convert_element_type" and type(x) is not Literal
-                and x.aval.dtype == e.outvars[0].aval.dtype and x.aval.shape == e.outvars[0].aval.shape):
-            subst[e.outvars[0]] = x
+        if is_noop_convert(e):
+            subst[e.outvars[0]] = invars[0]
             continue
         eqns.append(e if invars == list(e.invars) else Eqn(e.prim, invars, e.outvars, e.params, e.source,
                                                           e.name_stack))

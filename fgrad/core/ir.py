@@ -91,6 +91,23 @@ class Eqn:
         return SourceInfo(self.name_stack)
 
 
+def is_noop_convert(eqn: Eqn) -> bool:
+    """Whether ``eqn`` converts a (non-literal) value to its own dtype: JAX's staging marks a
+    weakly typed value strong this way, and the result is the value itself.
+
+    Example::
+
+        >>> import fgrad, numpy as np
+        >>> jx = fgrad.make_jaxpr(lambda x, i: (x > 0) & (i < 50))(np.float32(1), 3)
+        >>> [is_noop_convert(e) for e in jx.eqns]  # gt, lt, convert (the weak lt made strong), and
+        [False, False, True, False]
+    """
+    if eqn.prim.name != "convert_element_type":
+        return False
+    x = eqn.invars[0]
+    return type(x) is not Literal and x.aval.dtype == eqn.outvars[0].aval.dtype
+
+
 def has_effects(eqn: Eqn) -> bool:
     """Whether running ``eqn`` has a side effect: its primitive is effectful (a callback, a
     collective) or a program in its parameters (a ``cond`` branch, a loop body, a
