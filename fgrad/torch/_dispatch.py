@@ -58,6 +58,7 @@ from ..ops.bits import stop_gradient
 import fgrad.torch._device as _dev
 import fgrad.torch._errors as _errors
 from ._device import DEV as _DEV
+from ._storage import memory_order as _memory_order
 from ._tensor import Size, Tensor, _wrap, refresh_functional_view
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
@@ -857,12 +858,7 @@ _NO_FULL_ALIAS = frozenset(
 
 def _dense(b) -> bool:
     """PyTorch's ``is_non_overlapping_and_dense``: some order of the dims is contiguous."""
-    expected = b.itemsize
-    for st, n in sorted((st, n) for n, st in zip(b.shape, b.strides, strict=False) if n != 1):
-        if st != expected:
-            return False
-        expected *= n
-    return True
+    return b.flags.c_contiguous or _memory_order(b) is not None
 
 
 def _extent(b) -> tuple[int, int]:

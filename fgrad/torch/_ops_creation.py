@@ -14,7 +14,7 @@ from ..core.quiet import quiet
 import fgrad.torch._dtypes as D
 import fgrad.torch._device as _dev
 from ._device import DEV as _DEV
-from ._storage import check_view
+from ._storage import check_view, memory_order as _memory_order
 from . import _meta
 from ._tensor import (
     Size, Tensor, concrete_buf as _concrete_buf, to_nested as _to_nested, _wrap, check_device, to_device_buf,
@@ -541,54 +541,25 @@ def like_index(input, device):
     return _dev.index_of(b) if type(b) in _DEV else None
 
 
-def _memory_order(buf) -> tuple | None:
-    """The axes of ``buf`` from the slowest to the fastest in memory when its layout is dense and
-    non-overlapping but not C-contiguous (a transposed or permuted tensor), else None.  PyTorch's
-    CPU kernels draw the random numbers of such a tensor in memory order, and ``empty_like``
-    (dropout's noise) keeps the layout.
-
-    Example::
-
-        >>> import numpy as np
-        >>> _memory_order(np.zeros((2, 3)).T), _memory_order(np.zeros((2, 3)))
-        ((1, 0), None)
-    """
-    shape, strides = buf.shape, buf.strides
-    if buf.flags.c_contiguous or 0 in shape:
-        return None
-    order = tuple(builtins.sorted(builtins.range(len(shape)),
-                                  key=lambda a: (-builtins.abs(strides[a]) if shape[a] != 1 else 0, a)))
-    expect = buf.itemsize
-    for a in reversed(order):  # dense and non-overlapping: each stride is the size of the faster axes
-        if shape[a] != 1:
-            if strides[a] != expect:
-                return None
-            expect *= shape[a]
-    return order
-
-
-def _like_strides(input: Tensor, memory_format: Any = None) -> tuple[int, ...] | None:
-    """PyTorch's ``preserve_format`` for a ``*_like`` result on the host: the element strides of
-    ``input`` when its layout is dense and non-overlapping but not row-major (a transposed or
-    permuted tensor), else None (row-major).
+def _like_layout(input: Tensor, memory_format: Any, flat: Any) -> np.ndarray | None:
+    """PyTorch's ``preserve_format`` for a ``*_like`` result on the host: ``flat(n)`` (the ``n``
+    values in memory order) laid out with ``input``'s strides when ``input`` is dense and
+    non-overlapping but not row-major (a transposed or permuted tensor); None when the result
+    is row-major (``flat`` not called).
 
     Example::
 
         >>> import fgrad.torch as torch
-        >>> _like_strides(torch.zeros(2, 3).t()), _like_strides(torch.zeros(2, 3))
-        ((1, 3), None)
+        >>> _like_layout(torch.zeros(2, 3).t(), None, lambda n: np.arange(n)).tolist()
+        [[0, 3], [1, 4], [2, 5]]
     """
     if memory_format is not None and str(memory_format) != "torch.preserve_format":
         return None
     b = input._buf
     if type(b) is not _nd or _memory_order(b) is None:
         return None
-    return tuple(st // b.itemsize for st in b.strides)
-
-
-def _strided_like(flat: np.ndarray, shape: tuple, strides: tuple[int, ...]) -> np.ndarray:
-    """``flat`` (values in memory order) viewed with ``shape`` and element ``strides``."""
-    return np.lib.stride_tricks.as_strided(flat, shape, tuple(k * flat.itemsize for k in strides))
+    values = flat(b.size)
+    return _dev.as_strided(values, b.shape, tuple(st // b.itemsize * values.itemsize for st in b.strides))
 
 
 def _filled(s, value, d, requires_grad, idx):
@@ -603,10 +574,8 @@ def zeros_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | No
     b = input._buf
     if device is None and type(b) is _nd:
         d = b.dtype if dtype is None else D.to_np(dtype)
-        strides = _like_strides(input, memory_format)
-        if strides is not None:
-            return _finish(_strided_like(np.zeros(b.size, d), b.shape, strides), requires_grad)
-        return _finish(np.zeros(b.shape, d), requires_grad)
+        laid = _like_layout(input, memory_format, lambda n: np.zeros(n, d))
+        return _finish(np.zeros(b.shape, d) if laid is None else laid, requires_grad)
     s, d = _like(input, dtype)
     return _filled(s, 0, d, requires_grad, like_index(input, device))
 
@@ -615,24 +584,17 @@ def ones_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | Non
               device: Device = None, requires_grad: bool = False,
               memory_format: memory_format | None = None) -> Tensor:
     s, d = _like(input, dtype)
-    strides = _like_strides(input, memory_format) if device is None else None
-    if strides is not None:
-        return _finish(_strided_like(np.ones(input._buf.size, d), s, strides), requires_grad)
+    laid = _like_layout(input, memory_format, lambda n: np.ones(n, d)) if device is None else None
+    if laid is not None:
+        return _finish(laid, requires_grad)
     return _filled(s, 1, d, requires_grad, like_index(input, device))
 
 
 def empty_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | None = None,
                device: Device = None, requires_grad: bool = False,
                memory_format: memory_format | None = None) -> Tensor:
-    b = input._buf
-    if device is None and type(b) is _nd:
-        d = b.dtype if dtype is None else D.to_np(dtype)
-        strides = _like_strides(input, memory_format)
-        if strides is not None:
-            return _finish(_strided_like(np.zeros(b.size, d), b.shape, strides), requires_grad)
-        return _finish(np.zeros(b.shape, d), requires_grad)
-    s, d = _like(input, dtype)
-    return _filled(s, 0, d, requires_grad, like_index(input, device))
+    return zeros_like(input, dtype=dtype, layout=layout, device=device, requires_grad=requires_grad,
+                      memory_format=memory_format)
 
 
 def full_like(input: Tensor, fill_value: TensorOrScalar, *, dtype: DType | None = None,
@@ -640,9 +602,9 @@ def full_like(input: Tensor, fill_value: TensorOrScalar, *, dtype: DType | None 
               memory_format: memory_format | None = None) -> Tensor:
     s, d = _like(input, dtype)
     fill_value = check_fill_value(fill_value, d, "full_like")
-    strides = _like_strides(input, memory_format) if device is None else None
-    if strides is not None:
-        return _finish(_strided_like(np.full(input._buf.size, fill_value, d), s, strides), requires_grad)
+    laid = _like_layout(input, memory_format, lambda n: np.full(n, fill_value, d)) if device is None else None
+    if laid is not None:
+        return _finish(laid, requires_grad)
     return _finish(np.full(s, fill_value, d), requires_grad, None, like_index(input, device))
 
 

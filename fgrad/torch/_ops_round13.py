@@ -279,14 +279,8 @@ def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
 
 
 def _feature_dropout(input: Tensor, p: float, train: bool, inplace: bool) -> Tensor:
-    if not train or p == 0:
-        return input
-    noise = torch.empty((*input.shape[:2], *([1] * (input.dim() - 2))), dtype=input.dtype)
-    if p >= 1:
-        noise.zero_()
-    else:
-        noise.bernoulli_(1 - p).div_(1 - p)
-    return input.mul_(noise) if inplace else input * noise
+    # channels are dimension 1 whatever the rank: F.dropout2d's rule with every dim after it spatial
+    return torch.nn.functional._feature_dropout(input, p, train, inplace, input.dim() - 2, "feature_dropout")
 
 
 def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:

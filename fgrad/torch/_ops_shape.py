@@ -1338,9 +1338,8 @@ def _check_index_range(ib, size: int, d: int) -> None:
         return
     if ib.dtype == np.int64 and ib.view(np.uint64).max() < size:  # negatives are huge unsigned
         return
-    bad = (ib < 0) | (ib >= size)
-    if bad.any():
-        first = int(ib[bad].flat[0])
+    first = _first_out_of_range(ib, size)
+    if first is not None:
         raise RuntimeError(f"index {first} is out of bounds for dimension {d} with size {size}")
 
 

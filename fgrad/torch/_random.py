@@ -21,7 +21,8 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
-from ._ops_creation import _finish, _sizes, like_index, _like_strides, _memory_order, _strided_like
+from ._ops_creation import _finish, _like_layout, _sizes, like_index
+from ._storage import memory_order as _memory_order, stride_order as _stride_order
 from ._tensor import Tensor, _wrap, check_device
 from ._dispatch import check_no_internal_overlap, bump_version, apply_inplace, apply_op
 from .autograd.grad_mode import STATE
@@ -478,10 +479,11 @@ def rand_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | Non
     di = like_index(input, device)
     if COMPILE_RNG[0] is not None:
         return COMPILE_RNG[0].draw("uniform", tuple(input._buf.shape), npd, requires_grad)
-    strides = _like_strides(input, memory_format) if di is None else None
-    if strides is not None:  # PyTorch keeps the layout and fills memory in order
-        flat = _uniform(_rng(None, di), (input._buf.size,), npd)
-        return _finish(_strided_like(flat, input._buf.shape, strides), requires_grad)
+    # PyTorch keeps the layout and fills memory in order
+    laid = (_like_layout(input, memory_format, lambda n: _uniform(_rng(None, di), (n,), npd))
+            if di is None else None)
+    if laid is not None:
+        return _finish(laid, requires_grad)
     return _finish(_uniform(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
@@ -492,10 +494,11 @@ def randn_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | No
     di = like_index(input, device)
     if COMPILE_RNG[0] is not None:
         return COMPILE_RNG[0].draw("normal", tuple(input._buf.shape), npd, requires_grad)
-    strides = _like_strides(input, memory_format) if di is None and npd.kind == "f" else None
-    if strides is not None:  # a non-contiguous result: PyTorch's element-by-element normals
-        flat = _rng(None, di).serial_normal(input._buf.size, npd)
-        return _finish(_strided_like(flat, input._buf.shape, strides), requires_grad)
+    # a non-contiguous result: PyTorch's element-by-element normals, in memory order
+    laid = (_like_layout(input, memory_format, lambda n: _rng(None, di).serial_normal(n, npd))
+            if di is None and npd.kind == "f" else None)
+    if laid is not None:
+        return _finish(laid, requires_grad)
     return _finish(_normal(_rng(None, di), input._buf.shape, npd), requires_grad, None, di)
 
 
@@ -507,10 +510,11 @@ def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, dtype:
     npd = input._buf.dtype if dtype is None else D.to_np(dtype)
     di = like_index(input, device)
     shape = input._buf.shape
-    strides = _like_strides(input, memory_format) if di is None else None
-    if strides is not None:  # memory order, the input's layout
-        flat = _rng(None, di).integers(_count(shape), low, high).astype(npd)
-        return _finish(_strided_like(flat, shape, strides), requires_grad)
+    # memory order, the input's layout
+    laid = (_like_layout(input, memory_format, lambda n: _rng(None, di).integers(n, low, high).astype(npd))
+            if di is None else None)
+    if laid is not None:
+        return _finish(laid, requires_grad)
     r = _rng(None, di).integers(_count(shape), low, high).reshape(shape)
     return _finish(r.astype(npd), requires_grad, None, di)
 
@@ -555,13 +559,9 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
     buf = self._buf
     eng = _grng(generator, buf)
-    order = None
     if type(buf) is np.ndarray and buf.dtype.kind == "f" and not buf.flags.c_contiguous and buf.size:
-        st = buf.strides
-        order = tuple(sorted(range(buf.ndim), key=lambda a: (-abs(st[a]) if buf.shape[a] != 1 else 0, a)))
-    if order is not None:  # not contiguous: PyTorch's element-by-element kernel, in memory order
-        flat = eng.serial_normal(buf.size, buf.dtype, mean, std)
-        vals = flat.reshape([buf.shape[a] for a in order]).transpose(np.argsort(order))
+        # not contiguous: PyTorch's element-by-element kernel, in memory order
+        vals = _in_order(eng.serial_normal(buf.size, buf.dtype, mean, std), buf.shape, _stride_order(buf))
     else:
         vals = _normal(eng, buf.shape, buf.dtype, mean, std)
     return _fill(self, vals, "NormalBackward0")
@@ -582,10 +582,11 @@ def random_(self: Tensor, from_: int = 0, to: int | None = None, *,
 
 
 def draw_order(t: Tensor) -> tuple | None:
-    """`_memory_order` of ``t`` when ``t`` is a view (a transpose or permute) of a C-contiguous
-    tensor, whose layout is then PyTorch's too; None otherwise: a result fgrad computed may be
-    laid out differently from PyTorch's (a Linear output stored transposed), and drawing in its
-    memory order would then differ from PyTorch's logical-order draws.
+    """`_storage.memory_order` of ``t`` when ``t`` is a view (a transpose or permute) of a
+    C-contiguous tensor, whose layout is then PyTorch's too; None otherwise: a result fgrad
+    computed may be laid out differently from PyTorch's (LAPACK results are row-major here,
+    column-major there), and drawing in its memory order would then differ from PyTorch's
+    logical-order draws.
 
     Example::
 
@@ -599,13 +600,19 @@ def draw_order(t: Tensor) -> tuple | None:
     return _memory_order(t._buf)
 
 
+def _in_order(flat: np.ndarray, shape: tuple, order: tuple) -> np.ndarray:
+    """``flat`` (values in the order of the axes ``order``, slowest first) as an array of
+    ``shape``."""
+    return flat.reshape([shape[a] for a in order]).transpose(np.argsort(order))
+
+
 def _draw_in_memory_order(draw, t: Tensor) -> np.ndarray:
     """``draw(n)``'s values placed in ``t``'s memory order (see `draw_order`)."""
     buf = t._buf
     order = draw_order(t)
     if order is None:
         return draw(buf.size).reshape(buf.shape)
-    return draw(buf.size).reshape([buf.shape[a] for a in order]).transpose(np.argsort(order))
+    return _in_order(draw(buf.size), buf.shape, order)
 
 
 @_meta.skips_meta

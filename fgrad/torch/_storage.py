@@ -448,3 +448,41 @@ CharStorage = _legacy_storage(D.int8)
 ByteStorage = _legacy_storage(D.uint8)
 BoolStorage = _legacy_storage(D.bool_)
 
+
+def stride_order(buf) -> tuple[int, ...]:
+    """The axes of ``buf`` from the slowest to the fastest in memory (size-1 axes first): the
+    order PyTorch's CPU kernels visit a non-contiguous tensor's elements in.
+
+    Example::
+
+        >>> import numpy as np
+        >>> stride_order(np.zeros((2, 3)).T)
+        (1, 0)
+    """
+    shape, strides = buf.shape, buf.strides
+    return tuple(sorted(range(len(shape)), key=lambda a: (-abs(strides[a]) if shape[a] != 1 else 0, a)))
+
+
+def memory_order(buf) -> tuple | None:
+    """`stride_order` of ``buf`` when its layout is dense and non-overlapping but not
+    C-contiguous (a transposed or permuted tensor), else None.  PyTorch's CPU kernels draw the
+    random numbers of such a tensor in memory order, and ``empty_like`` (dropout's noise) keeps
+    the layout.
+
+    Example::
+
+        >>> import numpy as np
+        >>> memory_order(np.zeros((2, 3)).T), memory_order(np.zeros((2, 3)))
+        ((1, 0), None)
+    """
+    shape, strides = buf.shape, buf.strides
+    if buf.flags.c_contiguous or 0 in shape:
+        return None
+    order = stride_order(buf)
+    expect = buf.itemsize
+    for a in reversed(order):  # dense and non-overlapping: each stride is the size of the faster axes
+        if shape[a] != 1:
+            if strides[a] != expect:
+                return None
+            expect *= shape[a]
+    return order
