@@ -27,7 +27,7 @@ import re
 
 import numpy as np
 
-from .overrides import _PLAIN, dispatch_call, overloaded_arg
+from .overrides import _ACTIVE, _PLAIN, _active_modes, dispatch_call, overloaded_arg
 
 __all__ = ["LinAlgError", "TRANSLATED", "translate", "op_name", "describe_inputs", "public",
            "wrap_public_functions"]
@@ -175,7 +175,10 @@ def public(fn, name: str | None = None, qualname: str | None = None):
 
     @functools.wraps(fn)
     def entry(*args, **kwargs):
-        # the __torch_function__ protocol: an argument of a type that is not plain may take over
+        # the __torch_function__ protocol: a mode, or an argument of a type that is not plain,
+        # may take over
+        if _ACTIVE and _active_modes():
+            return dispatch_call(entry, args, kwargs)
         for a in args:
             if type(a) not in _PLAIN and overloaded_arg(a):
                 return dispatch_call(entry, args, kwargs)

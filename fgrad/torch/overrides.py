@@ -32,7 +32,8 @@ from typing import Any
 from ._tensor import Tensor
 
 __all__ = [
-    "DisableTorchFunction", "DisableTorchFunctionSubclass", "get_default_nowrap_functions",
+    "DisableTorchFunction", "DisableTorchFunctionSubclass", "TorchFunctionMode",
+    "get_default_nowrap_functions",
     "handle_torch_function", "has_torch_function", "has_torch_function_unary", "has_torch_function_variadic",
     "is_tensor_like", "is_tensor_method_or_property", "wrap_torch_function",
 ]
@@ -216,7 +217,7 @@ def dispatch_call(func: Callable, args: tuple, kwargs: dict) -> Any:
     'sin'
     """
     overloaded = _get_overloaded_args((*args, *kwargs.values()))
-    if not overloaded:
+    if not overloaded and not _active_modes():
         return func(*args, **kwargs)
     return _dispatch(func, overloaded, args, kwargs)
 
@@ -229,7 +230,7 @@ def has_torch_function(relevant_args: Iterable[Any]) -> bool:
     >>> torch.overrides.has_torch_function((torch.ones(1), 2.0))
     False
     """
-    return bool(_get_overloaded_args(relevant_args))
+    return bool(_get_overloaded_args(relevant_args)) or bool(_active_modes())
 
 
 def has_torch_function_unary(obj: Any) -> bool:
@@ -239,7 +240,7 @@ def has_torch_function_unary(obj: Any) -> bool:
     >>> torch.overrides.has_torch_function_unary(torch.nn.Parameter(torch.ones(1)))
     False
     """
-    return bool(_get_overloaded_args((obj,)))
+    return bool(_get_overloaded_args((obj,))) or bool(_active_modes())
 
 
 def has_torch_function_variadic(*args: Any) -> bool:
@@ -249,7 +250,7 @@ def has_torch_function_variadic(*args: Any) -> bool:
     >>> torch.overrides.has_torch_function_variadic(torch.ones(1), torch.zeros(1))
     False
     """
-    return bool(_get_overloaded_args(args))
+    return bool(_get_overloaded_args(args)) or bool(_active_modes())
 
 
 def _public_name(func: Callable) -> str:
@@ -268,26 +269,40 @@ def _public_name(func: Callable) -> str:
     return f"{mod.replace('fgrad.torch', 'torch', 1)}.{qual}" if mod else qual
 
 
-def _no_implementation(func: Callable, overloaded: list) -> TypeError:
+def _no_implementation(func: Callable, overloaded: list, mode: Any = None) -> TypeError:
     name = _public_name(func)
     if name.startswith("torch.nn.functional.") or not name.startswith("torch."):
         return TypeError(f"no implementation found for '{name}' on types that implement __torch_function__: "
                          f"{[type(a) for a in overloaded]}")
     kinds = "".join(f"  - tensor subclass {type(a)}\n" for a in overloaded)
+    if mode is not None:
+        kinds = f"  - mode object {mode!r}\n" + kinds
     return TypeError(f"Multiple dispatch failed for '{name}'; all __torch_function__ handlers returned "
                      f"NotImplemented:\n\n{kinds}\nFor more information, try re-running with "
                      f"TORCH_LOGS=not_implemented")
 
 
-def _dispatch(func: Callable, overloaded: list, args: tuple, kwargs: dict, binary: bool = False) -> Any:
-    types = tuple(type(a) for a in overloaded)
+def _dispatch(func: Callable, overloaded: list, args: tuple, kwargs: dict, binary: bool = False,
+              types: tuple | None = None) -> Any:
+    if types is None:
+        types = tuple(type(a) for a in overloaded)
+    stack = _active_modes()
+    mode = None
+    if stack:  # the innermost mode first, popped while its handler runs (as PyTorch)
+        mode = stack.pop()
+        try:
+            out = mode.__torch_function__(func, types, args, kwargs)
+        finally:
+            stack.append(mode)
+        if out is not NotImplemented:
+            return out
     for a in overloaded:
         out = type(a).__torch_function__(func, types, args, kwargs)
         if out is not NotImplemented:
             return out
     if binary:  # Python then tries the reflected operator, as for PyTorch's operators
         return NotImplemented
-    raise _no_implementation(func, overloaded)
+    raise _no_implementation(func, overloaded, mode)
 
 
 def handle_torch_function(public_api: Callable, relevant_args: Iterable[Any], *args: Any,
@@ -310,9 +325,9 @@ def handle_torch_function(public_api: Callable, relevant_args: Iterable[Any], *a
     'double of 1 argument(s)'
     """
     overloaded = _get_overloaded_args(relevant_args)
-    if not overloaded:
+    if not overloaded and not _active_modes():
         return public_api(*args, **kwargs)
-    return _dispatch(public_api, overloaded, args, kwargs)
+    return _dispatch(public_api, overloaded, args, kwargs, types=_python_types(relevant_args, overloaded))
 
 
 def get_default_nowrap_functions() -> set[Callable]:
@@ -367,8 +382,8 @@ def wrap_torch_function(dispatcher: Callable) -> Callable[[Callable], Callable]:
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             relevant = dispatcher(*args, **kwargs)
             overloaded = _get_overloaded_args(relevant)
-            if overloaded:
-                return _dispatch(wrapped, overloaded, args, kwargs)
+            if overloaded or _active_modes():
+                return _dispatch(wrapped, overloaded, args, kwargs, types=_python_types(relevant, overloaded))
             return func(*args, **kwargs)
 
         return wrapped
@@ -418,7 +433,7 @@ _NOT_ROUTED = frozenset({
     "__new__", "__init__", "__init_subclass__", "__hash__", "__dict__", "__slots__", "__weakref__",
     "__module__", "__doc__", "__torch_function__", "__array_priority__", "__dir__", "__class_getitem__",
     "__setstate__", "__reduce_ex__", "__deepcopy__", "__getattr__", "__getattribute__", "__setattr__",
-    "__delattr__",
+    "__delattr__", "as_subclass",  # (PyTorch's get_ignored_functions: not seen by overrides)
 })
 _BINARY_DUNDERS = frozenset(
     f"__{p}{n}__" for p in ("", "r", "i") for n in (
@@ -427,31 +442,59 @@ _BINARY_DUNDERS = frozenset(
 ) | {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"}
 
 
+# The method an operator's override sees, as PyTorch (``x + 1`` is ``Tensor.add``); the other
+# dunders pass themselves (``x == 1`` is ``Tensor.__eq__``, ``1 - x`` is ``Tensor.__rsub__``)
+_DUNDER_METHODS = {
+    "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub", "__isub__": "sub_",
+    "__mul__": "mul", "__rmul__": "mul", "__imul__": "mul_", "__truediv__": "div", "__itruediv__": "div_",
+    "__mod__": "remainder", "__pow__": "pow", "__matmul__": "matmul", "__neg__": "neg", "__pos__": "positive",
+    "__abs__": "abs", "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__ne__": "ne",
+}
+
+
+# Tensor methods PyTorch writes in Python (torch/_tensor.py): under a mode, their ``types`` name
+# the tensor's own type, as `handle_torch_function` gives them
+_PYTHON_METHODS = frozenset({
+    "__rsub__", "__rdiv__", "__rtruediv__", "__rpow__", "__floordiv__", "__rfloordiv__", "__rlshift__",
+    "__rrshift__", "__rmatmul__", "__rmod__", "__format__", "__repr__", "__len__", "__iter__", "__contains__",
+    "__reversed__", "__dir__", "__array__", "__array_wrap__", "__deepcopy__", "__reduce_ex__", "__dlpack__",
+    "__dlpack_device__", "backward", "register_hook", "register_post_accumulate_grad_hook", "detach",
+    "detach_", "is_shared", "share_memory_", "norm", "lu", "stft", "istft", "split", "unique",
+    "unique_consecutive", "unflatten", "storage", "dim_order", "module_load", "refine_names", "align_to",
+    "rename", "rename_", "to_sparse_coo", "resize", "resize_as",
+})
+
+
 def _routed_method(name: str, orig: Callable) -> Callable:
     binary = name in _BINARY_DUNDERS
+    seen_as = _DUNDER_METHODS.get(name, name)
+    in_python = name in _PYTHON_METHODS
 
     @functools.wraps(orig)
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         if _off() >= _ALL_OFF:
             return orig(self, *args, **kwargs)
         overloaded = _get_overloaded_args((self, *args, *kwargs.values()) if kwargs else (self, *args))
-        if not overloaded:
+        if not overloaded and not _active_modes():
             return orig(self, *args, **kwargs)
-        return _dispatch(orig, overloaded, (self, *args), kwargs, binary)
+        # the override sees what ``torch.Tensor.<name>`` is now (the routed copy while a mode is on)
+        types = (type(self),) if in_python and not overloaded else None
+        return _dispatch(vars(Tensor)[seen_as], overloaded, (self, *args), kwargs, binary, types)
 
+    method.__name__, method.__qualname__ = name, f"Tensor.{name}"  # (``__rsub__`` is ``_rsub``)
     return method
 
 
-def _routed_property(prop: property) -> property:
+def _routed_property(name: str, prop: property) -> property:
     getter = prop.__get__
 
     def fget(self: Tensor) -> Any:
         if _off() >= _ALL_OFF:
             return getter(self)
         overloaded = _get_overloaded_args((self,))
-        if not overloaded:
+        if not overloaded and not _active_modes():
             return getter(self)
-        return _dispatch(getter, overloaded, (self,), {})
+        return _dispatch(vars(Tensor)[name].__get__, overloaded, (self,), {}, types=(type(self),))
 
     return property(fget, prop.fset, prop.fdel, prop.__doc__)
 
@@ -459,14 +502,19 @@ def _routed_property(prop: property) -> property:
 _ROUTED: dict[str, Any] = {}
 
 
+def _tensor_member(name: str) -> Any:
+    """``Tensor``'s own member ``name`` (not the routed copy standing in while a mode is on)."""
+    return _TENSOR_OWN.get(name, vars(Tensor)[name])
+
+
 def _routed_members() -> dict[str, Any]:
     names = {k for k in vars(Tensor) if k not in _NOT_ROUTED and (not k.startswith("_") or k.endswith("__"))}
     if names != set(_ROUTED):
         _ROUTED.clear()
         for k in names:
-            v = vars(Tensor)[k]
+            v = _tensor_member(k)
             if isinstance(v, property):
-                _ROUTED[k] = _routed_property(v)
+                _ROUTED[k] = _routed_property(k, v)
             elif callable(v) and not isinstance(v, (staticmethod, classmethod, type)):
                 _ROUTED[k] = _routed_method(k, v)
     return _ROUTED
@@ -492,6 +540,154 @@ def install_subclass(cls: type) -> None:
     for name, member in _routed_members().items():
         if name not in own and name in vars(Tensor):
             setattr(cls, name, member)
+
+
+# -- TorchFunctionMode: handlers that see every call of a thread ----------------------------
+
+_ACTIVE: list = []  # the modes entered in any thread: the entry points' one-test fast path
+_TENSOR_OWN: dict[str, Any] = {}  # Tensor's own members while routed copies stand in for them
+
+
+def _thread_modes() -> list:
+    stack = getattr(_STATE, "modes", None)
+    if stack is None:
+        stack = _STATE.modes = []
+    return stack
+
+
+def _active_modes() -> list:
+    """This thread's mode stack when modes take calls now (empty otherwise; a block under
+    ``DisableTorchFunction`` switches them off, ``DisableTorchFunctionSubclass`` does not)."""
+    if not _ACTIVE or _off() >= _ALL_OFF:
+        return []
+    return _thread_modes()
+
+
+def _python_types(relevant_args: Iterable[Any], overloaded: list) -> tuple:
+    """The ``types`` a function written in Python passes (`handle_torch_function`): the
+    overloaded types, or under a mode the tensor types among ``relevant_args`` (as PyTorch)."""
+    if overloaded or not _active_modes():
+        return tuple(type(a) for a in overloaded)
+    return tuple(dict.fromkeys(type(a) for a in relevant_args if isinstance(a, Tensor)))
+
+
+def _route_plain_tensors(on: bool) -> None:
+    # while a mode is on anywhere, Tensor's methods and properties are the routed copies (plain
+    # tensors then pay the check); Tensor is its own self again when the last mode exits
+    if on:
+        members = _routed_members()
+        for name in members:
+            _TENSOR_OWN[name] = vars(Tensor)[name]
+        for name, member in members.items():
+            setattr(Tensor, name, member)
+    else:
+        for name, own in _TENSOR_OWN.items():
+            setattr(Tensor, name, own)
+        _TENSOR_OWN.clear()
+
+
+def _push_mode(mode: Any) -> None:
+    _thread_modes().append(mode)
+    _ACTIVE.append(mode)
+    if len(_ACTIVE) == 1:
+        _route_plain_tensors(True)
+
+
+def _pop_mode() -> Any:
+    mode = _thread_modes().pop()
+    for i, m in enumerate(_ACTIVE):
+        if m is mode:
+            del _ACTIVE[i]
+            break
+    if not _ACTIVE:
+        _route_plain_tensors(False)
+    return mode
+
+
+class TorchFunctionMode:
+    """A handler that sees every ``fgrad.torch`` function, ``Tensor`` method and property
+    called in its ``with`` block (PyTorch's ``torch.overrides.TorchFunctionMode``): subclass it
+    and define ``__torch_function__(self, func, types, args=(), kwargs=None)``.  The handler
+    runs with its mode popped, so calling ``func(*args, **kwargs)`` inside it runs the call
+    (through the modes entered before it); returning ``NotImplemented`` passes the call on to
+    the arguments' own ``__torch_function__``.
+
+    >>> import fgrad.torch as torch
+    >>> class Calls(torch.overrides.TorchFunctionMode):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.names = []
+    ...     def __torch_function__(self, func, types, args=(), kwargs=None):
+    ...         self.names.append(func.__name__)
+    ...         return func(*args, **(kwargs or {}))
+    >>> with Calls() as calls:
+    ...     y = torch.relu(torch.ones(2)) + 1
+    >>> calls.names
+    ['ones', 'relu', 'add']
+    """
+
+    def __init__(self) -> None:
+        pass
+
+    def __torch_function__(self, func: Callable, types: Iterable[type], args: tuple = (),
+                           kwargs: dict | None = None) -> Any:
+        raise NotImplementedError
+
+    def __enter__(self) -> TorchFunctionMode:
+        _push_mode(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _pop_mode()
+
+    @classmethod
+    def push(cls, *args: Any, **kwargs: Any) -> TorchFunctionMode:
+        """A new mode of this class, to enter with ``with`` (PyTorch's deprecated spelling).
+
+        >>> import fgrad.torch as torch
+        >>> isinstance(torch.overrides.TorchFunctionMode.push(), torch.overrides.TorchFunctionMode)
+        True
+        """
+        return cls(*args, **kwargs)
+
+
+def _get_current_function_mode() -> Any:
+    """The innermost mode of this thread (``None`` when none is entered).
+
+    >>> import fgrad.torch as torch
+    >>> torch.overrides._get_current_function_mode() is None
+    True
+    """
+    stack = _thread_modes()
+    return stack[-1] if stack else None
+
+
+def _get_current_function_mode_stack() -> list:
+    """This thread's modes, outermost first.
+
+    >>> import fgrad.torch as torch
+    >>> torch.overrides._get_current_function_mode_stack()
+    []
+    """
+    return list(_thread_modes())
+
+
+class _pop_mode_temporarily:  # noqa: N801  (PyTorch's name)
+    """A block with this thread's innermost mode popped (it comes back on exit); ``as`` gives it.
+
+    >>> import fgrad.torch as torch
+    >>> with torch.overrides._pop_mode_temporarily() as mode:
+    ...     print(mode)
+    None
+    """
+
+    def __enter__(self) -> Any:
+        self._mode = _pop_mode() if _thread_modes() else None
+        return self._mode
+
+    def __exit__(self, *exc: object) -> None:
+        if self._mode is not None:
+            _push_mode(self._mode)
 
 
 Tensor.__torch_function__ = classmethod(_tensor_torch_function)

@@ -224,8 +224,72 @@ def _multi(func, cls):
             "re-running with TORCH_LOGS=not_implemented")
 
 
+def function_modes(torch):
+    """``TorchFunctionMode``: handlers that see every call in their block (PyTorch's mode stack)."""
+    Mode = torch.overrides.TorchFunctionMode
+    out = []
+
+    class Log(Mode):
+        def __init__(self, tag="", log=None):
+            super().__init__()
+            self.tag, self.log = tag, [] if log is None else log
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            own = getattr(torch.Tensor, func.__name__, None) is func
+            self.log.append(f"{self.tag}{func.__name__}{'*' if own else ''}{[t.__name__ for t in types]}")
+            return func(*args, **(kwargs or {}))
+
+    x = torch.ones(2, requires_grad=True)
+    with Log() as m:
+        y = torch.relu(x) + 1
+        (y * 2.0).sum().backward()
+        _ = x.shape, x[0], 1 - x, torch.cat([x, x]), torch.nn.functional.gelu(x), torch.tensor([1.0])
+    out += [m.log, x.grad, type(y).__name__]
+
+    class Sub(torch.Tensor):
+        pass
+
+    with Log() as m:
+        u = torch.ones(2).as_subclass(Sub) + 1
+    out += [type(u).__name__, m.log]
+
+    class OnlyAdd(Mode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            if func is torch.add or func is torch.Tensor.add:
+                return "intercepted"
+            return NotImplemented
+
+    with OnlyAdd() as mode:
+        out += [torch.add(x, 1), x + 1]
+        try:
+            torch.sub(x, 1)
+        except TypeError as e:
+            out.append(str(e).replace(repr(mode), "MODE").splitlines()[0])
+
+    log = []
+    with Log("outer:", log) as outer, Log("inner:", log) as inner:
+        torch.sin(x)
+        out.append(torch.overrides._get_current_function_mode_stack() == [outer, inner])
+        with torch._C.DisableTorchFunction():
+            torch.cos(x)
+        with torch._C.DisableTorchFunctionSubclass():
+            torch.tan(x)
+    out += [log, torch.overrides._get_current_function_mode_stack()]
+
+    class Double(Mode):  # a mode that changes results
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            r = func(*args, **(kwargs or {}))
+            return r * 2 if func is torch.mul else r
+
+    with Double():
+        out.append(torch.mul(torch.tensor([1.0, 2.0]), 3))
+    out.append(torch.mul(torch.tensor([1.0, 2.0]), 3))
+    return out
+
+
 SCENARIOS = {f.__name__: f for f in (scalar_tensor, metadata_tensor, logging_tensor, subclass_preserved,
-                                     subclass_autograd, module_and_grad, dispatch_order, python_functions)}
+                                     subclass_autograd, module_and_grad, dispatch_order, python_functions,
+                                     function_modes)}
 
 TORCH = {  # torch 2.13 (CPU): str() of each scenario's results
     "scalar_tensor": [
@@ -274,6 +338,22 @@ TORCH = {  # torch 2.13 (CPU): str() of each scenario's results
     "python_functions": [
         "('double', ['Catch'], 1)", "tensor([2.])", "6", "True", "True", "True", "False",
     ],
+    "function_modes": [
+        '[\'relu[]\', \'add*[]\', \'mul*[]\', \'sum*[]\', "backward*[\'Tensor\']", "__get__[\'Tensor\']", '
+        '\'__getitem__*[]\', "__rsub__*[\'Tensor\']", \'cat[]\', \'gelu[]\', \'tensor[]\']',
+        'tensor([2., 2.])',
+        'Tensor',
+        'Sub',
+        '[\'ones[]\', "add*[\'Sub\']"]',
+        'intercepted',
+        'intercepted',
+        "Multiple dispatch failed for 'torch.sub'; all __torch_function__ handlers returned NotImplemented:",
+        'True',
+        "['inner:sin[]', 'outer:sin[]', 'inner:tan[]', 'outer:tan[]']",
+        '[]',
+        'tensor([ 6., 12.])',
+        'tensor([3., 6.])',
+    ],
 }
 
 
@@ -312,3 +392,37 @@ def test_plain_tensors_untouched():
 def test_as_subclass_rejects_non_tensor_class():
     with pytest.raises(TypeError, match="must be a subclass of torch.Tensor"):
         ft.ones(1).as_subclass(int)
+
+
+def test_modes_leave_plain_tensors_untouched():
+    own_add, own_shape = vars(ft.Tensor)["add"], vars(ft.Tensor)["shape"]
+
+    class Pass(ft.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    with pytest.raises(ZeroDivisionError):
+        with Pass():
+            assert vars(ft.Tensor)["add"] is not own_add  # routed while a mode is on
+            raise ZeroDivisionError
+    assert vars(ft.Tensor)["add"] is own_add and vars(ft.Tensor)["shape"] is own_shape
+    assert ft.overrides._get_current_function_mode_stack() == []
+
+
+def test_modes_are_per_thread():
+    import threading
+
+    seen = []
+
+    class Log(ft.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            seen.append(func.__name__)
+            return func(*args, **(kwargs or {}))
+
+    other = []
+    with Log():
+        t = threading.Thread(target=lambda: other.append((ft.ones(2) + 1).sum().item()))
+        t.start()
+        t.join()
+        ft.sin(ft.ones(1))
+    assert other == [4.0] and seen == ["ones", "sin"]  # the other thread's calls are not the mode's
