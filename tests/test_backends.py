@@ -93,7 +93,7 @@ def test_fake_backend_registration(fake):
 
 def test_device_objects_and_parsing(fake):
     d = B.parse_device("fake:1")
-    assert (d.platform, d.id, str(d), repr(d)) == ("fake", 1, "fake:1", "Device('fake:1')")
+    assert (d.platform, d.id, str(d), repr(d)) == ("fake", 1, "fake:1", "FakeDevice(id=1)")
     assert d == "fake:1" and d != "fake:0" and d == B.Device("fake", 1)
     assert hash(d) == hash(B.Device("fake", 1))
     assert B.parse_device("fake") == "fake:0" and B.parse_device("cpu") is B.CPU
@@ -710,3 +710,13 @@ def test_numpy_scalars_alone_go_to_the_default_device(backend):
         assert backend.on_device(got), got
     np.testing.assert_array_equal(np.asarray(fnp.reshape(np.float64(0.9), (1,))), [0.9])
     assert fnp.reshape(np.float32(2.5), (1, 1)).dtype == np.float32
+
+
+def test_device_repr_is_jaxs():
+    # regression: printed Device('cpu') where JAX prints CpuDevice(id=0) (print(jax.devices()))
+    assert repr(B.Device("cpu")) == "CpuDevice(id=0)" and repr(B.Device("cuda", 1)) == "CudaDevice(id=1)"
+    assert repr(B.Device("cpu", 0, process_index=2)) == "CpuDevice(id=0, process_index=2)"
+    jax = pytest.importorskip("jax")
+    import fgrad
+
+    assert repr(fgrad.devices("cpu")) == repr(jax.devices("cpu"))

@@ -29,7 +29,7 @@ Example::
 
     >>> import fgrad
     >>> fgrad.devices()[0]
-    Device('cpu')
+    CpuDevice(id=0)
 """
 
 from __future__ import annotations
@@ -114,8 +114,10 @@ class Device:
         local = "cpu" if self.platform == "cpu" else f"{self.platform}:{self.id}"
         return local if self._process is None else f"{local}@process{self._process}"
 
-    def __repr__(self) -> str:
-        return f"Device({str(self)!r})"
+    def __repr__(self) -> str:  # JAX's: CpuDevice(id=0), CudaDevice(id=0)
+        kind = {"cpu": "Cpu", "cuda": "Cuda", "rocm": "Rocm"}.get(self.platform, self.platform.capitalize())
+        owner = "" if self._process is None else f", process_index={self._process}"
+        return f"{kind}Device(id={self.id}{owner})"
 
     def __eq__(self, other) -> bool:
         if isinstance(other, Device):

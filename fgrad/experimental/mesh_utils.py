@@ -44,7 +44,7 @@ def create_device_mesh(mesh_shape: Sequence[int], devices: Sequence[Any] | None 
     Example::
 
         >>> create_device_mesh((1,))
-        array([Device('cpu')], dtype=object)
+        array([CpuDevice(id=0)], dtype=object)
     """
     return _grid(tuple(int(n) for n in mesh_shape), devices, "create_device_mesh")
 
