@@ -569,3 +569,21 @@ def test_structural_under_jit():
     g1 = jit(fgrad.grad(lambda x: fnp.sum(f(x) ** 2)))(x)
     g2 = fgrad.grad(lambda x: fnp.sum(f(x) ** 2))(x)
     np.testing.assert_allclose(np.asarray(g1), np.asarray(g2), rtol=1e-13)
+
+
+@pytest.mark.parametrize("pv", [0.0, -0.0, 0, 2.5, np.float32(-0.0), np.array(0.0), np.array(1 + 2j), 1j,
+                                True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.complex64, np.bool_])
+def test_pad_fill_values_on_the_fast_path(pv, dtype):
+    # the no-crop, no-interior path fills with np.zeros for a positive zero: every other value
+    # (-0.0 above all) must come out as the generic fill gives it
+    kind = np.dtype(dtype).kind
+    if (kind != "c" and np.iscomplexobj(pv)) or (kind in "biu" and isinstance(pv, float) and pv % 1):
+        pytest.skip("a fill value the dtype cannot hold (pad's abstract rule takes one dtype)")
+    x = np.arange(1, 4).astype(dtype)
+    out = ST._pad_impl(np, x, pv, ((1, 2, 0),))
+    ref = np.full(6, np.asarray(pv).astype(dtype) if np.dtype(dtype).kind != "b" else bool(pv), dtype)
+    ref[1:4] = x
+    assert out.dtype == ref.dtype and np.array_equal(out, ref)
+    if kind in "fc":  # -0.0 stays -0.0
+        assert np.array_equal(np.signbit(out.real), np.signbit(ref.real))

@@ -453,7 +453,7 @@ def _host_operand(lit: Literal, e, ns: dict, fresh, scalar: bool = False) -> str
 
 def _host_or_xp_reshape(xp, x, shape):
     # the method skips NumPy's ``np.reshape`` wrapper (a microsecond, on every stacked row)
-    if type(x) is np.ndarray:
+    if type(x) is np.ndarray or isinstance(x, np.generic):  # (a 0-d result is a NumPy scalar)
         return x.reshape(shape)
     if isinstance(x, (int, float, complex)):  # a literal operand: NumPy's reshape makes it an array
         x = xp.asarray(x)  # (as the host does; cupy's reshape takes arrays only)
