@@ -37,6 +37,7 @@ from ..core.rules import defbatch, defbilinear, defjvp_rule, deflinear_in, is_un
 from .elementwise import add, conj, convert_element_type, div, eq, mul, neg, promote_weak, real, sub
 from .reductions import reduce_sum
 from .shape import bdim_to_front, broadcast_in_dim, moveaxis, reshape, transpose
+from . import _host_lapack
 from ._scipy import scipy_module, scipy_version
 
 
@@ -589,6 +590,9 @@ defbatch(triangular_solve_p, _tri_batch)
 def _solve_impl(xp, a, b):
     dt = np.result_type(a.dtype, b.dtype)
     a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+    fast = _host_lapack.solve(xp, a, b)
+    if fast is not None:
+        return fast
     with _failures_raise(xp):
         try:
             return xp.linalg.solve(a, b)
@@ -666,6 +670,9 @@ defbatch(solve_p, _solve_batch)
 
 
 def _chol_impl(xp, a):
+    fast = _host_lapack.cholesky(xp, a)
+    if fast is not None:
+        return fast
     with _failures_raise(xp):
         try:
             return xp.linalg.cholesky(a)
@@ -718,7 +725,8 @@ defbatch(cholesky_p, _batch_front(cholesky_p))
 
 
 def _eigh_impl(xp, a):
-    w, v = xp.linalg.eigh(a, UPLO="L")
+    fast = _host_lapack.eigh(xp, a)
+    w, v = fast if fast is not None else xp.linalg.eigh(a, UPLO="L")
     return [w, v]
 
 
@@ -767,6 +775,9 @@ defbatch(eigh_p, _batch_front(eigh_p))
 
 
 def _svd_impl(xp, a, full_matrices, compute_uv):
+    fast = _host_lapack.svd(xp, a, full_matrices, compute_uv)
+    if fast is not None:
+        return list(fast) if compute_uv else [fast]
     if compute_uv:
         u, s, vh = xp.linalg.svd(a, full_matrices=full_matrices, compute_uv=True)
         return [u, s, vh]
@@ -884,7 +895,8 @@ defbatch(svd_p, _batch_front(svd_p))
 
 
 def _qr_impl(xp, a, full_matrices):
-    q, r = xp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
+    fast = _host_lapack.qr(xp, a, full_matrices)
+    q, r = fast if fast is not None else xp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
     return [q, r]
 
 
