@@ -53,11 +53,18 @@ _QUIET_SET, _QUIET, _QUIET_RESET = switch()  # NumPy's error reports off around 
 
 
 def _simplified(jaxpr: Jaxpr) -> Jaxpr:
-    """A body for the straight-line executor: simplified by jit's passes (``x ** 3`` as
-    products, identities and common subexpressions removed, dead code dropped), unless
-    folding made constants -- host arrays a body running on a device could not read -- in
-    which case only its dead code is dropped."""
+    """A body for the straight-line executor, through jit's pass pipeline
+    (`compile.passes.optimize`: ``x ** 3`` as products, identities, no-op converts and common
+    subexpressions removed, dead code dropped, constants folded).  A body cannot keep
+    constant arrays (host arrays a body running on a device could not read): where folding
+    leaves one, the pipeline runs again folding only into scalar literals
+    (``array_consts=False``), and where constants remain even so (an inlined call's own),
+    only the body's dead code is dropped.  The body's inputs and outputs keep their order and
+    meaning (a carry, a residual a reverse sweep reads); an output may become one of the
+    inputs or a literal."""
     prog = optimize(jaxpr, [])
+    if prog.constvars:
+        prog = optimize(jaxpr, [], array_consts=False)
     if not prog.constvars:
         return prog.to_jaxpr()
     eqns = live_eqns(jaxpr.eqns, jaxpr.outvars)[0]
