@@ -7,6 +7,7 @@ against finite differences."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import fgrad
 import fgrad.numpy as fnp
@@ -148,3 +149,16 @@ def test_noop_converts_leave_straight_line_programs_too():
         assert bool(fgrad.jit(f)(np.float32(x), i)) == bool(f(np.float32(x), i)) == (x > 0 and i < 50)
     prog = optimize(closed.jaxpr, closed.consts)
     assert not drop_noop_converts(prog)  # idempotent: nothing left to drop
+
+
+@pytest.mark.parametrize("f, arg", [
+    (lambda x: lax.convert_element_type(x, np.float32), 1.5),  # a weak Python float made strong
+    (lambda i: fnp.asarray(i, fnp.int32), 3),
+    (lambda x: fnp.float32(1) * x, 2.0),
+], ids=["convert", "asarray", "strong-times-weak"])
+def test_a_dropped_convert_keeps_the_outputs_type(f, arg):
+    """The output of a dropped convert is its (weak) operand's buffer: jit still returns the
+    strong dtype and weak type that eager evaluation gives."""
+    want, got = f(arg), fgrad.jit(f)(arg)
+    assert (got.dtype, got.weak_type) == (want.dtype, want.weak_type) == (np.dtype(got.dtype), False)
+    assert np.asarray(got).item() == np.asarray(want).item()
