@@ -162,3 +162,46 @@ def test_a_dropped_convert_keeps_the_outputs_type(f, arg):
     want, got = f(arg), fgrad.jit(f)(arg)
     assert (got.dtype, got.weak_type) == (want.dtype, want.weak_type) == (np.dtype(got.dtype), False)
     assert np.asarray(got).item() == np.asarray(want).item()
+
+
+def _pendulums_numpy(x, v, forces):
+    """The `jit_scan_cse` benchmark's scan as a Python loop (float32 throughout)."""
+    h, d = np.float32(0.005), np.float32(0.1)
+    energies, powers = [], []
+    for f in forces:
+        a = -np.sin(x) - d * v + f
+        v_half = v + h * a
+        x = x + np.float32(0.01) * v_half
+        v = v_half + h * (-np.sin(x) - d * v_half + f)
+        powers.append(np.sum(np.sin(x) * v))
+        energies.append(np.sum(np.float32(0.5) * v * v + (np.float32(1.0) - np.cos(x))))
+    return x, v, np.array(energies), np.array(powers)
+
+
+def _tiny_case():
+    from benchmarks.cases.workloads import JitScanSimplified
+
+    case = JitScanSimplified()
+    rng = np.random.default_rng(3)
+    case.x0 = rng.uniform(-1, 1, 16).astype(np.float32)
+    case.v0 = np.zeros(16, np.float32)
+    case.forces = (0.1 * rng.standard_normal((6, 16))).astype(np.float32)
+    return case
+
+
+def test_scan_cse_benchmark_case_at_tiny_size():
+    """A smoke run of the benchmark case (`benchmarks/cases/workloads.py`, ``jit_scan_cse``)
+    at a tiny size, against a Python loop."""
+    case = _tiny_case()
+    got = case.fgrad()()
+    want = _pendulums_numpy(case.x0, case.v0, case.forces)
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_scan_cse_benchmark_case_matches_live_jax():
+    pytest.importorskip("jax")
+    case = _tiny_case()
+    for a, b in zip(case.fgrad()(), case.jax()()):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
