@@ -205,3 +205,35 @@ def test_scan_cse_benchmark_case_matches_live_jax():
     case = _tiny_case()
     for a, b in zip(case.fgrad()(), case.jax()()):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_while_condition_and_body_join_where_folding_leaves_constants():
+    """A while loop whose condition and body share work runs as one step (`_build_step`)
+    also when the body's folding leaves a constant array (it gave up there before)."""
+    from fgrad.ops import control_flow as cf
+
+    def step(x, a):
+        twos = lax.broadcast_in_dim(2.0, x.shape, ())
+        return (x * x - a) / (twos * x)
+
+    def sqrt(a):
+        def cond(s):
+            return fnp.max(fnp.abs(step(s[0], a))) > 1e-6
+
+        def body(s):
+            x, i = s
+            return x - step(x, a), i + 1
+
+        return lax.while_loop(cond, body, (fnp.ones_like(a), 0))
+
+    a = np.linspace(1.0, 9.0, 16)
+    x, n = np.ones_like(a), 0
+    while np.max(np.abs((x * x - a) / (2.0 * x))) > 1e-6:
+        x, n = x - (x * x - a) / (2.0 * x), n + 1
+    cf._STEPS.clear()
+    with fgrad.default_device(fgrad.devices("cpu")[0]):
+        got_x, got_n = fgrad.jit(sqrt)(fnp.asarray(a))
+    np.testing.assert_array_equal(np.asarray(got_x), x)
+    assert int(got_n) == n
+    steps = [s for s in cf._STEPS.values() if s is not cf._NO_STEP]
+    assert steps, "condition and body were not joined"
