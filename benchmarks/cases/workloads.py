@@ -1,6 +1,7 @@
 """Real-workload rows of the speed table (issue 16) not covered by the other modules: a GPT
 training step in the shim (vs torch eager), a `lax.scan` RNN with its gradient, a `while_loop`
-Newton solve and a 256-wide `jacrev` under `jit` (vs ``jax.jit``)."""
+Newton solve, a `lax.scan` whose step the pass pipeline simplifies and a 256-wide `jacrev` under
+`jit` (vs ``jax.jit``)."""
 
 from __future__ import annotations
 
@@ -167,6 +168,59 @@ class JitNewton(_JitVsJax):
     def _run(self, lib, m, lax):
         f, a = lib.jit(_newton(m, lax)), m.asarray(self.a)
         return lambda: np.asarray(block(f(a)))
+
+
+# ----------------------------------------------------------------------------------------------
+# jit: a scan whose step has work for the pass pipeline (CSE, DCE, identities)
+
+
+def _pendulums(m, lax):
+    def simulate(x0, v0, forces):
+        def step(carry, f):
+            x, v = carry
+            damping = m.full_like(v, 0.1)  # a broadcast constant: folding it made an array
+            a = -m.sin(x) - damping * v + f
+            v_half = v + 0.005 * a
+            x_new = x + 0.01 * v_half
+            a_new = -m.sin(x_new) - damping * v_half + f
+            v_new = v_half + 0.005 * a_new
+            drift = m.max(m.abs(a_new - a))  # a diagnostic the step never returns
+            del drift
+            power = m.sum(m.sin(x_new) * v_new)  # sin(x_new) again
+            energy = m.sum(0.5 * v_new ** 2 + (1.0 - m.cos(x_new)))
+            return (x_new, v_new * 1.0), (energy, power)
+
+        return lax.scan(step, (x0, v0), forces)
+
+    return simulate
+
+
+@register
+class JitScanSimplified(_JitVsJax):
+    name = "jit_scan_cse"
+    short = "jit: scan step with CSE/DCE"
+    title = ("`jit` of a `lax.scan` leapfrog step of 1,000 driven pendulums, 200 steps; the step "
+             "recomputes `sin`, multiplies by 1.0, squares, builds a constant and drops a "
+             "diagnostic (float32)")
+    goals = [("jax", 1.5)]
+    notes = {"jax": "`jax.jit`, same function"}
+    rtol, atol = 1e-4, 1e-3  # energies summed over 1,000 pendulums
+
+    def setup(self):
+        rng = np.random.default_rng(0)
+        self.x0 = rng.uniform(-1, 1, 1000).astype(np.float32)
+        self.v0 = np.zeros(1000, np.float32)
+        self.forces = (0.1 * rng.standard_normal((200, 1000))).astype(np.float32)
+
+    def _run(self, lib, m, lax):
+        f = lib.jit(_pendulums(m, lax))
+        x0, v0, forces = m.asarray(self.x0), m.asarray(self.v0), m.asarray(self.forces)
+
+        def run():
+            (x, v), (energy, power) = f(x0, v0, forces)
+            return [np.asarray(block(a)) for a in (x, v, energy, power)]
+
+        return run
 
 
 # ----------------------------------------------------------------------------------------------

@@ -581,19 +581,41 @@ class Gen:
             self.lines.append(f"    if type({n}) not in _PYS: {n} = {n}.item()")
 
     def plan_patches(self) -> dict:
-        """Convolutions that share a patch matrix on the host: a forward convolution and a
-        later weight gradient of the same lhs whose implementations copy the same patches
-        (`ops.convolution.patch_key`).  The forward keeps its patches and the gradient takes
-        them (`emit_patches`): one copy of the lhs's windows instead of two, the same
-        numbers.  ``{id(eqn): ("keep", name) or ("use", name, out extents)}``."""
+        """Forward operations and their gradients that share a copy of the forward's operand
+        on the host.  Convolutions: a forward convolution and a later weight gradient of the
+        same lhs whose implementations copy the same patches (`ops.convolution.patch_key`).
+        Windowed max/min: a ``reduce_window_max`` (``min``) and a later
+        ``select_and_scatter_add`` of the same operand and windows, which copy the same
+        window planes (the primitives' ``kept_key``, `ops.windowed.planes_key`).  The
+        forward keeps its copy and the gradient takes it (`emit_patches`): one copy instead
+        of two, the same numbers.  ``{id(eqn): ("keep", name) or ("use", name, out
+        extents)}``."""
         plan: dict = {}
         if not self.numpy:
             return plan
         rows: dict = {}  # (lhs, key) -> the forward convolution that can keep its patches
+        pools: dict = {}  # (operand, key) -> the forward extremum that can keep its planes
         for st in self.steps:
-            if st.kind != "op" or st.eqns[0].prim.name != "conv_general_dilated":
+            if st.kind != "op":
                 continue
             e = st.eqns[0]
+            kept_key = getattr(e.prim, "kept_key", None)
+            if kept_key is not None:
+                x = e.invars[-1]
+                if any(type(a) is Literal for a in e.invars):
+                    continue
+                key = kept_key(tuple(x.aval.shape), x.aval.dtype, e.params)
+                if key is None:
+                    continue
+                if hasattr(e.prim, "keeping"):
+                    pools.setdefault((x, key), e)
+                elif (x, key) in pools:
+                    pt = self.fresh("pl")
+                    plan[id(pools.pop((x, key)))] = ("keep", pt)
+                    plan[id(e)] = ("use", pt, None)
+                continue
+            if e.prim.name != "conv_general_dilated":
+                continue
             lhs, rhs = e.invars
             if type(lhs) is Literal or type(rhs) is Literal:
                 continue
@@ -605,22 +627,25 @@ class Gen:
             if role == "rows":
                 rows.setdefault((lhs, key), e)
             elif (lhs, key) in rows:
-                name = self.fresh("pt")
-                plan[id(rows.pop((lhs, key)))] = ("keep", name)
-                plan[id(e)] = ("use", name, out)
+                pt = self.fresh("pt")
+                plan[id(rows.pop((lhs, key)))] = ("keep", pt)
+                plan[id(e)] = ("use", pt, out)
         return plan
 
     def emit_patches(self, e, how) -> None:
-        """A convolution of `plan_patches`: the forward returns its patches too, the weight
-        gradient reads them (and drops them)."""
+        """An operation of `plan_patches`: the forward returns its copy too, the gradient
+        reads it (and drops it)."""
         ins = [self.expr(a) for a in e.invars]
         out = self.define(e.outvars[0])
+        conv = e.prim.name == "conv_general_dilated"
         if how[0] == "keep":
-            fn = self.bind(functools.partial(conv_keeping_patches, **e.params), "f")
-            self.lines.append(f"    {out}, {how[1]} = {fn}(xp, {ins[0]}, {ins[1]})")
+            fn = conv_keeping_patches if conv else e.prim.keeping
+            self.lines.append(f"    {out}, {how[1]} = {self.bind(functools.partial(fn, **e.params), 'f')}"
+                              f"(xp, {', '.join(ins)})")
         else:
-            fn = self.bind(functools.partial(conv_from_patches, out=how[2], **e.params), "f")
-            self.lines.append(f"    {out} = {fn}(xp, {how[1]}, {ins[0]}, {ins[1]})")
+            fn = functools.partial(conv_from_patches, out=how[2], **e.params) if conv else \
+                functools.partial(e.prim.from_kept, **e.params)
+            self.lines.append(f"    {out} = {self.bind(fn, 'f')}(xp, {how[1]}, {', '.join(ins)})")
             self.lines.append(f"    del {how[1]}")
 
     def emit_op(self, e) -> None:

@@ -226,8 +226,9 @@ def _same_aval(a, b) -> bool:
 class _Rewriter:
     """The forward sweep: folding, simplification and CSE, with a substitution map."""
 
-    def __init__(self, prog: Program) -> None:
+    def __init__(self, prog: Program, array_consts: bool = True) -> None:
         self.prog = prog
+        self.array_consts = array_consts  # False: fold only into scalar literals
         self.subst: dict = {}
         self.producer: dict = {}  # var -> eqn that defines it (after rewriting)
         self.seen: dict = {}  # CSE table
@@ -297,6 +298,8 @@ class _Rewriter:
             vals.append(v)
         if e.prim.name in ("rng_bit_generator",) or has_effects(e):
             return False
+        if not self.array_consts and not all(_becomes_literal(v.aval) for v in e.outvars):
+            return False
         out_size = sum(_size(v.aval.shape) for v in e.outvars)
         in_size = max([_size(np.shape(v)) for v in vals] + [1])
         if out_size > FOLD_MAX_ELEMENTS and out_size > in_size:
@@ -320,7 +323,7 @@ class _Rewriter:
                 return False
         for v, r in zip(e.outvars, outs):
             av = v.aval
-            if av.shape == () and np.ndim(r) == 0 and (av.weak_type or np.dtype(av.dtype).kind in "biuf"):
+            if _becomes_literal(av) and np.ndim(r) == 0:
                 # a scalar result is inlined (a strongly typed one keeps its dtype in its aval:
                 # jnp.where(c, x, -inf) casts its weak -inf to x's dtype inside jit[_where])
                 val = _py_scalar(r, av)
@@ -398,6 +401,12 @@ class _Rewriter:
         prog.eqns = self.out
         prog.outvars = [self.read(v) for v in prog.outvars]
         return self.changed
+
+
+def _becomes_literal(av) -> bool:
+    """Whether a folded result of aval ``av`` is inlined as a `Literal` (a scalar) rather
+    than kept as a constant array."""
+    return av.shape == () and (av.weak_type or np.dtype(av.dtype).kind in "biuf")
 
 
 def _py_scalar(r, av):
@@ -816,20 +825,46 @@ _RULES = {
 }
 
 
-def forward(prog: Program, simplify: bool = True) -> bool:
-    """One sweep of constant folding, simplification and CSE."""
-    rw = _Rewriter(prog)
+def forward(prog: Program, simplify: bool = True, array_consts: bool = True) -> bool:
+    """One sweep of constant folding, simplification and CSE (``array_consts=False``: only
+    folds whose results are scalars, inlined as literals)."""
+    rw = _Rewriter(prog, array_consts)
     if not simplify:
         rw.try_simplify = lambda e: False  # type: ignore[method-assign]
     return rw.run()
 
 
-def optimize(jaxpr: Jaxpr, consts, simplify: bool = True) -> Program:
-    """The whole pass pipeline: inline, then fold/simplify/CSE and DCE to a fixpoint."""
+def drop_noop_converts(prog: Program) -> bool:
+    """Uses of a no-op convert's result (`core.ir.is_noop_convert`: JAX's staging marking a
+    weak value strong) read its operand instead; the convert is dropped.  Run last: the
+    weak-type marks matter to the rewrite rules (`_same_aval`), not to the generated code,
+    where each such convert would cost an array copy (one per iteration in a loop body).
+    Returns whether anything changed."""
+    subst: dict = {}
+    eqns = []
+    for e in prog.eqns:
+        ins = [subst.get(a, a) if type(a) is not Literal else a for a in e.invars]
+        if is_noop_convert(e):
+            subst[e.outvars[0]] = ins[0]
+            continue
+        same = all(a is b for a, b in zip(ins, e.invars))
+        eqns.append(e if same else Eqn(e.prim, ins, e.outvars, e.params, e.source, e.name_stack))
+    if not subst:
+        return False
+    prog.eqns = eqns
+    prog.outvars = [subst.get(v, v) if type(v) is not Literal else v for v in prog.outvars]
+    return True
+
+
+def optimize(jaxpr: Jaxpr, consts, simplify: bool = True, array_consts: bool = True) -> Program:
+    """The whole pass pipeline: inline, then fold/simplify/CSE and DCE to a fixpoint, the
+    structural passes, and last `drop_noop_converts`.  ``array_consts=False`` (a loop or
+    branch body, which may run on a device where host constants cannot be read): constant
+    folding makes no constant arrays, only scalar literals."""
     prog = inline(jaxpr, consts)
     dce(prog)
     for _ in range(MAX_ROUNDS):
-        changed = forward(prog, simplify)
+        changed = forward(prog, simplify, array_consts)
         changed = dce(prog) or changed
         if not changed:
             break
@@ -842,8 +877,9 @@ def optimize(jaxpr: Jaxpr, consts, simplify: bool = True) -> Program:
 
         if batch_scan_products(prog):
             dce(prog)
+    drop_noop_converts(prog)
     return prog
 
 
-__all__ = ["Program", "inline", "dce", "forward", "optimize", "is_call", "swap_transposed_dots",
-           "diagonal_dots"]
+__all__ = ["Program", "inline", "dce", "forward", "optimize", "drop_noop_converts", "is_call",
+           "swap_transposed_dots", "diagonal_dots"]

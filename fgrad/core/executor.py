@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from ..backends import NUMPY, backend_of_buffer, backend_of_xp, put_buffer, to_host
-from .ir import Eqn, Jaxpr, Literal, has_effects, is_noop_convert
+from .ir import Jaxpr, Literal, has_effects
 from .quiet import quiet
 
 # ufuncs whose positional third argument NumPy deprecates (it might mean a third input)
@@ -60,25 +60,6 @@ def straight_line(jaxpr: Jaxpr, consts: list | None = None) -> Callable:
     return run
 
 
-def _without_weak_converts(jaxpr: Jaxpr) -> Jaxpr:
-    """``jaxpr`` without its no-op converts (`core.ir.is_noop_convert`): their uses read the
-    operand.  Straight-line programs get this from the rewrite pass (`_r_convert`); loop steps,
-    generated without it, would pay one array copy per iteration for each."""
-    subst: dict = {}
-    eqns = []
-    for e in jaxpr.eqns:
-        invars = [subst.get(v, v) if type(v) is not Literal else v for v in e.invars]
-        if is_noop_convert(e):
-            subst[e.outvars[0]] = invars[0]
-            continue
-        eqns.append(e if invars == list(e.invars) else Eqn(e.prim, invars, e.outvars, e.params, e.source,
-                                                          e.name_stack))
-    if not subst:
-        return jaxpr
-    outvars = [subst.get(v, v) if type(v) is not Literal else v for v in jaxpr.outvars]
-    return Jaxpr(jaxpr.constvars, jaxpr.invars, eqns, outvars)
-
-
 def host_loop(jaxpr: Jaxpr, n_consts: int) -> Callable:
     """``run(bufs) -> final carry`` on the host for a loop whose one step is ``jaxpr``:
     inputs ``n_consts`` loop constants then the carry, outputs the condition on the carry
@@ -94,7 +75,7 @@ def host_loop(jaxpr: Jaxpr, n_consts: int) -> Callable:
     >>> host_loop(jx, 1)([10.0, np.float64(1.0)])
     [np.float64(16.0)]
     """
-    src, ns = _generate(_without_weak_converts(jaxpr), reuse=True, loop=n_consts)
+    src, ns = _generate(jaxpr, reuse=True, loop=n_consts)
     exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
     run = functools.partial(ns["run_host"], np)
     run.source = src  # type: ignore[attr-defined]
@@ -118,7 +99,7 @@ def host_scan(jaxpr: Jaxpr, n_consts: int, n_carry: int, length: int, reverse: b
     >>> host_scan(jx, 0, 1, 3, False, empty)([np.float64(0.0), np.arange(3.0)])
     [np.float64(3.0), array([0., 0., 2.])]
     """
-    src, ns = _generate(_without_weak_converts(jaxpr), reuse=True, scan=(n_consts, n_carry, length, reverse))
+    src, ns = _generate(jaxpr, reuse=True, scan=(n_consts, n_carry, length, reverse))
     ns["_stacked"] = stacked
     exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
     run = functools.partial(ns["run_host"], np)

@@ -52,14 +52,26 @@ from .structural import concatenate, slice_in_dim
 _QUIET_SET, _QUIET, _QUIET_RESET = switch()  # NumPy's error reports off around a whole loop
 
 
-def _simplified(jaxpr: Jaxpr) -> Jaxpr:
-    """A body for the straight-line executor: simplified by jit's passes (``x ** 3`` as
-    products, identities and common subexpressions removed, dead code dropped), unless
-    folding made constants -- host arrays a body running on a device could not read -- in
-    which case only its dead code is dropped."""
+def _optimized(jaxpr: Jaxpr) -> Jaxpr | None:
+    """``jaxpr`` through jit's pass pipeline (`compile.passes.optimize`: ``x ** 3`` as
+    products, identities, no-op converts and common subexpressions removed, dead code
+    dropped, constants folded) as a body: without constant arrays (host arrays a body running
+    on a device could not read).  Where folding leaves one, the pipeline runs again folding
+    only into scalar literals (``array_consts=False``); None where constants remain even so
+    (an inlined call's own).  Inputs and outputs keep their order and meaning (a carry, a
+    residual a reverse sweep reads); an output may become one of the inputs or a literal."""
     prog = optimize(jaxpr, [])
-    if not prog.constvars:
-        return prog.to_jaxpr()
+    if prog.constvars:
+        prog = optimize(jaxpr, [], array_consts=False)
+    return None if prog.constvars else prog.to_jaxpr()
+
+
+def _simplified(jaxpr: Jaxpr) -> Jaxpr:
+    """A body for the straight-line executor: `_optimized`, or where that cannot be, ``jaxpr``
+    with only its dead code dropped."""
+    simple = _optimized(jaxpr)
+    if simple is not None:
+        return simple
     eqns = live_eqns(jaxpr.eqns, jaxpr.outvars)[0]
     return jaxpr if len(eqns) == len(jaxpr.eqns) else Jaxpr(jaxpr.constvars, jaxpr.invars, eqns,
                                                              jaxpr.outvars)
@@ -1212,10 +1224,10 @@ def _build_step(cond: Branch, body: Branch, n_bc: int, alias: tuple):
             for e in cj.eqns] + list(bj.eqns)
     own = [v for v, j in zip(cj.invars[:n_cc], alias) if j < 0]
     both = Jaxpr([], own + list(bj.invars), eqns, [sub(cj.outvars[0])] + list(bj.outvars))
-    parts = [optimize(j, []) for j in (cj, bj, both)]
-    if any(p.constvars for p in parts):  # folding made constants: `_simplified` would not simplify
+    parts = [_optimized(j) for j in (cj, bj, both)]
+    if any(p is None for p in parts):  # constants remain: `_simplified` would not simplify
         return None
-    c_s, b_s, both_s = (p.to_jaxpr() for p in parts)
+    c_s, b_s, both_s = parts
     if not all(_total(e) for e in b_s.eqns):
         return None
     shared = _vector_eqns(c_s) + _vector_eqns(b_s) - _vector_eqns(both_s)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from ..typing import Array, ArrayLike
 
+import functools
 import itertools
 import math
 import operator
@@ -173,6 +174,7 @@ def _make_extremum(kind: str) -> Primitive:
 
 reduce_window_max_p = _make_extremum("max")
 reduce_window_min_p = _make_extremum("min")
+_EXTREMA = {"max": reduce_window_max_p, "min": reduce_window_min_p}
 
 
 def _gather_impl(xp, t, x, *, select, **params):
@@ -199,20 +201,123 @@ def _scatter_impl(
         base_dilation=base_dilation,
         window_dilation=window_dilation,
     )
-    nd = x.ndim
-    offsets = list(np.ndindex(*window_dimensions))
-    spans = [(k - 1) * wd + 1 for k, wd in zip(window_dimensions, window_dilation)]
-    disjoint = all(s >= sp for s, sp in zip(window_strides, spans))
-    if disjoint and xp is np and dtype_kind(x.dtype) in "fiu" and len(offsets) > 1:
-        v, out = _windows(xp, x, _identity(select, x.dtype), **params)
-        # the windows' cells as contiguous planes (window offset first): one strided copy,
-        # then every comparison runs on contiguous data (a strided one is ~5x slower)
-        planes = pooled_empty(np, tuple(window_dimensions) + out, x.dtype)
-        planes[...] = v.transpose(tuple(range(nd, 2 * nd)) + tuple(range(nd)))
-        best = _reduce_offsets(xp, select, planes, window_dimensions, window_first=True)
-        if dtype_kind(x.dtype) != "f" or not np.isnan(np.maximum.reduce(best, axis=None)):
-            return _scatter_first_hits(ct, x, planes, best, out, offsets, params)
+    if _planes_apply(xp, x, params):
+        g = _scatter_from_planes(ct, x, _window_planes(x, select, params), select, params)
+        if g is not None:
+            return g
         # a NaN in some window (it propagates into the maximum): the NaN-aware selection
+    return _scatter_selected(xp, ct, x, select, params)
+
+
+def _planes_apply(xp, x, params) -> bool:
+    """Whether the host gradient of a max/min over ``x``'s windows runs on the windows' cells
+    copied into contiguous planes (`_window_planes`): disjoint windows of more than one cell,
+    real numbers on the host."""
+    wd, ws, wdil = params["window_dimensions"], params["window_strides"], params["window_dilation"]
+    spans = [(k - 1) * d + 1 for k, d in zip(wd, wdil)]
+    return (xp is np and type(x) is np.ndarray and dtype_kind(x.dtype) in "fiu" and math.prod(wd) > 1
+            and all(s >= sp for s, sp in zip(ws, spans)))
+
+
+def _window_planes(x, kind, params):
+    """The cells of ``x``'s windows as contiguous planes, window offset first (shape
+    ``window + out``; padding holds ``kind``'s identity): one strided copy, after which every
+    comparison runs on contiguous data (a strided one is ~5x slower)."""
+    v, out = _windows(np, x, _identity(kind, x.dtype), **params)
+    nd = x.ndim
+    planes = pooled_empty(np, tuple(params["window_dimensions"]) + out, x.dtype)
+    planes[...] = v.transpose(tuple(range(nd, 2 * nd)) + tuple(range(nd)))
+    return planes
+
+
+def _scatter_from_planes(ct, x, planes, select, params):
+    """`_scatter_impl` on the host from the windows' planes (`_window_planes`), or None where
+    a window holds a NaN (the caller then takes the NaN-aware selection)."""
+    wd = params["window_dimensions"]
+    best = _reduce_offsets(np, select, planes, wd, window_first=True)
+    if dtype_kind(x.dtype) == "f" and np.isnan(np.maximum.reduce(best, axis=None)):
+        return None
+    return _scatter_first_hits(ct, x, planes, best, planes.shape[len(wd):], list(np.ndindex(*wd)), params)
+
+
+def planes_key(shape, dtype, params, kind: str) -> tuple | None:
+    """For a compiled program to share the windows' planes between a ``reduce_window_max``
+    (``min``: ``kind``) and the ``select_and_scatter_add`` of the same operand (its gradient):
+    a key of the operand's geometry, ``kind`` and window parameters when the host gradient
+    works on planes (`_planes_apply`), None otherwise.  Equal keys on the same operand mean
+    equal planes.  The primitives carry it as ``kept_key`` (with their kind bound), with
+    ``keeping`` (the forward that also returns its planes) and ``from_kept`` (the gradient
+    that reads them): code generation pairs them without importing this module.
+
+    Example::
+
+        >>> import numpy as np
+        >>> p = dict(window_dimensions=(1, 2), window_strides=(1, 2), padding=((0, 0), (0, 0)),
+        ...          base_dilation=(1, 1), window_dilation=(1, 1))
+        >>> planes_key((4, 8), np.dtype(np.float32), p, "max") is not None
+        True
+    """
+    if dtype_kind(np.dtype(dtype)) not in "fiu":
+        return None
+    params = {k: params[k] for k in _PARAMS}
+    if not _planes_apply(np, np.empty((0,) * len(shape), dtype), params):
+        return None
+    return (kind, tuple(shape), str(np.dtype(dtype))) + tuple(
+        tuple(map(tuple, params[k])) if k == "padding" else tuple(params[k]) for k in _PARAMS)
+
+
+def extremum_keeping_planes(xp, x, *, kind, **params):
+    """``reduce_window_{kind}`` of ``x`` and the windows' planes it was computed from,
+    ``(result, planes)``: a compiled program hands the planes to the gradient
+    (`scatter_from_planes`) instead of copying the windows again.  ``planes`` is None where
+    the gradient does not use them (`_planes_apply`).  The result is the primitive's, bit for
+    bit (the same maxima taken in the same order).
+
+    Example::
+
+        >>> import numpy as np
+        >>> p = dict(window_dimensions=(2,), window_strides=(2,), padding=((0, 0),),
+        ...          base_dilation=(1,), window_dilation=(1,))
+        >>> res, planes = extremum_keeping_planes(np, np.arange(6.0), kind="max", **p)
+        >>> res.tolist(), planes.shape
+        ([1.0, 3.0, 5.0], (2, 3))
+    """
+    if not _planes_apply(xp, x, params):
+        return _EXTREMA[kind].impl(xp, x, **params), None
+    planes = _window_planes(x, kind, params)
+    return _reduce_offsets(xp, kind, planes, params["window_dimensions"], window_first=True), planes
+
+
+def scatter_from_planes(xp, planes, ct, x, *, select, **params):
+    """``select_and_scatter_add(ct, x)`` given the windows' planes of ``x`` that the forward
+    extremum made (`extremum_keeping_planes`; None: made here): the same gradient.
+
+    Example::
+
+        >>> import numpy as np
+        >>> p = dict(window_dimensions=(2,), window_strides=(2,), padding=((0, 0),),
+        ...          base_dilation=(1,), window_dilation=(1,))
+        >>> x = np.array([0.0, 1.0, 3.0, 2.0])
+        >>> _, planes = extremum_keeping_planes(np, x, kind="max", **p)
+        >>> scatter_from_planes(np, planes, np.array([10.0, 20.0]), x, select="max", **p).tolist()
+        [0.0, 10.0, 20.0, 0.0]
+    """
+    if planes is not None and planes.dtype == x.dtype:
+        g = _scatter_from_planes(ct, x, planes, select, params)
+        if g is not None:
+            return g
+    return _scatter_impl(xp, ct, x, select=select, **params)
+
+
+def _scatter_selected(xp, ct, x, select, params):
+    """`_scatter_impl` through the windows' argselect (any backend, NaNs, overlapping
+    windows)."""
+    nd = x.ndim
+    offsets = list(np.ndindex(*params["window_dimensions"]))
+    spans = [(k - 1) * wd + 1 for k, wd in zip(params["window_dimensions"], params["window_dilation"])]
+    disjoint = all(s >= sp for s, sp in zip(params["window_strides"], spans))
+    base_dilation, padding = params["base_dilation"], params["padding"]
+    window_dilation, window_strides = params["window_dilation"], params["window_strides"]
     am, out = argselect(xp, select, x, params)
     full = tuple(_dil(x.shape[i], base_dilation[i]) + padding[i][0] + padding[i][1] for i in range(nd))
     if disjoint:
@@ -338,6 +443,12 @@ def _scatter_abstract(ct, x, **params):
 select_and_scatter_add_p = Primitive(
     "select_and_scatter_add", _scatter_impl, _scatter_abstract, family="window"
 )
+for _kind, _prim in _EXTREMA.items():  # the planes a compiled forward hands its gradient
+    _prim.kept_key = functools.partial(planes_key, kind=_kind)
+    _prim.keeping = functools.partial(extremum_keeping_planes, kind=_kind)
+select_and_scatter_add_p.kept_key = lambda shape, dtype, params: planes_key(shape, dtype, params,
+                                                                             params["select"])
+select_and_scatter_add_p.from_kept = scatter_from_planes
 
 
 def _extremum_jvp(kind):
