@@ -171,6 +171,33 @@ def test_jvp_and_vjp_primitives_are_transposes() -> None:
     assert abs(lhs - rhs) < 1e-10 * max(1.0, abs(lhs))
 
 
+@pytest.mark.parametrize("reverse,bias", CASES)
+def test_float32_step_loops_match_equations_and_reference_gradient(reverse, bias) -> None:
+    """The float32 path of the step loops (the one PyTorch-style training takes): the forward
+    (gate-major input block, bias tiled over the batch, views taken by iteration in either
+    time order) against the float64 NumPy equations, and the backward recurrence against the
+    float64 reference recurrence's gradient, at a shape with every gate and step distinct."""
+    a = _args(T=6, B=5, H=3, bias=bias, seed=11, dtype=np.float32)
+    a64 = [x.astype(np.float64) for x in a]
+    hs, c = lstm_sequence(*a, reverse=reverse)
+    assert np.asarray(hs).dtype == np.float32
+    ehs, ec = _np_lstm(*a64[:4], a64[4] if bias else None, reverse)
+    np.testing.assert_allclose(np.asarray(hs), ehs, rtol=1e-5, atol=2e-6)
+    np.testing.assert_allclose(np.asarray(c), ec, rtol=1e-5, atol=2e-6)
+    w_out = np.random.default_rng(12).standard_normal(ehs.shape)
+
+    def loss(fn, dt):
+        return lambda *args: ((fn(*args, reverse=reverse)[0] * w_out.astype(dt)).sum()
+                              + (fn(*args, reverse=reverse)[1] ** 2).sum())
+
+    argnums = tuple(range(len(a)))
+    g32 = fgrad.grad(loss(lstm_sequence, np.float32), argnums=argnums)(*a)
+    g64 = fgrad.grad(loss(lstm_reference, np.float64), argnums=argnums)(*a64)
+    for x, y in zip(g32, g64):
+        assert np.asarray(x).dtype == np.float32
+        np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-4, atol=1e-5)
+
+
 def test_bad_shapes_and_dtypes_raise() -> None:
     a = _args(T=2)
     with pytest.raises(TypeError, match="lstm_sequence: w_hh must have shape"):

@@ -288,6 +288,23 @@ def test_gelu_float32_arithmetic_within_a_few_ulp():
     assert np.max(np.abs(d - want_d)) <= 2.5e-7  # 2 ulp of 1 (the derivative is at most 1.13)
 
 
+def test_gelu_float32_derivative_where_its_terms_cancel():
+    # the derivative is Phi(x) + x phi(x) with Phi = |[x >= 0] - h| (h the tail): below 0 the
+    # two terms h and x phi(x) nearly cancel around x = -0.75 (the derivative's zero), and at
+    # 0 the two branches 1 - h and h meet; within 2 ulp of 1 there, as everywhere
+    from fgrad.nn._activations import gelu_erf_float32_arithmetic
+
+    x = np.concatenate([np.linspace(-0.9, -0.6, 1 << 13), np.linspace(-1e-3, 1e-3, 1 << 12),
+                        np.float32([-1e-30, 1e-30])]).astype(np.float32)
+    y, d = map(np.asarray, gelu_erf_float32_arithmetic(x))
+    want_y, want_d, _ = _gelu_exact(x)
+    assert np.max(np.abs(d - want_d)) <= 2.5e-7
+    assert np.all(np.abs(y - want_y) <= 3 * np.spacing(np.abs(x)).astype(np.float64))
+    # the sign changes at the derivative's zero (x = -0.751791524...), as the exact one's
+    zero = -0.75179165
+    assert (d[x < zero - 1e-4] < 0).all() and (d[(x > zero + 1e-4) & (x < 0)] > 0).all()
+
+
 def test_gelu_float32_arithmetic_special_values():
     from fgrad.nn._activations import gelu_erf_float32_arithmetic
 

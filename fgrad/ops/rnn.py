@@ -97,6 +97,13 @@ def _step_calls(xp) -> tuple:
     return fs if xp is np else tuple(_out_last(f) for f in fs)
 
 
+def _in_order(reverse: bool, *seqs):
+    """The steps of the arrays ``seqs`` (each indexed by time on its first axis), together, in
+    the order of the recurrence: iterating over an array yields its rows as views at a
+    fraction of the cost of indexing it step by step (which showed in the step loops)."""
+    return zip(*(q[::-1] for q in seqs)) if reverse else zip(*seqs)
+
+
 def _previous(seq, first, reverse: bool, xp):
     """``[s_{-1}, s_0, ..., s_{T-2}]`` in time order of the recurrence (``first`` = s_{-1}):
     the state each step reads."""
@@ -135,37 +142,36 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     xp.multiply(w4[:3], half, out=w4[:3])
     # the input part with the bias, gate-major in _ORDER (PyTorch's i, f, g, o rotated by one
     # gate: two blocks) and halved likewise, once
+    # (the strided reads are plain products and copies; the bias is then added to the whole
+    # contiguous array at once, tiled over the batch: a broadcast within the strided pass, or
+    # a (4, 1, H) one, costs twice as much)
     xg4 = xp.empty((T, 4, B, H), dt)
     xgv = xg.reshape(T, B, 4, H).transpose(0, 2, 1, 3)
+    xp.multiply(xgv[:, 3], half, out=xg4[:, 0])
+    xp.multiply(xgv[:, :2], half, out=xg4[:, 1:3])
+    xg4[:, 3] = xgv[:, 2]
     if b:
-        b4 = b[0].reshape(4, 1, H)
-        xp.add(xgv[:, 3], b4[3], out=xg4[:, 0])
-        xp.add(xgv[:, :3], b4[:3], out=xg4[:, 1:])
-    else:
-        xg4[:, 0] = xgv[:, 3]
-        xg4[:, 1:] = xgv[:, :3]
-    xp.multiply(xg4[:, :3], half, out=xg4[:, :3])
+        b4 = xp.empty((4, B, H), dt)
+        b4[...] = b[0].reshape(4, 1, H)[list(_ORDER)]
+        xp.multiply(b4[:3], half, out=b4[:3])
+        xp.add(xg4, b4, out=xg4)
     h, c = h0, c0
     g = xp.empty((4, B, H), dt)
     tmp = xp.empty((B, H), dt)
     add, _, multiply, _, _, _, tanh, matmul = _step_calls(xp)
-    for t in _steps(T, reverse):
+    for x4, a, s, o, i, f, n, c_new, tc, h_new in _in_order(
+            reverse, xg4, gates, gates[:, :3], *gates.transpose(1, 0, 2, 3), cs, tcs, hs):
         matmul(h, w4, g)
-        a = gates[t]
-        add(g, xg4[t], a)
+        add(g, x4, a)
         tanh(a, a)
-        s = a[:3]  # o, i, f
-        multiply(s, half, s)
+        multiply(s, half, s)  # s: the sigmoid gates o, i, f
         add(s, half, s)
-        c_new = cs[t]
-        multiply(a[2], c, c_new)
-        multiply(a[1], a[3], tmp)
+        multiply(f, c, c_new)
+        multiply(i, n, tmp)
         add(c_new, tmp, c_new)
-        tc = tcs[t]
         tanh(c_new, tc)
-        h = hs[t]
-        multiply(a[0], tc, h)
-        c = c_new
+        multiply(o, tc, h_new)
+        h, c = h_new, c_new
     return [hs, c.copy(), cs, gates, tcs]
 
 
@@ -243,16 +249,15 @@ def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     dc = xp.array(ct_c, dtype=dt, copy=True)
     tmp = xp.empty((B, H), dt)
     add, _, multiply, _, _, _, _, matmul = _step_calls(xp)
-    for t in _steps(T, not reverse):
-        d = dgv[t]
-        f = fac[t]
-        add(dh, ct_hs[t], dh)  # the total cotangent of h_t
-        multiply(dh, f[0], d[3])  # the output gate's
-        multiply(dh, k[t], tmp)
+    for ct, f_o, f_ifg, k_t, f, d_o, d_ifg, row in _in_order(
+            not reverse, ct_hs, fac[:, 0], fac[:, 1:], k, gates[:, 2], dgv[:, 3], dgv[:, :3], dg):
+        add(dh, ct, dh)  # the total cotangent of h_t
+        multiply(dh, f_o, d_o)  # the output gate's
+        multiply(dh, k_t, tmp)
         add(dc, tmp, dc)  # the total cotangent of c_t
-        multiply(dc, f[1:], d[:3])  # the input, forget and candidate gates'
-        multiply(dc, gates[t, 2], dc)  # the cotangent of c_{t-1}
-        matmul(dg[t], w, dh)  # the cotangent of h_{t-1} from this step
+        multiply(dc, f_ifg, d_ifg)  # the input, forget and candidate gates'
+        multiply(dc, f, dc)  # the cotangent of c_{t-1}
+        matmul(row, w, dh)  # the cotangent of h_{t-1} from this step
     # ct_w = sum_t dg_t.T @ h_{t-1}: the steps after the first in one matmul (no copy of hs
     # shifted by one step), the first step's (which reads h0) added
     dg2 = dg.reshape(T * B, G)
