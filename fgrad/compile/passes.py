@@ -241,10 +241,12 @@ class _Rewriter:
         return self.prog.consts.get(a, _NO_VALUE)
 
     def is_all(self, a, x) -> bool:
-        """``a`` is known and every element equals ``x``."""
+        """``a`` is known and every element equals ``x``: a literal, a constant, or a
+        ``broadcast_in_dim`` of one (the ones a ``sum``'s transpose feeds a product)."""
         v = self.value(a)
         if v is _NO_VALUE:
-            return False
+            p = self.producer.get(a)
+            return p is not None and p.prim.name == "broadcast_in_dim" and self.is_all(p.invars[0], x)
         if type(v) is bool or (hasattr(v, "dtype") and v.dtype == np.bool_):
             return False  # keep booleans out of arithmetic identities
         if type(v) in (int, float, complex):
