@@ -191,6 +191,21 @@ def test_product_takes_views_and_broadcasts(every_size, dtype):
         assert same_bits(got, want)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_updates_overlapping_the_operand_as_numpy(every_size, dtype):
+    """Updates that are a view of the operand itself (``np.add.at(x, i, x[::-1])``): the
+    in-place product would read rows it has already added to, so NumPy's ``ufunc.at``
+    runs, with its result."""
+    rng = np.random.default_rng(8)
+    base = _values(rng, (64, 16), dtype, "random")
+    rows = rng.integers(0, 64, 64)
+    for view in (lambda a: a, lambda a: a[::-1], lambda a: a[:, ::-1]):
+        want, got = base.copy(), base.copy()
+        np.add.at(want, rows, view(want))
+        host_ufunc_at(np.add, got, (rows,), view(got))
+        assert same_bits(got, want)
+
+
 def test_out_of_bounds_and_negative_indices_as_numpy():
     out = np.zeros((40, 64))
     u = np.ones((3000, 64))

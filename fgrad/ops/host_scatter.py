@@ -106,8 +106,10 @@ def host_ufunc_at(ufunc: np.ufunc, out: np.ndarray, idx, u) -> None:
     layout = row_scatter_layout(out.shape, idx)
     u = np.asarray(u)
     if (layout is None or u.dtype != out.dtype or u.size < _MIN_ELEMENTS or out.ndim == 1
-            or not out.flags.c_contiguous or not out.flags.writeable):
-        ufunc.at(out, idx, u)  # NumPy's fast path already (1-D), or too small to matter
+            or not out.flags.c_contiguous or not out.flags.writeable or np.may_share_memory(out, u)):
+        # NumPy's fast path already (1-D), too small to matter, or updates that overlap the
+        # operand (the in-place product would read updates it has already changed)
+        ufunc.at(out, idx, u)
         return
     q, k, arrays = layout
     lead, axes, rest = out.shape[:q], out.shape[q:q + k], out.shape[q + k:]
