@@ -17,9 +17,10 @@ values are known.  In order:
   elimination;
 * after that fixpoint, once: `swap_transposed_dots` (a transposed product as the product of
   the swapped operands), `diagonal_dots` (a product with the identity times vectors, the
-  basis of ``jacrev``/``jacfwd``, as a scaling: `ops.diagonal_dot`) and
-  `scan_products.batch_scan_products` (products taken out of ``scan`` loops: fewer, larger
-  GEMMs);
+  basis of ``jacrev``/``jacfwd``, as a scaling: `ops.diagonal_dot`), `scaled_scatters` (a
+  scatter-add of gathered rows times one scalar each -- a sparse-dense product -- in one
+  pass: `ops.scaled_scatter`, the same bits) and `scan_products.batch_scan_products`
+  (products taken out of ``scan`` loops: fewer, larger GEMMs);
 * `dce`: equations none of whose results is used are dropped (every primitive is pure
   except the *effectful* ones, ``Primitive.effectful``: collectives, which every process
   must run in the same order, and callbacks; they are never folded, merged by CSE or
@@ -726,6 +727,59 @@ def diagonal_dots(prog: Program) -> bool:
     return changed
 
 
+def scaled_scatters(prog: Program) -> bool:
+    """A scatter-add of products ``s * X[cols]`` (a gather of rows scaled by one scalar each,
+    ``s`` of shape ``(n, 1)``; the product and the gathered rows read by nothing else)
+    becomes one `scaled_scatter` -- a sparse-dense product ``S @ X`` in one pass instead of
+    three, with the same values (`ops.scaled_scatter`).  The gather and the product are
+    dropped by `dce`.
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> rows, cols = fnp.array([0, 2, 2]), fnp.array([1, 0, 1])
+    >>> f = fgrad.jit(lambda z, s, X: z.at[rows].add(s[:, None] * X[cols]))
+    >>> [e.prim.name for e in f.lower(fnp.zeros((3, 2)), fnp.ones(3), fnp.ones((2, 2))).optimized.eqns]
+    ['reshape', 'scaled_scatter']
+    """
+    from ..ops.scaled_scatter import scaled_scatter_p
+
+    producer, uses = {}, {}
+    for e in prog.eqns:
+        for v in e.outvars:
+            producer[v] = e
+        for a in e.invars:
+            if type(a) is not Literal:
+                uses[a] = uses.get(a, 0) + 1
+    for v in prog.outvars:
+        if type(v) is not Literal:
+            uses[v] = uses.get(v, 0) + 1
+    changed = False
+    for k, e in enumerate(prog.eqns):
+        if (e.prim.name != "scatter" or e.params["mode"] != "add" or e.params["indexer"] != (("a", 0),)
+                or len(e.invars) != 3 or any(type(a) is Literal for a in e.invars)):
+            continue
+        x, u, rows = e.invars
+        m = producer.get(u)
+        if m is None or m.prim.name != "mul" or uses.get(u) != 1 or len(x.aval.shape) != 2:
+            continue
+        for s, g in (m.invars, m.invars[::-1]):
+            ge = producer.get(g)
+            if (type(s) is Literal or type(g) is Literal or ge is None or ge.prim.name != "gather"
+                    or uses.get(g) != 1 or ge.params["indexer"] != (("a", 0),) or len(ge.invars) != 2):
+                continue
+            X, cols = ge.invars
+            n = tuple(rows.aval.shape)
+            if (type(X) is Literal or type(cols) is Literal or len(n) != 1 or tuple(cols.aval.shape) != n
+                    or tuple(s.aval.shape) != n + (1,) or len(X.aval.shape) != 2
+                    or not (x.aval.dtype == s.aval.dtype == X.aval.dtype == u.aval.dtype)):
+                continue
+            prog.eqns[k] = Eqn(scaled_scatter_p, [x, s, X, cols, rows], e.outvars, {
+                "gather_oob": ge.params["oob"], "fill_value": ge.params["fill_value"],
+                "oob": e.params["oob"], "s_first": s is m.invars[0]})
+            changed = True
+            break
+    return changed
+
+
 def _identity_size(val) -> int:
     """``n`` when ``val`` is a host floating-point ``n × n`` identity matrix (n ≥ 2), else 0."""
     if type(val) is not np.ndarray or val.ndim != 2 or val.dtype.kind != "f":
@@ -839,6 +893,8 @@ def optimize(jaxpr: Jaxpr, consts, simplify: bool = True) -> Program:
         dce(prog)
     if simplify and diagonal_dots(prog):
         dce(prog)
+    if simplify and scaled_scatters(prog):
+        dce(prog)
     if simplify and any(e.prim.name == "scan" for e in prog.eqns):
         from .scan_products import batch_scan_products
 
@@ -848,4 +904,4 @@ def optimize(jaxpr: Jaxpr, consts, simplify: bool = True) -> Program:
 
 
 __all__ = ["Program", "inline", "dce", "forward", "optimize", "is_call", "swap_transposed_dots",
-           "diagonal_dots"]
+           "diagonal_dots", "scaled_scatters"]
