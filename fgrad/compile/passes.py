@@ -617,6 +617,20 @@ def _r_transpose(rw, e):
     return False
 
 
+def _uses_and_producers(prog: Program) -> tuple[dict, dict]:
+    """How many equations (and program outputs) read each variable, and the equation that
+    defines each."""
+    uses: dict = {}
+    for e in prog.eqns:
+        for a in e.invars:
+            if type(a) is not Literal:
+                uses[a] = uses.get(a, 0) + 1
+    for a in prog.outvars:
+        if type(a) is not Literal:
+            uses[a] = uses.get(a, 0) + 1
+    return uses, {v: e for e in prog.eqns for v in e.outvars}
+
+
 def swap_transposed_dots(prog: Program) -> bool:
     """``transpose(dot_general(x, y))`` as ``dot_general(y, x)`` where that is the same
     result (`_swapped_dot`) and the transpose is the product's only reader; the product is
@@ -628,15 +642,7 @@ def swap_transposed_dots(prog: Program) -> bool:
     >>> [e.prim.name for e in f.lower(fnp.ones((2, 3)), fnp.ones((3, 4))).optimized.eqns]
     ['dot_general']
     """
-    uses: dict = {}
-    for e in prog.eqns:
-        for a in e.invars:
-            if type(a) is not Literal:
-                uses[a] = uses.get(a, 0) + 1
-    for a in prog.outvars:
-        if type(a) is not Literal:
-            uses[a] = uses.get(a, 0) + 1
-    producer = {v: e for e in prog.eqns for v in e.outvars}
+    uses, producer = _uses_and_producers(prog)
     changed = False
     for k, e in enumerate(prog.eqns):
         if e.prim is not transpose_p or type(e.invars[0]) is Literal or uses.get(e.invars[0]) != 1:
@@ -742,16 +748,7 @@ def scaled_scatters(prog: Program) -> bool:
     """
     from ..ops.scaled_scatter import scaled_scatter_p
 
-    producer, uses = {}, {}
-    for e in prog.eqns:
-        for v in e.outvars:
-            producer[v] = e
-        for a in e.invars:
-            if type(a) is not Literal:
-                uses[a] = uses.get(a, 0) + 1
-    for v in prog.outvars:
-        if type(v) is not Literal:
-            uses[v] = uses.get(v, 0) + 1
+    uses, producer = _uses_and_producers(prog)
     changed = False
     for k, e in enumerate(prog.eqns):
         if (e.prim.name != "scatter" or e.params["mode"] != "add" or e.params["indexer"] != (("a", 0),)
