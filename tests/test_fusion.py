@@ -314,6 +314,23 @@ def test_passes_cse_dce_fold_simplify():
     np.testing.assert_allclose(exe.run([x._buf])[0], np.asarray(f(x)), rtol=1e-13)
 
 
+def test_product_with_broadcast_ones_is_simplified():
+    """``grad`` of ``sum(x[ids] * g)`` multiplies ``g`` by the sum's broadcast cotangent of
+    ones: the product (a pass and a copy of the broadcast) is dropped and the gradient is
+    one scatter-add of ``g``, bit for bit ``np.add.at``; a broadcast of 2.0 stays."""
+    rng = np.random.default_rng(7)
+    ids = rng.integers(0, 50, 300)
+    w = A(rng.standard_normal((50, 8)).astype(np.float32))
+    g = A(rng.standard_normal((300, 8)).astype(np.float32))
+    for scale, products in ((1.0, 0), (2.0, 1)):
+        f = fgrad.jit(fgrad.grad(lambda w, g: scale * fnp.sum(w[ids] * g)))
+        names = [e.prim.name for e in f.lower(w, g).compile().program.eqns]
+        assert names.count("mul") == products and names.count("scatter") == 1, names
+        want = np.zeros((50, 8), np.float32)
+        np.add.at(want, ids, np.float32(scale) * g._buf)
+        np.testing.assert_array_equal(np.asarray(f(w, g)), want)
+
+
 def test_outer_product_dot_general_becomes_multiply():
     x, y = A(RNG.standard_normal(6)), A(RNG.standard_normal((6, 5)))
     f = lambda x, y: fnp.einsum("i,ij->ij", x, y)

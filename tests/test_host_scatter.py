@@ -97,8 +97,7 @@ def row_scatters(draw):
 @pytest.fixture
 def every_size():
     """The fast strategies for scatters of any size (their thresholds only skip fixed costs)."""
-    with mock.patch.object(host_scatter, "_MIN_ELEMENTS", 0), \
-            mock.patch.object(host_scatter, "_CSC_MIN_ELEMENTS", 0):
+    with mock.patch.object(host_scatter, "_MIN_ELEMENTS", 0):
         yield
 
 
@@ -157,8 +156,7 @@ def test_other_combiners_run_flat(ufunc):
 
 def test_negative_zero_operand_keeps_numpys_sign():
     """``-0.0 + -0.0`` is ``-0.0`` in NumPy's sequential sum: a ``-0.0`` operand row with only
-    ``-0.0`` updates stays ``-0.0`` (the sparse product, which starts from ``+0.0``, is not
-    used there)."""
+    ``-0.0`` updates stays ``-0.0`` (the sparse product runs in place, from the operand)."""
     out = np.ones((40, 64))
     out[3] = -0.0
     rows = np.repeat(np.arange(40), 2)
@@ -166,8 +164,46 @@ def test_negative_zero_operand_keeps_numpys_sign():
     u[6:8] = -0.0
     want = out.copy()
     np.add.at(want, rows, u)
-    host_ufunc_at(np.add, out, (rows,), u)
+    with _spy() as flat:
+        host_ufunc_at(np.add, out, (rows,), u)
+    assert flat.call_count == 0  # the in-place product, no fallback
     assert same_bits(out, want) and np.signbit(out[3]).all()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "uint8", "int16", "float16"])
+def test_product_takes_views_and_broadcasts(every_size, dtype):
+    """The in-place product reads strided index arrays, strided and broadcast updates and a
+    batch of leading rows (``out[:, i] += u``) with NumPy's bits; float16 (no product)
+    stays on the flat ``ufunc.at``."""
+    rng = np.random.default_rng(5)
+    out = _values(rng, (3, 60, 8), dtype, "random")
+    ids = rng.integers(0, 60, 4000)[::2]  # a strided view
+    with np.errstate(all="ignore"):
+        u = _values(rng, (3, 4000, 16), dtype, "specials" if dtype[0] in "fc" else "random")
+    u = u[:, ::2, ::2]  # strided updates of shape (3, 2000, 8)
+    for upd in (u, u[:1, :1]):  # and broadcast ones
+        want = out.copy()
+        np.add.at(want, (slice(None), ids), upd)
+        got = out.copy()
+        with _spy() as flat:
+            host_ufunc_at(np.add, got, (slice(None), ids), upd)
+        assert flat.call_count == (dtype == "float16")
+        assert same_bits(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_updates_overlapping_the_operand_as_numpy(every_size, dtype):
+    """Updates that are a view of the operand itself (``np.add.at(x, i, x[::-1])``): the
+    in-place product would read rows it has already added to, so NumPy's ``ufunc.at``
+    runs, with its result."""
+    rng = np.random.default_rng(8)
+    base = _values(rng, (64, 16), dtype, "random")
+    rows = rng.integers(0, 64, 64)
+    for view in (lambda a: a, lambda a: a[::-1], lambda a: a[:, ::-1]):
+        want, got = base.copy(), base.copy()
+        np.add.at(want, rows, view(want))
+        host_ufunc_at(np.add, got, (rows,), view(got))
+        assert same_bits(got, want)
 
 
 def test_out_of_bounds_and_negative_indices_as_numpy():

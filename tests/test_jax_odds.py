@@ -60,6 +60,35 @@ def test_segment_gradients_match_finite_differences():
     np.testing.assert_allclose(g, fd, rtol=1e-7, atol=1e-8)
 
 
+NEG_IDS = [0, -1, 2, 5, -128, 1]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64"])
+@pytest.mark.parametrize("n", [3, 200])
+@pytest.mark.parametrize("mode", ["drop", "clip"])
+def test_segment_negative_ids_every_width(dtype, n, mode):
+    """Negative ids are dropped (or clipped to 0, large ones to n - 1), never counted from
+    the end, for every id width and for more segments than an 8-bit id reaches (int8 ids
+    with 200 segments raised OverflowError before); eager, jit, and the gradient."""
+    data = np.arange(12.0).reshape(6, 2)
+    ids = np.array(NEG_IDS, dtype)
+    kept = [min(max(s, 0), n - 1) if mode == "clip" else s for s in NEG_IDS]
+    want = np.zeros((n, 2))
+    for row, s in zip(data, kept):
+        if 0 <= s < n:
+            want[s] += row
+    seg = lambda d, i: segment_sum(d, i, num_segments=n, mode=mode)  # noqa: E731
+    np.testing.assert_array_equal(np.asarray(seg(data, ids)), want)
+    np.testing.assert_array_equal(np.asarray(fgrad.jit(seg)(data, ids)), want)
+    w = np.arange(2.0 * n).reshape(n, 2)
+    g = fgrad.grad(lambda d: fnp.sum(seg(d, fnp.asarray(ids)) * w))(data)
+    np.testing.assert_array_equal(np.asarray(g), [w[s] if 0 <= s < n else [0, 0] for s in kept])
+    jax = pytest.importorskip("jax")
+    got_max = fgrad.jit(lambda d, i: segment_max(d, i, num_segments=n, mode=mode))(data, ids)
+    want_max = jax.ops.segment_max(data, ids, num_segments=n, mode=mode)
+    np.testing.assert_array_equal(np.asarray(got_max), np.asarray(want_max))
+
+
 def test_segment_live_against_jax():
     jax = pytest.importorskip("jax")
     jax.config.update("jax_enable_x64", True)

@@ -58,6 +58,9 @@ TESTED_ELSEWHERE = {
     # mutable array references' effects under jit, grad and vmap, against JAX
     # emitted by jit's diagonal_dots pass: values, NaNs, derivatives and vmap vs a loop
     "diagonal_dot": "tests/test_diagonal_dot.py",
+    # emitted by jit's scaled_scatters pass: NumPy's bits, fallbacks, JVP/VJP by finite
+    # differences, vmap vs a loop, JAX's BCOO product
+    "scaled_scatter": "tests/test_scaled_scatter.py",
     # bitcast_convert_type between widths: JAX's values, jit, vmap over the bytes' axis, errors
     "bitcast_resize": "tests/test_jax_programs_round12.py",
     # the cipher under every key function: known answers, vmap vs a loop, jit, broadcasting

@@ -30,7 +30,8 @@ import importlib
 IMPLS = ("fgrad", "numpy", "autograd", "torch", "jax")
 LABELS = {"fgrad": "fgrad", "numpy": "numpy", "autograd": "HIPS autograd", "torch": "torch",
           "jax": "jax"}
-MODULES = ("core", "torch_shim", "jit", "jit_compile", "cnn", "workloads", "scatter")  # in table order
+MODULES = ("core", "torch_shim", "jit", "jit_compile", "cnn", "workloads", "scatter",
+           "jit_layers")  # in table order
 
 REGISTRY: list[type[Case]] = []
 

@@ -17,9 +17,10 @@ values are known.  In order:
   elimination;
 * after that fixpoint, once: `swap_transposed_dots` (a transposed product as the product of
   the swapped operands), `diagonal_dots` (a product with the identity times vectors, the
-  basis of ``jacrev``/``jacfwd``, as a scaling: `ops.diagonal_dot`) and
-  `scan_products.batch_scan_products` (products taken out of ``scan`` loops: fewer, larger
-  GEMMs);
+  basis of ``jacrev``/``jacfwd``, as a scaling: `ops.diagonal_dot`), `scaled_scatters` (a
+  scatter-add of gathered rows times one scalar each -- a sparse-dense product -- in one
+  pass: `ops.scaled_scatter`, the same bits) and `scan_products.batch_scan_products`
+  (products taken out of ``scan`` loops: fewer, larger GEMMs);
 * `dce`: equations none of whose results is used are dropped (every primitive is pure
   except the *effectful* ones, ``Primitive.effectful``: collectives, which every process
   must run in the same order, and callbacks; they are never folded, merged by CSE or
@@ -242,10 +243,12 @@ class _Rewriter:
         return self.prog.consts.get(a, _NO_VALUE)
 
     def is_all(self, a, x) -> bool:
-        """``a`` is known and every element equals ``x``."""
+        """``a`` is known and every element equals ``x``: a literal, a constant, or a
+        ``broadcast_in_dim`` of one (the ones a ``sum``'s transpose feeds a product)."""
         v = self.value(a)
         if v is _NO_VALUE:
-            return False
+            p = self.producer.get(a)
+            return p is not None and p.prim.name == "broadcast_in_dim" and self.is_all(p.invars[0], x)
         if type(v) is bool or (hasattr(v, "dtype") and v.dtype == np.bool_):
             return False  # keep booleans out of arithmetic identities
         if type(v) in (int, float, complex):
@@ -623,6 +626,20 @@ def _r_transpose(rw, e):
     return False
 
 
+def _uses_and_producers(prog: Program) -> tuple[dict, dict]:
+    """How many equations (and program outputs) read each variable, and the equation that
+    defines each."""
+    uses: dict = {}
+    for e in prog.eqns:
+        for a in e.invars:
+            if type(a) is not Literal:
+                uses[a] = uses.get(a, 0) + 1
+    for a in prog.outvars:
+        if type(a) is not Literal:
+            uses[a] = uses.get(a, 0) + 1
+    return uses, {v: e for e in prog.eqns for v in e.outvars}
+
+
 def swap_transposed_dots(prog: Program) -> bool:
     """``transpose(dot_general(x, y))`` as ``dot_general(y, x)`` where that is the same
     result (`_swapped_dot`) and the transpose is the product's only reader; the product is
@@ -634,15 +651,7 @@ def swap_transposed_dots(prog: Program) -> bool:
     >>> [e.prim.name for e in f.lower(fnp.ones((2, 3)), fnp.ones((3, 4))).optimized.eqns]
     ['dot_general']
     """
-    uses: dict = {}
-    for e in prog.eqns:
-        for a in e.invars:
-            if type(a) is not Literal:
-                uses[a] = uses.get(a, 0) + 1
-    for a in prog.outvars:
-        if type(a) is not Literal:
-            uses[a] = uses.get(a, 0) + 1
-    producer = {v: e for e in prog.eqns for v in e.outvars}
+    uses, producer = _uses_and_producers(prog)
     changed = False
     for k, e in enumerate(prog.eqns):
         if e.prim is not transpose_p or type(e.invars[0]) is Literal or uses.get(e.invars[0]) != 1:
@@ -730,6 +739,50 @@ def diagonal_dots(prog: Program) -> bool:
                         "n": n, "chain": chain, "d_first": d_first, "dimension_numbers": dn})
                     changed = True
                     break
+    return changed
+
+
+def scaled_scatters(prog: Program) -> bool:
+    """A scatter-add of products ``s * X[cols]`` (a gather of rows scaled by one scalar each,
+    ``s`` of shape ``(n, 1)``; the product and the gathered rows read by nothing else)
+    becomes one `scaled_scatter` -- a sparse-dense product ``S @ X`` in one pass instead of
+    three, with the same values (`ops.scaled_scatter`).  The gather and the product are
+    dropped by `dce`.
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> rows, cols = fnp.array([0, 2, 2]), fnp.array([1, 0, 1])
+    >>> f = fgrad.jit(lambda z, s, X: z.at[rows].add(s[:, None] * X[cols]))
+    >>> [e.prim.name for e in f.lower(fnp.zeros((3, 2)), fnp.ones(3), fnp.ones((2, 2))).optimized.eqns]
+    ['reshape', 'scaled_scatter']
+    """
+    from ..ops.scaled_scatter import scaled_scatter_p
+
+    uses, producer = _uses_and_producers(prog)
+    changed = False
+    for k, e in enumerate(prog.eqns):
+        if (e.prim.name != "scatter" or e.params["mode"] != "add" or e.params["indexer"] != (("a", 0),)
+                or len(e.invars) != 3 or any(type(a) is Literal for a in e.invars)):
+            continue
+        x, u, rows = e.invars
+        m = producer.get(u)
+        if m is None or m.prim.name != "mul" or uses.get(u) != 1 or len(x.aval.shape) != 2:
+            continue
+        for s, g in (m.invars, m.invars[::-1]):
+            ge = producer.get(g)
+            if (type(s) is Literal or type(g) is Literal or ge is None or ge.prim.name != "gather"
+                    or uses.get(g) != 1 or ge.params["indexer"] != (("a", 0),) or len(ge.invars) != 2):
+                continue
+            X, cols = ge.invars
+            n = tuple(rows.aval.shape)
+            if (type(X) is Literal or type(cols) is Literal or len(n) != 1 or tuple(cols.aval.shape) != n
+                    or tuple(s.aval.shape) != n + (1,) or len(X.aval.shape) != 2
+                    or not (x.aval.dtype == s.aval.dtype == X.aval.dtype == u.aval.dtype)):
+                continue
+            prog.eqns[k] = Eqn(scaled_scatter_p, [x, s, X, cols, rows], e.outvars, {
+                "gather_oob": ge.params["oob"], "fill_value": ge.params["fill_value"],
+                "oob": e.params["oob"], "s_first": s is m.invars[0]})
+            changed = True
+            break
     return changed
 
 
@@ -872,6 +925,8 @@ def optimize(jaxpr: Jaxpr, consts, simplify: bool = True, array_consts: bool = T
         dce(prog)
     if simplify and diagonal_dots(prog):
         dce(prog)
+    if simplify and scaled_scatters(prog):
+        dce(prog)
     if simplify and any(e.prim.name == "scan" for e in prog.eqns):
         from .scan_products import batch_scan_products
 
@@ -882,4 +937,4 @@ def optimize(jaxpr: Jaxpr, consts, simplify: bool = True, array_consts: bool = T
 
 
 __all__ = ["Program", "inline", "dce", "forward", "optimize", "drop_noop_converts", "is_call",
-           "swap_transposed_dots", "diagonal_dots"]
+           "swap_transposed_dots", "diagonal_dots", "scaled_scatters"]

@@ -8,12 +8,11 @@ slow generic path, 5-10x slower.  `host_ufunc_at` recognises the index layouts t
 scatters -- full slices, then adjacent index arrays (and integers), then full slices
 (``out[:, i, j] += u``) -- and runs them as:
 
-* a sparse-matrix product ``A @ U`` (SciPy's CSC kernel; ``A`` is the 0/1 matrix with one
-  entry per update, at its target row) for an add with rows of at least two elements, of
-  integers (as their unsigned twins: wrapping sums, exact in any order, onto any operand) or
-  of floats/complex onto an operand that is all ``+0.0`` (every transpose and segment sum
-  starts from zeros).  The kernel reads the updates in order and adds each to its target
-  row, starting from ``+0.0`` -- exactly what ``np.add.at`` does, so the bits are the same;
+* a sparse-matrix product ``out += A @ U`` computed in place (SciPy's CSC kernel; ``A`` is
+  the 0/1 matrix with one entry per update, at its target row) for an add with rows of at
+  least two elements, of floats, complex (as real pairs) or integers (as their unsigned
+  twins: wrapping sums).  The kernel reads the updates in order and adds each to its target
+  row of the operand -- exactly what ``np.add.at`` does, so the bits are the same;
 * otherwise ``ufunc.at`` on the flattened operand with one linear index per updated element,
   in row-major update order (NumPy's fast path; each target sees its updates in the same
   order, so any ufunc and dtype gives the same bits).
@@ -45,11 +44,9 @@ __all__ = ["host_ufunc_at", "row_scatter_layout"]
 _FULL = slice(None)
 # scatters of fewer updated elements than this go to ``ufunc.at`` as they are (fixed costs)
 _MIN_ELEMENTS = 1024
-# below this many updated elements the flat ufunc.at beats SciPy's fixed cost (measured)
-_CSC_MIN_ELEMENTS = 1 << 15
 # linear indices are built this many updated elements at a time (bounded scratch memory)
 _CHUNK = 1 << 17
-_CSC_FLOATS = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}
+_CSC_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _CSC_COMPLEX = {np.dtype(np.complex64): np.dtype(np.float32), np.dtype(np.complex128): np.dtype(np.float64)}
 
 
@@ -109,8 +106,10 @@ def host_ufunc_at(ufunc: np.ufunc, out: np.ndarray, idx, u) -> None:
     layout = row_scatter_layout(out.shape, idx)
     u = np.asarray(u)
     if (layout is None or u.dtype != out.dtype or u.size < _MIN_ELEMENTS or out.ndim == 1
-            or not out.flags.c_contiguous or not out.flags.writeable):
-        ufunc.at(out, idx, u)  # NumPy's fast path already (1-D), or too small to matter
+            or not out.flags.c_contiguous or not out.flags.writeable or np.may_share_memory(out, u)):
+        # NumPy's fast path already (1-D), too small to matter, or updates that overlap the
+        # operand (the in-place product would read updates it has already changed)
+        ufunc.at(out, idx, u)
         return
     q, k, arrays = layout
     lead, axes, rest = out.shape[:q], out.shape[q:q + k], out.shape[q + k:]
@@ -127,7 +126,7 @@ def host_ufunc_at(ufunc: np.ufunc, out: np.ndarray, idx, u) -> None:
     if p > 1:  # update (i, b) lands in row i * r + rows[b]
         rows = (np.arange(p, dtype=np.intp)[:, None] * r + rows[None, :]).reshape(-1)
     flat = out.reshape(p * r, d)
-    if ufunc is np.add and d > 1 and rows.size * d >= _CSC_MIN_ELEMENTS and _csc_sum(flat, rows, upd):
+    if ufunc is np.add and d > 1 and _csc_sum(flat, rows, upd):
         return
     _flat_ufunc_at(ufunc, flat, rows, upd)
 
@@ -209,52 +208,41 @@ def _count(n: int, dtype) -> np.ndarray:
 
 
 def _csc_sum(flat: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> bool:
-    """``np.add.at(flat, rows, upd)`` as a sparse product ``A @ X`` over the touched rows of
-    ``flat`` (``A`` in CSC form: column ``i`` holds one 1, at update ``i``'s target), when
-    SciPy's kernel gives NumPy's bits: it walks the columns in order and adds each one's row
-    of ``X`` to its target, starting from zeros.
+    """``np.add.at(flat, rows, upd)`` as SciPy's CSC product kernel run **in place**:
+    ``flat += A @ X`` with ``A`` the 0/1 matrix whose column ``i`` holds one 1 at update
+    ``i``'s target row.  The kernel walks the columns in order and adds ``1 * X[i]`` (exact)
+    to its target row of ``flat`` itself, so every target sums ``operand, u1, u2, ...`` in
+    NumPy's order -- the same bits, ``-0.0``, inf and NaN included:
 
-    * integers: summed as their unsigned twins (wrapping, like NumPy) and added to the
-      operand -- modular sums are exact in any order;
-    * floats (complex: their real pairs) onto a ``+0.0`` operand: ``X`` is the updates;
-    * floats onto any other operand: each touched row's operand value comes first (``X``
-      holds those rows, then the updates), so every target sums ``operand, u1, u2, ...`` in
-      NumPy's order.  A ``-0.0`` in a touched row returns False (``+0.0 + -0.0`` is
-      ``+0.0``, while NumPy keeps ``-0.0`` when every update is ``-0.0`` too).
+    * floats as they are, complex as their real pairs (a complex product by ``1 + 0j``
+      would turn ``inf`` into NaN);
+    * integers as their unsigned twins (wrapping, like NumPy; the bytes are the same).
 
-    False (nothing done) for other dtypes."""
+    False (nothing done) for other dtypes, or without SciPy.  ``flat`` is C-contiguous and
+    writeable and every row in ``[0, len(flat))`` (the caller checked): the kernel is
+    SciPy's unchecked ``_sparsetools.csc_matvecs``, so the arrays given to it are built here
+    with exactly the types it reads."""
     dt = flat.dtype
-    integer = dt.kind in "iu"
-    if integer:
+    if dt.kind in "iu":
         work = np.dtype(f"u{dt.itemsize}")
     else:
         work = _CSC_COMPLEX.get(dt, dt)
         if work not in _CSC_FLOATS:
             return False
-    sparse = scipy_module("sparse")
-    if sparse is None:  # pragma: no cover - scipy is optional
+    kernel = _csc_matvecs()
+    if kernel is None:  # pragma: no cover - scipy is optional
         return False
-    # int32 index arrays where they fit: SciPy would otherwise scan and narrow them itself
-    index = np.int32 if rows.size + flat.shape[0] < 2**31 - 1 else np.intp
-    mark = np.zeros(flat.shape[0], bool)
-    mark[rows] = True
-    touched = np.flatnonzero(mark)
-    slot = np.cumsum(mark, dtype=index)
-    slot -= 1  # row -> its position among the touched rows
-    target = slot[rows]
-    base = flat[touched]
-    plain = integer or not base.view(_CSC_FLOATS[work]).any()  # all +0.0
-    if not plain and bool((np.signbit(base.view(work)) & (base.view(work) == 0)).any()):
-        return False
-    if work != dt:  # same bytes: the unsigned twin, or the real pairs of a complex
-        upd = np.ascontiguousarray(upd).view(work)
-    if not plain:
-        upd = np.concatenate([base.view(work), upd])
-        target = np.concatenate([_count(touched.size, index), target])
-    n = target.size
-    select = sparse.csc_matrix((_ones(n, work), target, _count(n + 1, index)), shape=(touched.size, n))
-    total = np.asarray(select @ upd, dtype=work)
-    if integer:
-        total += base.view(work)
-    flat[touched] = total.view(dt)
+    y = flat.reshape(-1).view(work)  # a view: flat is C-contiguous
+    x = np.ascontiguousarray(upd).reshape(-1).view(work)
+    n = rows.size
+    cols = y.size // flat.shape[0]
+    kernel(flat.shape[0], n, cols, _count(n + 1, np.intp), np.ascontiguousarray(rows, np.intp),
+           _ones(n, work), x, y)
     return True
+
+
+def _csc_matvecs():
+    """SciPy's ``csc_matvecs(n_row, n_col, n_vecs, Ap, Ai, Ax, Xx, Yx)`` (``Yx += A @ X``, the
+    kernel behind ``csc_matrix @ dense``), or None without SciPy."""
+    tools = scipy_module("sparse._sparsetools")
+    return None if tools is None else getattr(tools, "csc_matvecs", None)

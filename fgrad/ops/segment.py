@@ -16,7 +16,8 @@ import numpy as np
 from ..core.array import get_aval
 from ..core.constants import full_like
 from ..core.narrow_floats import dtype_kind
-from .elementwise import lt, select
+from .bits import bitcast_convert_type
+from .elementwise import convert_element_type, lt, minimum, select
 
 __all__ = ["segment_sum", "segment_prod", "segment_max", "segment_min"]
 
@@ -58,8 +59,7 @@ def _segment(data, segment_ids, num_segments, mode, kind: str, name: str):
     if dtype_kind(get_aval(segment_ids).dtype) == "i":
         # a negative id is out of range, not counted from the end (``.at[]`` would wrap -1 to
         # the last segment): dropped, or clipped to segment 0, as JAX's (unnormalized) scatter
-        segment_ids = select(lt(segment_ids, 0), full_like(segment_ids, n if mode == "drop" else 0),
-                             segment_ids)
+        segment_ids = _negative_ids_out(segment_ids, n, mode)
     return getattr(init.at[segment_ids], kind)(data, mode=mode)
 
 
@@ -119,3 +119,18 @@ def segment_min(data, segment_ids, num_segments=None, indices_are_sorted=False, 
         Array([ 4.,  2., inf], dtype=float64)
     """
     return _segment(data, segment_ids, num_segments, mode, "min", "segment_min")
+
+
+def _negative_ids_out(ids, n: int, mode: str):
+    """``ids`` with every negative id made out of range (``mode="drop"``) or 0 (else).  A
+    dropped id is read as its unsigned twin, where a negative one is at least ``2**(b-1)``
+    (``b`` bits): out of range when ``n <= 2**(b-1)``, at no cost (a bitcast); 64-bit ids are
+    also capped at ``n`` (the scatter reads indices as signed 64-bit).  8/16-bit ids with more
+    segments than that are widened to int32 first.  ``clip``: a select."""
+    dt = np.dtype(get_aval(ids).dtype)
+    if mode == "drop" and n > 2 ** (8 * dt.itemsize - 1) and dt.itemsize < 4:
+        ids, dt = convert_element_type(ids, np.int32), np.dtype(np.int32)
+    if mode == "drop" and n <= 2 ** (8 * dt.itemsize - 1):
+        unsigned = bitcast_convert_type(ids, np.dtype(f"u{dt.itemsize}"))
+        return minimum(unsigned, full_like(unsigned, n)) if dt.itemsize == 8 else unsigned
+    return select(lt(ids, 0), full_like(ids, n if mode == "drop" else 0), ids)
