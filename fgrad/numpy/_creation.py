@@ -191,7 +191,7 @@ def zeros(shape: int | Shape, dtype: DTypeLike | None = None, *,
     >>> fnp.zeros(2, dtype=fnp.int32, device="cpu")
     Array([0, 0], dtype=int32)
     """
-    staged = _staged_fill(shape, 0, dtype, device)
+    staged = _staged_fill(shape, 0, dtype or float, device)  # (float64 by default: not the int literal's)
     return staged if staged is not None else _on_device(lambda: _zeros(shape, dtype), device)
 
 
