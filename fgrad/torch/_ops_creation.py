@@ -51,6 +51,9 @@ def _finish(buf, requires_grad=False, out=None, index=None) -> Tensor:
     return t
 
 
+_FLOAT_MAX: dict = {}  # dtype -> its largest finite value (`check_fill_value`'s bound)
+
+
 def check_fill_value(value: Any, dtype: np.dtype, name: str) -> Any:
     """PyTorch refuses a finite fill value beyond a floating dtype's range (``full``,
     ``fill_``, ``scalar_tensor``) instead of storing inf; ``tensor(...)`` and arithmetic
@@ -66,7 +69,10 @@ def check_fill_value(value: Any, dtype: np.dtype, name: str) -> Any:
         return value % (info.max + 1) if value < 0 and kind == "u" else value
     if kind == "f" and isinstance(value, (int, float)) and not isinstance(value, bool):
         v = float(value)
-        if math.isfinite(v) and builtins.abs(v) > float(_narrow_finfo(dtype).max):
+        top = _FLOAT_MAX.get(dtype)
+        if top is None:
+            top = _FLOAT_MAX[dtype] = float(_narrow_finfo(dtype).max)
+        if math.isfinite(v) and builtins.abs(v) > top:
             raise RuntimeError(
                 f"{name}: value cannot be converted to type {np.dtype(dtype).name} without overflow "
                 f"(got {value!r}; the largest finite {np.dtype(dtype).name} is {_narrow_finfo(dtype).max}). "
@@ -258,6 +264,11 @@ def frombuffer(buffer: Any, *, dtype: DType, count: int = -1, offset: int = 0,
 def _sizes(size) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
         size = tuple(size[0])
+    for s in size:  # the common case, plain non-negative ints, without the checks' frames
+        if type(s) is not int or s < 0:
+            break
+    else:
+        return tuple(size)
     out = []
     for s in size:
         if isinstance(s, Tensor):
