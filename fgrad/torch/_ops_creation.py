@@ -81,6 +81,9 @@ def check_fill_value(value: Any, dtype: np.dtype, name: str) -> Any:
     return value
 
 
+_NUMBER_TYPES = frozenset((bool, int, float, builtins.complex))
+
+
 def _infer_np_dtype(data) -> np.dtype:
     """PyTorch's dtype inference for ``torch.tensor(data)``."""
     if isinstance(data, Tensor):
@@ -97,6 +100,14 @@ def _infer_np_dtype(data) -> np.dtype:
         return D.DEFAULT.float.np
     if isinstance(data, builtins.complex):
         return D.DEFAULT.complex.np
+    if type(data) in (list, tuple):  # a flat sequence of Python numbers: the kinds from its types
+        types = set(map(type, data))
+        if types and types <= _NUMBER_TYPES:
+            if builtins.complex in types:
+                return D.DEFAULT.complex.np
+            if float in types:
+                return D.DEFAULT.float.np
+            return np.dtype(np.int64) if int in types else np.dtype(np.bool_)
     kinds = set()
     tensor_dt = []
     stack = [data]

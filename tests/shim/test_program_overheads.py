@@ -7,6 +7,8 @@ live when torch is installed."""
 
 from __future__ import annotations
 
+import enum
+
 import numpy as np
 import pytest
 
@@ -71,3 +73,74 @@ def test_shim_integer_sums_are_pytorchs(dt):
     x = torch.tensor([[1, 0, 1], [1, 1, 0]]).to(getattr(torch, dt))
     assert x.sum().dtype == torch.int64 and x.sum().item() == 4
     assert x.sum(0).tolist() == [2, 1, 1] and x.sum(1, keepdim=True).tolist() == [[2], [2]]
+
+
+class _Small(enum.IntEnum):
+    A = 3
+
+
+# torch.tensor(data): PyTorch 2.13's dtype and values (flat lists of Python numbers take the
+# type-set shortcut of `_infer_np_dtype` and `to_nested`; the others the element walk)
+TENSOR_CASES = [
+    ([1, 2], "int64", [1, 2]),
+    ([True, False], "bool", [True, False]),
+    ([True, 2], "int64", [1, 2]),
+    ([1, 2.5], "float32", [1.0, 2.5]),
+    ([1, 1j], "complex64", [1, 1j]),
+    ((3, 4), "int64", [3, 4]),
+    ([], "float32", []),
+    ([_Small.A, 1], "int64", [3, 1]),
+    ([np.int32(2), 1], "int64", [2, 1]),
+    ([np.float32(1.5), 1], "float32", [1.5, 1.0]),
+    ([[1, 2], [3, 4]], "int64", [[1, 2], [3, 4]]),
+]
+
+
+@pytest.mark.parametrize("data,dtype,values", TENSOR_CASES)
+def test_tensor_of_a_list_infers_pytorchs_dtype(data, dtype, values):
+    t = torch.tensor(data)
+    assert t.dtype == getattr(torch, dtype) and t.tolist() == values
+    pt = pytest.importorskip("torch")
+    r = pt.tensor(data)
+    assert r.dtype == getattr(pt, dtype) and r.tolist() == values
+
+
+def test_tensor_of_a_list_holding_tensors():
+    t = torch.tensor([torch.tensor(2), 3])
+    assert t.dtype == torch.int64 and t.tolist() == [2, 3]
+    t = torch.tensor([torch.tensor(2.5), 3])
+    assert t.dtype == torch.float32 and t.tolist() == [2.5, 3.0]
+
+
+# PyTorch 2.13: manual_seed(5), the TensorDataset below, DataLoader(batch_size=4, shuffle=True)
+LOADER_PT = [([[4.0, 5.0], [6.0, 7.0], [8.0, 9.0], [10.0, 11.0]], [0, 1, 0, 1]),
+             ([[2.0, 3.0], [0.0, 1.0]], [1, 0])]
+
+
+def _loader_batches(t, **kw):
+    t.manual_seed(5)
+    ds = t.utils.data.TensorDataset(t.arange(12.).reshape(6, 2), t.tensor([0, 1, 0, 1, 0, 1]))
+    return list(t.utils.data.DataLoader(ds, batch_size=4, shuffle=True, **kw))
+
+
+def test_tensor_dataset_batches_are_pytorchs():
+    batches = _loader_batches(torch)
+    assert [(x.tolist(), y.tolist()) for x, y in batches] == LOADER_PT
+    assert all(type(b) is list for b in batches)
+    assert [(x.dtype, y.dtype) for x, y in batches] == [(torch.float32, torch.int64)] * 2
+    assert all(x.is_contiguous() and x._base is None for x, _ in batches)
+    # the per-item path (a collate_fn of one's own) gives the very same batches
+    slow = _loader_batches(torch, collate_fn=lambda b: torch.utils.data.default_collate(b))
+    for (x, y), (sx, sy) in zip(batches, slow, strict=True):
+        assert torch.equal(x, sx) and torch.equal(y, sy) and x.stride() == sx.stride()
+    pt = pytest.importorskip("torch")
+    assert [(x.tolist(), y.tolist()) for x, y in _loader_batches(pt)] == LOADER_PT
+
+
+def test_tensor_dataset_batches_keep_the_stack_where_it_matters():
+    w = torch.arange(6.).requires_grad_()
+    (x,) = next(iter(torch.utils.data.DataLoader(torch.utils.data.TensorDataset(w), batch_size=3)))
+    assert type(x.grad_fn).__name__ == "StackBackward0"  # as PyTorch: stacked rows of w
+    ds = torch.utils.data.TensorDataset(torch.arange(6.))
+    with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 0 with size 6"):
+        list(torch.utils.data.DataLoader(ds, batch_size=4, sampler=[5, 0, 7]))
