@@ -119,3 +119,32 @@ def test_example_matches_live_pytorch(name):
     theirs = run_example(name, *SHORT_ARGS[name], backend="torch")
     assert theirs == (STORED / f"{name}_short.txt").read_text()  # the stored record is current
     assert_same_output(name, run_example(name, *SHORT_ARGS[name]), theirs, full=False)
+
+
+def test_benchmarked_programs_are_the_tested_examples():
+    """`python -m benchmarks.programs` times the programs this file checks against PyTorch."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from benchmarks.programs import PROGRAMS
+    finally:
+        sys.path.remove(str(ROOT))
+    names = [name for name, _ in PROGRAMS]
+    assert len(names) == len(set(names)) and {n[:-3] for n in names} == set(SHORT_ARGS), names
+    assert all((ROOT / "examples" / n).is_file() for n in names)
+
+
+@pytest.mark.slow
+@needs_torch
+def test_programs_benchmark_driver_smoke():
+    """The driver itself, with a second fgrad worker (``--old``: here the same checkout), one
+    small program, one timed run each."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "benchmarks.programs", "--only", "torch_vae", "--repeats", "1",
+           "--old", str(ROOT)]
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert lines[0].startswith("torch_vae.py --epochs 1: fgrad first") and "ratio fgrad" in lines[0], lines
+    assert lines[-2].startswith("geometric mean of the ratios: ") and lines[-1].startswith(
+        f"geometric mean of the ratios (old = {ROOT}): "), lines

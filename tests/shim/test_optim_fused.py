@@ -97,11 +97,16 @@ def test_maximize_and_aliased_gradients_take_the_per_op_path():
     np.testing.assert_array_equal(v.detach().numpy(), [0.5, 1.0])
 
 
-def test_host_parameters_take_the_fused_path(monkeypatch):
+def _fused_calls(monkeypatch, cls) -> list:
+    """The parameters ``cls._update_plain`` (the fused path) is called with, from now on."""
     calls = []
-    real = torch.optim.Adam._update_plain
-    monkeypatch.setattr(torch.optim.Adam, "_update_plain",
-                        lambda self, p, *a: calls.append(p) or real(self, p, *a))
+    real = cls._update_plain
+    monkeypatch.setattr(cls, "_update_plain", lambda self, p, *a: calls.append(p) or real(self, p, *a))
+    return calls
+
+
+def test_host_parameters_take_the_fused_path(monkeypatch):
+    calls = _fused_calls(monkeypatch, torch.optim.Adam)
     w = torch.nn.Parameter(torch.ones(3))
     for foreach in (None, False):
         opt = torch.optim.AdamW([w], foreach=foreach)
@@ -112,10 +117,7 @@ def test_host_parameters_take_the_fused_path(monkeypatch):
 
 
 def test_nesterov_sgd_takes_the_fused_path(monkeypatch):
-    calls = []
-    real = torch.optim.SGD._update_plain
-    monkeypatch.setattr(torch.optim.SGD, "_update_plain",
-                        lambda self, p, *a: calls.append(p) or real(self, p, *a))
+    calls = _fused_calls(monkeypatch, torch.optim.SGD)
     w = torch.nn.Parameter(torch.ones(3))
     opt = torch.optim.SGD([w], lr=0.1, momentum=0.9, nesterov=True)
     g = torch.tensor([1.0, -2.0, 0.5])
