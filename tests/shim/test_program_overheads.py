@@ -144,3 +144,39 @@ def test_tensor_dataset_batches_keep_the_stack_where_it_matters():
     ds = torch.utils.data.TensorDataset(torch.arange(6.))
     with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 0 with size 6"):
         list(torch.utils.data.DataLoader(ds, batch_size=4, sampler=[5, 0, 7]))
+
+
+@pytest.mark.parametrize("shape", [(7, 3), (4, 5, 6), (3, 4, 5, 6), (2, 3, 2, 3, 4)])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_batch_norm_statistics_are_numpys_mean_and_var(shape, dt):
+    from fgrad.torch.nn.functional import _batch_stats64
+
+    x = (np.random.default_rng(0).standard_normal(shape) * 3 + 1).astype(dt)
+    axes = (0,) + tuple(range(2, x.ndim))
+    mean, var = _batch_stats64(x, axes, x.size // x.shape[1])
+    assert mean.tobytes() == x.mean(axis=axes, dtype=np.float64).tobytes()
+    assert var.tobytes() == x.var(axis=axes, dtype=np.float64).tobytes()
+
+
+# PyTorch 2.13: BatchNorm2d(3) in training on the input below, twice (running statistics)
+BN_RUNNING_PT = ([0.2944999933242798, 0.4465000033378601, 0.5985000133514404],
+                 [1.1124799251556396, 1.1124800443649292, 1.1124799251556396])
+
+
+def _bn_running(t):
+    bn = t.nn.BatchNorm2d(3)
+    x = t.arange(48, dtype=t.float32).reshape(2, 3, 2, 4) / 10
+    bn(x)
+    bn(x)
+    return bn.running_mean.tolist(), bn.running_var.tolist()
+
+
+def test_batch_norm_running_statistics_are_pytorchs():
+    """The means equal PyTorch's; the variances are within one float32 ulp (one of the three
+    here is one ulp below PyTorch's, as before `_batch_stats64`: PyTorch's CPU kernel
+    accumulates the variance its own way, Welford's)."""
+    mean, var = _bn_running(torch)
+    np.testing.assert_array_equal(np.float32(mean), np.float32(BN_RUNNING_PT[0]))
+    np.testing.assert_allclose(np.float32(var), np.float32(BN_RUNNING_PT[1]), rtol=1.5e-7, atol=0)
+    pt = pytest.importorskip("torch")
+    assert _bn_running(pt) == BN_RUNNING_PT
