@@ -180,3 +180,50 @@ def test_batch_norm_running_statistics_are_pytorchs():
     np.testing.assert_allclose(np.float32(var), np.float32(BN_RUNNING_PT[1]), rtol=1.5e-7, atol=0)
     pt = pytest.importorskip("torch")
     assert _bn_running(pt) == BN_RUNNING_PT
+
+
+# PyTorch 2.13's pad_sequence of a, b, c = tensor([1, 2, 3]), tensor([4]), tensor([5, 6]) and
+# of x = arange(6.).reshape(3, 2), y = arange(2.).reshape(1, 2) + 10
+PAD_PT = ([[1, 2, 3], [4, -1, -1], [5, 6, -1]], [[1, 0, 0], [2, 0, 5], [3, 4, 6]],
+          [[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]], [[10.0, 11.0], [0.5, 0.5], [0.5, 0.5]]])
+
+
+def _pads(t):
+    pad = t.nn.utils.rnn.pad_sequence
+    a, b, c = t.tensor([1, 2, 3]), t.tensor([4]), t.tensor([5, 6])
+    x, y = t.arange(6.).reshape(3, 2), t.arange(2.).reshape(1, 2) + 10
+    return (pad([a, b, c], batch_first=True, padding_value=-1).tolist(),
+            pad([a, b, c], padding_side="left").tolist(),
+            pad([x, y], batch_first=True, padding_value=0.5).tolist())
+
+
+def test_pad_sequence_and_cat_of_new_shapes_are_pytorchs():
+    """`cat` of host tensors of its result dtype (NumPy's concatenate at once) and
+    pad_sequence's gather without grad (NumPy's indexing at once)."""
+    assert _pads(torch) == PAD_PT
+    for lens in ([3, 1, 2], [5, 4], [1]):  # new shapes each time
+        seqs = [torch.arange(n) + 10 * i for i, n in enumerate(lens)]
+        padded = torch.nn.utils.rnn.pad_sequence(seqs, batch_first=True)
+        assert padded.dtype == torch.int64 and padded.is_contiguous()
+        assert padded.tolist() == [s.tolist() + [0] * (max(lens) - len(s)) for s in seqs]
+        both = torch.cat(seqs)
+        assert both.tolist() == [v for s in seqs for v in s.tolist()] and both._buf.flags.owndata
+    mixed = torch.cat([torch.tensor([1, 2]), torch.tensor([3.5])])  # promotion: the op's path
+    assert mixed.dtype == torch.float32 and mixed.tolist() == [1.0, 2.0, 3.5]
+    pt = pytest.importorskip("torch")
+    assert _pads(pt) == PAD_PT
+
+
+def test_pad_sequence_and_cat_still_record_gradients():
+    x = torch.arange(6.).reshape(3, 2).requires_grad_()
+    y = torch.ones(1, 2, requires_grad=True)
+    c = torch.cat([x, y])
+    assert type(c.grad_fn).__name__ == "CatBackward0"
+    p = torch.nn.utils.rnn.pad_sequence([x, y], batch_first=True, padding_value=7.0)
+    (p * torch.arange(12.).reshape(2, 3, 2)).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.arange(6.).reshape(3, 2))
+    np.testing.assert_array_equal(y.grad.numpy(), [[6.0, 7.0]])
+    with torch.no_grad():
+        assert torch.cat([x, y]).grad_fn is None and not torch.cat([x, y]).requires_grad
+    with torch.inference_mode():
+        assert torch.cat([torch.ones(2), torch.zeros(1)]).is_inference()
