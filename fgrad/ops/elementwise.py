@@ -94,7 +94,8 @@ def _promoting_bind(prim: Primitive):
                 args = lattice_pair(a, b)
             return plain_bind(*args, **params)
         if len(args) == 1:
-            if _weakness(args[0]):
+            # (a cast asked to be weak: weak whatever its operand, batched values included)
+            if _weakness(args[0]) or (prim is convert_element_type_p and params.get("weak_type")):
                 return _weak_bind(prim, plain_bind, args, params)
             return plain_bind(*args, **params)
         if any(_weakness(a) for a in args):
