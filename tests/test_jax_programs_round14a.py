@@ -71,3 +71,36 @@ def test_weak_cast_of_a_batched_value_matches_live_jax():
         for got, want in zip(cases(fgrad, fnp), cases(jax, jnp)):
             assert (got.dtype, got.weak_type) == (want.dtype, want.weak_type)
             np.testing.assert_allclose(np.asarray(got), np.asarray(want))
+
+
+# ---- lists inside the sequence of concatenate/stack ----------------------------------------------
+
+
+JOINERS = ["concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack"]
+
+
+def test_joining_rejects_nested_lists_as_jax():
+    """``jnp.concatenate([[1, 2], jnp.array([3])])`` ("Sharp bits": non-array inputs) raises
+    JAX's TypeError for the list element; fgrad converted it.  Arrays (NumPy's too) in a list
+    or tuple stay accepted."""
+    x = fnp.array([3, 4])
+    for name in JOINERS:
+        fn = getattr(fnp, name)
+        for bad in ([[1, 2], x], ((1, 2), x), [[1, 2], [3, 4]]):
+            with pytest.raises(TypeError, match=f"^{name} requires ndarray or scalar arguments.* position 0"):
+                fn(bad)
+        assert fn([np.array([1, 2]), x]).tolist() == fn((fnp.array([1, 2]), x)).tolist()
+
+
+def test_joining_rejects_nested_lists_as_live_jax():
+    jnp = pytest.importorskip("jax.numpy")
+    for name in JOINERS:
+        for make in (lambda m: [[1, 2], m.array([3, 4])], lambda m: [np.array([1, 2]), m.array([3, 4])]):
+            try:
+                want = getattr(jnp, name)(make(jnp)).tolist()
+            except TypeError as e:
+                with pytest.raises(TypeError, match="requires ndarray"):
+                    getattr(fnp, name)(make(fnp))
+                assert "requires ndarray" in str(e)
+            else:
+                assert getattr(fnp, name)(make(fnp)).tolist() == want

@@ -16,7 +16,7 @@ print(jnp.arange(10).at[11].add(23), jnp.arange(5).at[jnp.array([1, 7])].set(-1)
 print(jnp.arange(5.0).at[jnp.array([1, 7])].set(-1, mode="clip"), jnp.arange(5.0).at[-1].set(9))
 print(jnp.take(jnp.arange(5.0), jnp.array([0, 7]), mode="fill", fill_value=-1.0), jnp.take(jnp.arange(5.0), 7, mode="clip"))
 try:
-    jnp.take(jnp.arange(5.0), jnp.array([7]), mode="raise")
+    jnp.take(jnp.arange(5.0), jnp.array([7]), mode="bogus")
 except (NotImplementedError, IndexError, ValueError) as e:
     print(type(e).__name__)
 print(np.arange(10)[-1], jnp.arange(10)[-1], jnp.arange(10)[2:100], jnp.arange(10)[-100:3])
