@@ -32,7 +32,7 @@ RTOL_PROGRAM: dict = {}
     test_program_prints_what_jax_prints,
     test_stored_output_is_live_jax,
     test_every_program_has_stored_outputs_and_no_fgrad_import,
-) = program_tests(PROGRAMS, NAMES, FAST, RTOL_PROGRAM, 16)
+) = program_tests(PROGRAMS, NAMES, FAST, RTOL_PROGRAM, 17)
 
 
 # ---- weak types under vmap ---------------------------------------------------------------------
