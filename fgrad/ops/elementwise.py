@@ -8,6 +8,8 @@ differentiated again.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..typing import Array, ArrayLike, Complex
 
 import math
@@ -1111,11 +1113,16 @@ def _convert_impl(xp, x, new_dtype, weak_type=False, saturate=True):
     return x.astype(new_dtype, copy=False)
 
 
-def saturates(src, dst, params=None) -> bool:
+def saturates(src: np.dtype, dst: Any, params: dict | None = None) -> bool:
     """Whether a cast from ``src`` to ``dst`` (with the primitive's ``params``) is float (or
     complex) to integer, which JAX (XLA) saturates: values beyond the integer range become its
     min/max, NaN becomes 0.  The PyTorch face casts with ``saturate=False`` (NumPy's cast, as
-    PyTorch's on the CPU; out-of-range values are unspecified there)."""
+    PyTorch's on the CPU; out-of-range values are unspecified there).
+
+    >>> import numpy as np
+    >>> saturates(np.dtype(np.float32), np.int8), saturates(np.dtype(np.int64), np.int8)
+    (True, False)
+    """
     return dtype_kind(src) in "fc" and np.dtype(dst).kind in "iu" and \
         (params is None or params.get("saturate", True))
 
