@@ -66,7 +66,7 @@ print(hessian(lambda W: loss(W, b))(W))
 
 
 def f(x):
-    return jnp.sum(jnp.sin(x) * x ** 2) + jnp.prod(jnp.cos(x))
+    return jnp.sum(jnp.sin(x) * x**2) + jnp.prod(jnp.cos(x))
 
 
 x = jnp.array([0.3, -1.2, 2.0])
@@ -107,12 +107,14 @@ print(J.shape, jacrev(f2)(W).shape, jnp.allclose(J, jacrev(f2)(W)))
 print(jacrev(lambda d: d["a"] * d["b"])({"a": jnp.arange(2.0), "b": jnp.ones(2)}))
 _, f_vjp = vjp(lambda a, b: a * jnp.sin(b), 2.0, jnp.array([0.5, 1.0]))
 print(f_vjp(jnp.array([1.0, 1.0])))
-print(jax.linearize(jnp.sin, 1.0)[1](2.0), jax.linear_transpose(lambda x: 3.0 * x, jnp.ones(2))(jnp.arange(2.0)))
+print(
+    jax.linearize(jnp.sin, 1.0)[1](2.0), jax.linear_transpose(lambda x: 3.0 * x, jnp.ones(2))(jnp.arange(2.0))
+)
 
 
 def f_c(z):
     x, y = jnp.real(z), jnp.imag(z)
-    return x ** 2 + y ** 2
+    return x**2 + y**2
 
 
 z = 3.0 + 4j
@@ -125,7 +127,7 @@ def g_c(z):
 
 print(grad(g_c)(z), grad(jnp.abs)(z))
 print(grad(lambda z: jnp.sin(z), holomorphic=True)(z), jnp.cos(z))
-print(grad(lambda z: z ** 2 + 2 * z, holomorphic=True)(1.5 - 2j))
+print(grad(lambda z: z**2 + 2 * z, holomorphic=True)(1.5 - 2j))
 print(jvp(jnp.sin, (z,), (1.0 + 0j,)), vjp(jnp.sin, z)[1](1.0 + 0j))
 print(jacfwd(lambda z: jnp.exp(z), holomorphic=True)(jnp.array([1j, 1 + 1j])))
 print(jacrev(lambda z: z * z.conj(), holomorphic=False)(jnp.array(1.0 + 2j)) if False else "skip")
@@ -134,16 +136,16 @@ try:
 except TypeError as e:
     print("TypeError", "holomorphic=True" in str(e))
 try:
-    grad(lambda x: x ** 2, holomorphic=True)(1.0)
-except TypeError as e:
+    grad(lambda x: x**2, holomorphic=True)(1.0)
+except TypeError:
     print("TypeError holomorphic real input")
 try:
     grad(lambda x: x)(jnp.ones(2))
-except TypeError as e:
+except TypeError:
     print("TypeError scalar")
 try:
     grad(lambda n: n * 2.0)(3)
-except TypeError as e:
+except TypeError:
     print("TypeError int")
 print(grad(lambda n, x: n * x, argnums=1)(3, 2.0), jax.grad(lambda x: x[0] * x[1])(jnp.array([2.0, 5.0])))
 A = jnp.array([[5.0, 2.0 + 1j], [2.0 - 1j, 3.0]])

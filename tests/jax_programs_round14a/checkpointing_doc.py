@@ -37,7 +37,11 @@ def f3(W1, W2, W3, x):
     return x
 
 
-print(jnp.allclose(jax.grad(lambda w: f3(w, W2, W3, x).sum())(W1), jax.grad(lambda w: f(w, W2, W3, x).sum())(W1)))
+print(
+    jnp.allclose(
+        jax.grad(lambda w: f3(w, W2, W3, x).sum())(W1), jax.grad(lambda w: f(w, W2, W3, x).sum())(W1)
+    )
+)
 
 
 def loss(params, x, y):
@@ -59,12 +63,13 @@ def layer(W, x):
 
 params = [W1 * 0.1, W2 * 0.1, W3 * 0.1]
 for policy_name, policy in [
-        ("nothing", jax.checkpoint_policies.nothing_saveable),
-        ("everything", jax.checkpoint_policies.everything_saveable),
-        ("dots", jax.checkpoint_policies.dots_saveable),
-        ("dots_no_batch", jax.checkpoint_policies.dots_with_no_batch_dims_saveable),
-        ("names", jax.checkpoint_policies.save_only_these_names("layer1_output")),
-        ("any_names", jax.checkpoint_policies.save_any_names_but_these("layer0_output"))]:
+    ("nothing", jax.checkpoint_policies.nothing_saveable),
+    ("everything", jax.checkpoint_policies.everything_saveable),
+    ("dots", jax.checkpoint_policies.dots_saveable),
+    ("dots_no_batch", jax.checkpoint_policies.dots_with_no_batch_dims_saveable),
+    ("names", jax.checkpoint_policies.save_only_these_names("layer1_output")),
+    ("any_names", jax.checkpoint_policies.save_any_names_but_these("layer0_output")),
+]:
     remat_loss = jax.checkpoint(loss, policy=policy)
     val, grads = jax.value_and_grad(remat_loss)(params, x, jnp.ones(7))
     print(policy_name, val, jnp.round(grads[0][0], 5))
@@ -80,7 +85,11 @@ def unrolled(x0, xs):
 
 
 print(jax.grad(unrolled)(0.1, jnp.linspace(0, 1, 6)))
-print(jax.grad(lambda x: jax.lax.scan(jax.checkpoint(lambda c, _: (jnp.sin(c) * 1.1, None)), x, None, length=4)[0])(0.3))
+print(
+    jax.grad(
+        lambda x: jax.lax.scan(jax.checkpoint(lambda c, _: (jnp.sin(c) * 1.1, None)), x, None, length=4)[0]
+    )(0.3)
+)
 
 
 def with_static(x, n):

@@ -15,7 +15,7 @@ kernel += jnp.array([[1, 1, 0], [1, 0, -1], [0, -1, -1]])[:, :, jnp.newaxis, jnp
 img = jnp.zeros((1, 20, 20, 3), dtype=jnp.float32)
 for k in range(3):
     x = 5 + k * 4
-    img = img.at[0, x:x + 6, x:x + 6, k].set(1.0)
+    img = img.at[0, x : x + 6, x : x + 6, k].set(1.0)
 out = lax.conv(jnp.transpose(img, [0, 3, 1, 2]), jnp.transpose(kernel, [3, 2, 0, 1]), (1, 1), "SAME")
 print(out.shape, out[0, 0, 4:9, 4:9])
 dn = lax.conv_dimension_numbers(img.shape, kernel.shape, ("NHWC", "HWIO", "NHWC"))
@@ -34,8 +34,9 @@ out = lax.conv_general_dilated(img, kernel, (1, 1), ((1, 1), (1, 1)), (2, 2), (1
 print(out.shape)
 print(lax.conv_transpose(img, kernel, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")).shape)
 print(lax.conv_transpose(img, kernel, (2, 2), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC")).shape)
-g = lax.conv_general_dilated(jnp.ones((1, 4, 5, 5)), jnp.ones((6, 2, 3, 3)), (1, 1), "SAME",
-                             feature_group_count=2)
+g = lax.conv_general_dilated(
+    jnp.ones((1, 4, 5, 5)), jnp.ones((6, 2, 3, 3)), (1, 1), "SAME", feature_group_count=2
+)
 print(g.shape, g[0, :, 2, 2], g[0, 0, 0, 0])
 x1 = jnp.array([1.0, 2.0, 3.0, 4.0])
 w1 = jnp.array([0.5, -1.0, 2.0])
@@ -56,10 +57,20 @@ def f(x):
 
 x = jnp.arange(5.0)
 print(f(x), jax.jit(f)(x), jax.vmap(f)(jnp.stack([x, 2 * x]))[1])
-print(jax.vmap(lambda v: jax.pure_callback(f_host, jax.ShapeDtypeStruct(v.shape, v.dtype), v,
-                                           vmap_method="expand_dims"))(jnp.ones((2, 3))))
-print(jax.vmap(lambda v: jax.pure_callback(f_host, jax.ShapeDtypeStruct(v.shape, v.dtype), v,
-                                           vmap_method="broadcast_all"))(jnp.ones((2, 3))))
+print(
+    jax.vmap(
+        lambda v: jax.pure_callback(
+            f_host, jax.ShapeDtypeStruct(v.shape, v.dtype), v, vmap_method="expand_dims"
+        )
+    )(jnp.ones((2, 3)))
+)
+print(
+    jax.vmap(
+        lambda v: jax.pure_callback(
+            f_host, jax.ShapeDtypeStruct(v.shape, v.dtype), v, vmap_method="broadcast_all"
+        )
+    )(jnp.ones((2, 3)))
+)
 try:
     jax.grad(f)(1.0)
 except ValueError as e:
@@ -73,10 +84,11 @@ def np_sin(x):
 
 @np_sin.defjvp
 def _(primals, tangents):
-    x, = primals
-    t, = tangents
-    return np_sin(x), jax.pure_callback(np.cos, jax.ShapeDtypeStruct(jnp.shape(x), x.dtype), x,
-                                        vmap_method="sequential") * t
+    (x,) = primals
+    (t,) = tangents
+    return np_sin(x), jax.pure_callback(
+        np.cos, jax.ShapeDtypeStruct(jnp.shape(x), x.dtype), x, vmap_method="sequential"
+    ) * t
 
 
 print(np_sin(x), jax.vmap(jax.grad(np_sin))(x))

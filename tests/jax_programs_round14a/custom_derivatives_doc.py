@@ -50,8 +50,9 @@ def f(x, y):
     return jnp.sin(x) * y
 
 
-f.defjvps(lambda x_dot, primal_out, x, y: jnp.cos(x) * x_dot * y,
-          lambda y_dot, primal_out, x, y: jnp.sin(x) * y_dot)
+f.defjvps(
+    lambda x_dot, primal_out, x, y: jnp.cos(x) * x_dot * y, lambda y_dot, primal_out, x, y: jnp.sin(x) * y_dot
+)
 print(f(2.0, 3.0), jvp(f, (2.0, 3.0), (1.0, 0.0)), grad(f)(2.0, 3.0), grad(f, 1)(2.0, 3.0))
 
 
@@ -75,12 +76,12 @@ def app(f, x):
 
 @app.defjvp
 def app_jvp(f, primals, tangents):
-    x, = primals
-    x_dot, = tangents
+    (x,) = primals
+    (x_dot,) = tangents
     return f(x), 2.0 * x_dot
 
 
-print(app(lambda x: x ** 3, 3.0), grad(app, 1)(lambda x: x ** 3, 3.0))
+print(app(lambda x: x**3, 3.0), grad(app, 1)(lambda x: x**3, 3.0))
 
 
 @partial(custom_jvp, nondiff_argnums=(0, 1))
@@ -162,7 +163,7 @@ def fixed_point_fwd(f, a, x_init):
 def fixed_point_rev(f, res, x_star_bar):
     a, x_star = res
     _, vjp_a = jax.vjp(lambda a: f(a, x_star), a)
-    a_bar, = vjp_a(fixed_point(partial(rev_iter, f), (a, x_star, x_star_bar), x_star_bar))
+    (a_bar,) = vjp_a(fixed_point(partial(rev_iter, f), (a, x_star, x_star_bar), x_star_bar))
     return a_bar, jnp.zeros_like(x_star)
 
 

@@ -19,7 +19,7 @@ def f(x):
 result = f(2.0)
 print("result", result)
 jax.vmap(lambda x: jax.debug.print("vmapped {}", x) or x * 2)(jnp.arange(3.0))
-jax.grad(lambda x: (jax.debug.print("primal {x:.3f}", x=x), x ** 2)[1])(1.5)
+jax.grad(lambda x: (jax.debug.print("primal {x:.3f}", x=x), x**2)[1])(1.5)
 
 
 def body(carry, x):

@@ -15,7 +15,12 @@ c = jnp.arange(4.0)
 print(jnp.einsum("ij,jk->ik", a, b), jnp.einsum("ij,jk", a, b).shape)
 print(jnp.einsum("ij,jk,k->i", a, b, c), jnp.einsum("ij->ji", a).shape, jnp.einsum("ij->", a))
 sq = jnp.arange(9.0).reshape(3, 3)
-print(jnp.einsum("ii", sq), jnp.einsum("ii->i", sq), jnp.einsum("i,i", c, c), jnp.einsum("i,j->ij", c[:2], c[:3]))
+print(
+    jnp.einsum("ii", sq),
+    jnp.einsum("ii->i", sq),
+    jnp.einsum("i,i", c, c),
+    jnp.einsum("i,j->ij", c[:2], c[:3]),
+)
 x = jnp.arange(24.0).reshape(2, 3, 4)
 print(jnp.einsum("...ij,...jk->...ik", x, jnp.ones((2, 4, 2))).shape, jnp.einsum("bij->bji", x).shape)
 print(jnp.einsum("bij,bjk->bik", x, jnp.transpose(x, (0, 2, 1)))[1])
@@ -24,14 +29,33 @@ print(jnp.einsum("ij,jk->ik", a, b, optimize="greedy"), jnp.einsum("ij,jk->ik", 
 path, desc = jnp.einsum_path("ij,jk,kl->il", a, b, jnp.ones((4, 5)), optimize="greedy")
 print(path)
 i8 = jnp.arange(4, dtype=jnp.int8).reshape(2, 2)
-print(jnp.einsum("ij,jk->ik", i8, i8).dtype, jnp.einsum("ij,jk->ik", i8, i8, preferred_element_type=jnp.int32))
-print(jnp.einsum("i,i->", jnp.arange(3), jnp.arange(3.0)), jnp.einsum("i,i->", jnp.arange(3), jnp.arange(3)).dtype)
-print(jnp.einsum("ij,j->i", a.astype(jnp.bfloat16), jnp.ones(3, jnp.bfloat16), preferred_element_type=jnp.float32))
+print(
+    jnp.einsum("ij,jk->ik", i8, i8).dtype, jnp.einsum("ij,jk->ik", i8, i8, preferred_element_type=jnp.int32)
+)
+print(
+    jnp.einsum("i,i->", jnp.arange(3), jnp.arange(3.0)),
+    jnp.einsum("i,i->", jnp.arange(3), jnp.arange(3)).dtype,
+)
+print(
+    jnp.einsum(
+        "ij,j->i", a.astype(jnp.bfloat16), jnp.ones(3, jnp.bfloat16), preferred_element_type=jnp.float32
+    )
+)
 print(jnp.tensordot(a, b, axes=1), jnp.tensordot(x, x, axes=([1, 2], [1, 2])))
-print(jnp.tensordot(a, a, axes=0).shape, jnp.tensordot(a, a, axes=2), jnp.tensordot(a, b, axes=[[1], [0]]).shape)
+print(
+    jnp.tensordot(a, a, axes=0).shape, jnp.tensordot(a, a, axes=2), jnp.tensordot(a, b, axes=[[1], [0]]).shape
+)
 print(jnp.matmul(x, jnp.ones((4, 2))).shape, (jnp.ones((5, 1, 2, 3)) @ jnp.ones((4, 3, 2))).shape, (c @ c))
-print(jnp.vdot(a, a), jnp.inner(c, c), jnp.inner(a, a), jnp.outer(c[:2], c[:3]).shape, jnp.kron(jnp.eye(2), a).shape)
-print(jnp.vecdot(a, a), jnp.vecdot(jnp.array([1j, 2.0]), jnp.array([1j, 1.0])), jnp.linalg.vecdot(a, a, axis=0))
+print(
+    jnp.vdot(a, a),
+    jnp.inner(c, c),
+    jnp.inner(a, a),
+    jnp.outer(c[:2], c[:3]).shape,
+    jnp.kron(jnp.eye(2), a).shape,
+)
+print(
+    jnp.vecdot(a, a), jnp.vecdot(jnp.array([1j, 2.0]), jnp.array([1j, 1.0])), jnp.linalg.vecdot(a, a, axis=0)
+)
 print(jnp.matvec(a, jnp.ones(3)), jnp.vecmat(jnp.ones(2), a))
 print(lax.dot_general(x, jnp.ones((2, 4, 5)), (((2,), (1,)), ((0,), (0,)))).shape)
 print(lax.dot_general(a, b, (((1,), (0,)), ((), ())), preferred_element_type=jnp.float32))

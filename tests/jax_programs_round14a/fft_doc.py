@@ -17,12 +17,20 @@ for norm in ["backward", "ortho", "forward"]:
 print(jnp.round(jnp.fft.fft(x, n=5), 4), jnp.round(jnp.fft.fft(x[:3], n=6), 4))
 m = jnp.arange(12.0).reshape(3, 4)
 print(jnp.round(jnp.fft.fft2(m), 3))
-print(jnp.round(jnp.fft.fftn(m, axes=(0,)), 3).shape, jnp.fft.rfft2(m).shape, jnp.fft.rfftn(m, s=(4, 6)).shape)
+print(
+    jnp.round(jnp.fft.fftn(m, axes=(0,)), 3).shape, jnp.fft.rfft2(m).shape, jnp.fft.rfftn(m, s=(4, 6)).shape
+)
 print(jnp.round(jnp.fft.irfft2(jnp.fft.rfft2(m), s=m.shape), 4))
 print(jnp.round(jnp.fft.ifftn(jnp.fft.fftn(m)).real, 4))
 print(jnp.fft.fftfreq(8), jnp.fft.fftfreq(5, d=0.1), jnp.fft.rfftfreq(8, 0.5))
-print(jnp.fft.fftshift(jnp.arange(7)), jnp.fft.ifftshift(jnp.fft.fftshift(jnp.arange(6))), jnp.fft.fftshift(m, axes=1))
-print(jnp.round(jnp.fft.hfft(jnp.array([1.0, 2.0 - 1j, 0.5])), 4), jnp.round(jnp.fft.ihfft(x[:6]), 4).imag[1:3])
+print(
+    jnp.fft.fftshift(jnp.arange(7)),
+    jnp.fft.ifftshift(jnp.fft.fftshift(jnp.arange(6))),
+    jnp.fft.fftshift(m, axes=1),
+)
+print(
+    jnp.round(jnp.fft.hfft(jnp.array([1.0, 2.0 - 1j, 0.5])), 4), jnp.round(jnp.fft.ihfft(x[:6]), 4).imag[1:3]
+)
 
 n = 32
 L = 2 * jnp.pi
@@ -37,8 +45,14 @@ size = a.size + b.size - 1
 conv = jnp.fft.irfft(jnp.fft.rfft(a, size) * jnp.fft.rfft(b, size), size)
 print(jnp.round(conv, 4), jnp.convolve(a, b))
 print(jax.grad(lambda x: jnp.sum(jnp.abs(jnp.fft.fft(x)) ** 2))(x[:4]))
-print(jax.grad(lambda x: jnp.fft.rfft(x).real.sum())(x[:5]), jax.grad(lambda x: jnp.fft.irfft(x).sum())(jnp.ones(3)))
+print(
+    jax.grad(lambda x: jnp.fft.rfft(x).real.sum())(x[:5]),
+    jax.grad(lambda x: jnp.fft.irfft(x).sum())(jnp.ones(3)),
+)
 print(jax.jit(lambda v: jnp.fft.fft(v).imag)(x[:4]), jax.vmap(jnp.fft.fft)(m).shape)
-print(jnp.fft.fft(jnp.arange(4, dtype=jnp.int32)).dtype, jnp.fft.rfft(jnp.ones(4, jnp.float16)).dtype if False else "skip")
+print(
+    jnp.fft.fft(jnp.arange(4, dtype=jnp.int32)).dtype,
+    jnp.fft.rfft(jnp.ones(4, jnp.float16)).dtype if False else "skip",
+)
 print(jax.jvp(jnp.fft.fft, (x[:4].astype(jnp.complex64),), (jnp.ones(4, jnp.complex64),))[1])
 print(jnp.round(jnp.abs(jnp.fft.fft(jnp.exp(2j * jnp.pi * 2 * jnp.arange(8) / 8))), 3))

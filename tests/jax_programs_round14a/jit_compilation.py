@@ -158,10 +158,14 @@ print(len(sig), [s[:2] for s in sig])
 lowered = jax.jit(lambda x, y: jnp.sin(x) @ y).lower(jnp.ones((2, 3)), jnp.ones(3))
 compiled = lowered.compile()
 print(type(compiled).__name__, compiled(jnp.ones((2, 3)), jnp.arange(3.0)))
-print(jax.jit(lambda x: x.sum()).lower(jax.ShapeDtypeStruct((4,), jnp.float32)).compile()(jnp.arange(4, dtype=jnp.float32)))
+print(
+    jax.jit(lambda x: x.sum())
+    .lower(jax.ShapeDtypeStruct((4,), jnp.float32))
+    .compile()(jnp.arange(4, dtype=jnp.float32))
+)
 try:
     compiled(jnp.ones((3, 3)), jnp.ones(3))
-except TypeError as e:
+except TypeError:
     print("TypeError from compiled")
 print(jax.jit(lambda a, b: a + b, static_argnums=(1,))(jnp.ones(2), 3))
 print(jax.jit(lambda a, b: a + b, donate_argnums=0)(jnp.ones(2), jnp.ones(2)))

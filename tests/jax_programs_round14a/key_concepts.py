@@ -36,7 +36,7 @@ def selu_plain(x, alpha=1.67, lambda_=1.05):
 
 print(jax.make_jaxpr(selu_plain)(3.0))
 print(jax.make_jaxpr(lambda x, y: jnp.dot(x, y) + 1.0)(jnp.ones((2, 3)), jnp.ones(3)))
-print(jax.make_jaxpr(lambda x: jnp.sum(x ** 2, axis=0))(jnp.ones((4, 2))))
+print(jax.make_jaxpr(lambda x: jnp.sum(x**2, axis=0))(jnp.ones((4, 2))))
 print(jax.make_jaxpr(lambda x: x.astype(jnp.int32) * 2)(jnp.ones(3)))
 jp = jax.make_jaxpr(lambda p: jax.lax.cond(p > 0, lambda: p, lambda: -p))(1.0)
 print([e.primitive.name for e in jp.jaxpr.eqns])

@@ -19,13 +19,17 @@ print(lax.cond(jnp.array(0), lambda d: d["a"] * 2, lambda d: d["b"], {"a": jnp.o
 branches = [lambda x: x + 1.0, lambda x: x * 10.0, lambda x: -x]
 print([float(lax.switch(i, branches, 2.0)) for i in range(-1, 5)])
 print(jax.vmap(lambda i, x: lax.switch(i, branches, x))(jnp.array([0, 1, 2, 7]), jnp.arange(4.0)))
-print(jax.grad(lambda x: lax.switch(1, branches, x))(3.0), jax.grad(lambda x: lax.cond(x > 0, jnp.sin, jnp.cos, x))(1.0))
+print(
+    jax.grad(lambda x: lax.switch(1, branches, x))(3.0),
+    jax.grad(lambda x: lax.cond(x > 0, jnp.sin, jnp.cos, x))(1.0),
+)
 
 
 def collatz_steps(n):
     def body(c):
         n, k = c
         return jnp.where(n % 2 == 0, n // 2, 3 * n + 1), k + 1
+
     return lax.while_loop(lambda c: c[0] != 1, body, (n, 0))[1]
 
 
@@ -48,7 +52,7 @@ print(lax.scan(step, (0.0, 0), jnp.arange(5.0), reverse=True))
 print(lax.scan(step, (0.0, 0), jnp.arange(6.0), unroll=3)[1])
 print(lax.scan(lambda c, _: (c * 2, c), 1, None, length=5))
 print(lax.scan(lambda c, x: (c + x["a"] * x["b"], None), 0.0, {"a": jnp.ones(3), "b": jnp.arange(3.0)}))
-print(lax.scan(lambda c, x: (c, (x, x ** 2)), 0, jnp.arange(3))[1])
+print(lax.scan(lambda c, x: (c, (x, x**2)), 0, jnp.arange(3))[1])
 xs = jnp.arange(12.0).reshape(4, 3)
 print(lax.map(jnp.sum, xs), lax.map(lambda r: r * 2, xs, batch_size=3))
 
@@ -83,20 +87,26 @@ print(jnp.stack(hs))
 print(jax.grad(lambda b: lax.associative_scan(combine, (a, b))[1].sum())(b))
 try:
     lax.cond(True, lambda: 1.0, lambda: jnp.ones(2))
-except TypeError as e:
+except TypeError:
     print("TypeError branches")
 try:
     lax.while_loop(lambda c: c < 3, lambda c: c + 1.0, 0)
-except TypeError as e:
+except TypeError:
     print("TypeError carry")
 try:
     lax.scan(lambda c, x: (c + x, x), 0, jnp.ones(3))
-except TypeError as e:
+except TypeError:
     print("TypeError scan carry")
 try:
     lax.switch(0, [], 1.0)
 except ValueError:
     print("ValueError empty")
-print(lax.select(jnp.array([True, False]), jnp.ones(2), jnp.zeros(2)), lax.select_n(jnp.array([0, 1, 2]), jnp.ones(3), 2 * jnp.ones(3), 3 * jnp.ones(3)))
-print(jax.jit(lambda p: jnp.where(p, 1, 2))(True), lax.cond(False, lambda: "unused", lambda: "x") if False else "skip")
+print(
+    lax.select(jnp.array([True, False]), jnp.ones(2), jnp.zeros(2)),
+    lax.select_n(jnp.array([0, 1, 2]), jnp.ones(3), 2 * jnp.ones(3), 3 * jnp.ones(3)),
+)
+print(
+    jax.jit(lambda p: jnp.where(p, 1, 2))(True),
+    lax.cond(False, lambda: "unused", lambda: "x") if False else "skip",
+)
 print(jnp.logical_and(jnp.array([True, False]), jnp.array([True, True])), jnp.any(jnp.array([0, 0, 1])))

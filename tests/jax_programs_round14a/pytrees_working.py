@@ -56,7 +56,7 @@ def loss_fn(params, x, y):
 
 
 x = jnp.linspace(-1, 1, 8).reshape(-1, 1)
-y = jnp.concatenate([x ** 2, x], axis=1)
+y = jnp.concatenate([x**2, x], axis=1)
 grads = jax.grad(loss_fn)(params, x, y)
 params = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
 print(jax.tree.map(lambda g: float(jnp.round(jnp.sum(g), 5)), grads), loss_fn(params, x, y))
@@ -93,8 +93,9 @@ def special_flatten_with_keys(s):
     return ((tree_util.GetAttrKey("x"), s.x), (tree_util.GetAttrKey("y"), s.y)), None
 
 
-tree_util.register_pytree_with_keys(Special, special_flatten_with_keys,
-                                    lambda aux, children: Special(*children))
+tree_util.register_pytree_with_keys(
+    Special, special_flatten_with_keys, lambda aux, children: Special(*children)
+)
 flat, _ = tree_util.tree_flatten_with_path({"s": Special(1.0, [2.0, 3.0]), "t": (4.0,)})
 for path, leaf in flat:
     print(tree_util.keystr(path), leaf, [type(k).__name__ for k in path])
@@ -126,8 +127,11 @@ def tree_transpose(list_of_trees):
 
 episode_steps = [dict(t=1, obs=3), dict(t=2, obs=4)]
 print(tree_transpose(episode_steps))
-print(jax.tree.transpose(jax.tree.structure([0 for e in episode_steps]),
-                         jax.tree.structure(episode_steps[0]), episode_steps))
+print(
+    jax.tree.transpose(
+        jax.tree.structure([0 for e in episode_steps]), jax.tree.structure(episode_steps[0]), episode_steps
+    )
+)
 nested = [(1, 2), (3, (4, 5))]
 print(jax.tree.leaves(nested, is_leaf=lambda n: isinstance(n, tuple)))
 print(jax.tree.map(lambda t: len(t), nested, is_leaf=lambda n: isinstance(n, tuple) and len(n) == 2))

@@ -70,7 +70,7 @@ def loss_aux(w, b, xs, ys):
 
 g, aux = grad(loss_aux, has_aux=True)(w, b, xs, ys)
 print(g, aux)
-for step in range(20):
+for _step in range(20):
     gw, gb = grad(loss, argnums=(0, 1))(w, b, xs, ys)
     w, b = w - 0.5 * gw, b - 0.5 * gb
 print(w, b, loss(w, b, xs, ys))
@@ -105,4 +105,4 @@ print(jnp.round(c[0, :4], 3))
 print(vmap(apply_matrix, in_axes=1, out_axes=1)(batched_x.T).shape)
 f = jax.jacfwd(lambda v: jnp.tanh(v) * v[::-1])
 print(f(jnp.array([0.1, 0.2, 0.3])))
-print(jax.jacrev(lambda v: {"s": jnp.sum(v ** 2), "p": jnp.prod(v)})(jnp.array([1.0, 2.0, 3.0])))
+print(jax.jacrev(lambda v: {"s": jnp.sum(v**2), "p": jnp.prod(v)})(jnp.array([1.0, 2.0, 3.0])))

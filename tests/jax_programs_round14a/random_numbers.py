@@ -43,7 +43,10 @@ def sample_many(key, n):
 
 print(sample_many(key, 4))
 print(random.permutation(key, 6), random.permutation(key, jnp.arange(10, 16)))
-print(random.choice(key, 5, (3,), replace=False), random.choice(key, jnp.array([1.0, 2.0, 4.0]), (4,), p=jnp.array([0.2, 0.3, 0.5])))
+print(
+    random.choice(key, 5, (3,), replace=False),
+    random.choice(key, jnp.array([1.0, 2.0, 4.0]), (4,), p=jnp.array([0.2, 0.3, 0.5])),
+)
 print(random.truncated_normal(key, -1.0, 1.0, (3,)), random.exponential(key, (2,)))
 print(random.categorical(key, jnp.log(jnp.array([0.1, 0.6, 0.3])), shape=(6,)))
 print(random.gamma(key, 2.0, (2,)), random.beta(key, 2.0, 3.0, (2,)))

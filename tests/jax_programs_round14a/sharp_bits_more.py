@@ -14,7 +14,10 @@ print(x[11], x[-11], x[jnp.array([0, 11, -11])])
 print(jnp.arange(10.0).at[11].get(), jnp.arange(10.0).at[11].get(mode="fill", fill_value=jnp.nan))
 print(jnp.arange(10).at[11].add(23), jnp.arange(5).at[jnp.array([1, 7])].set(-1))
 print(jnp.arange(5.0).at[jnp.array([1, 7])].set(-1, mode="clip"), jnp.arange(5.0).at[-1].set(9))
-print(jnp.take(jnp.arange(5.0), jnp.array([0, 7]), mode="fill", fill_value=-1.0), jnp.take(jnp.arange(5.0), 7, mode="clip"))
+print(
+    jnp.take(jnp.arange(5.0), jnp.array([0, 7]), mode="fill", fill_value=-1.0),
+    jnp.take(jnp.arange(5.0), 7, mode="clip"),
+)
 try:
     jnp.take(jnp.arange(5.0), jnp.array([7]), mode="bogus")
 except (NotImplementedError, IndexError, ValueError) as e:
@@ -85,21 +88,36 @@ def unsafe_f(x):
 
 
 print(jax.grad(unsafe_f)(0.0), jax.grad(safe_f)(0.0), jax.grad(safe_f)(2.0))
-print(jax.grad(lambda x: jnp.sqrt(x))(0.0), jax.grad(lambda x: jnp.where(x == 0, 0.0, jnp.sqrt(jnp.where(x == 0, 1.0, x))))(0.0))
+print(
+    jax.grad(lambda x: jnp.sqrt(x))(0.0),
+    jax.grad(lambda x: jnp.where(x == 0, 0.0, jnp.sqrt(jnp.where(x == 0, 1.0, x))))(0.0),
+)
 print(jnp.float32(1) / 0, jnp.array(0.0) / 0.0, jnp.int32(1) // jnp.int32(0) if False else "skip")
 x = jax.random.uniform(jax.random.key(0), (1000,), dtype=jnp.float64)
-print(x.dtype, jnp.array(1.0).dtype, jnp.array(2 ** 40).dtype if jax.config.jax_enable_x64 else "x32")
+print(x.dtype, jnp.array(1.0).dtype, jnp.array(2**40).dtype if jax.config.jax_enable_x64 else "x32")
 print(jnp.zeros(3, dtype=np.float64).dtype, jnp.arange(3.0).astype(np.float64).dtype)
-print(jnp.array([2 ** 31 - 1], dtype=jnp.int32) + 1, jnp.array([255], dtype=jnp.uint8) + jnp.uint8(1))
+print(jnp.array([2**31 - 1], dtype=jnp.int32) + 1, jnp.array([255], dtype=jnp.uint8) + jnp.uint8(1))
 print(jnp.array([1.7e10]).astype(jnp.int32), jnp.array([-1.5, 1.5, jnp.nan]).astype(jnp.int32))
 print(jnp.array([1, 2, 3]) / 2, jnp.array([1, 2, 3]) // 2, jnp.array([-7]) % 3, jnp.array([-7.5]) % 2)
 print(jnp.arange(3) * 1.5, (jnp.arange(3, dtype=jnp.int8) * 2.0).dtype, (jnp.float16(2) * 3).dtype)
 try:
     jnp.arange(3).at[0].set(1.5) if False else jnp.array([1, 2]).__setitem__(0, 5)
-except TypeError as e:
+except TypeError:
     print("TypeError setitem")
 y = jnp.arange(4.0)
 z = y.at[1:3].multiply(10)
-print(y, z, y.at[::2].divide(2), y.at[jnp.array([0, 0])].add(1), y.at[0].min(-1), y.at[jnp.array([True, False, True, False])].set(0) if False else "skip")
+print(
+    y,
+    z,
+    y.at[::2].divide(2),
+    y.at[jnp.array([0, 0])].add(1),
+    y.at[0].min(-1),
+    y.at[jnp.array([True, False, True, False])].set(0) if False else "skip",
+)
 print(jnp.array([0.1, 0.2]).sum() == 0.3, np.isclose(float(jnp.array([0.1, 0.2]).sum()), 0.3))
-print(jnp.round(jnp.array([0.5, 1.5, 2.5, -0.5])), jnp.floor_divide(-7, 2), jnp.remainder(-7, 2), jnp.fmod(-7, 2))
+print(
+    jnp.round(jnp.array([0.5, 1.5, 2.5, -0.5])),
+    jnp.floor_divide(-7, 2),
+    jnp.remainder(-7, 2),
+    jnp.fmod(-7, 2),
+)

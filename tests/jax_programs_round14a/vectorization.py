@@ -14,7 +14,7 @@ w = jnp.array([2.0, 3.0, 4.0])
 def convolve(x, w):
     output = []
     for i in range(1, len(x) - 1):
-        output.append(jnp.dot(x[i - 1:i + 2], w))
+        output.append(jnp.dot(x[i - 1 : i + 2], w))
     return jnp.array(output)
 
 
@@ -27,7 +27,7 @@ print(jnp.stack([convolve(xs[i], ws[i]) for i in range(2)]))
 def manually_vectorized_convolve(xs, ws):
     output = []
     for i in range(1, xs.shape[-1] - 1):
-        output.append(jnp.sum(xs[:, i - 1:i + 2] * ws, axis=1))
+        output.append(jnp.sum(xs[:, i - 1 : i + 2] * ws, axis=1))
     return jnp.stack(output, axis=1)
 
 
@@ -47,7 +47,8 @@ d = {"a": jnp.arange(3.0), "b": jnp.ones((3, 2))}
 out = jax.vmap(f, in_axes=({"a": 0, "b": 0}, None))(d, 10.0)
 print(jax.tree.map(jnp.shape, out), out["out"])
 out2 = jax.vmap(f, in_axes=({"a": 0, "b": 1}, None), out_axes={"out": 0, "pair": (-1, None)})(
-    {"a": jnp.arange(2.0), "b": jnp.ones((3, 2))}, 10.0)
+    {"a": jnp.arange(2.0), "b": jnp.ones((3, 2))}, 10.0
+)
 print(jax.tree.map(jnp.shape, out2), out2["pair"][1])
 print(jax.vmap(lambda a, b: a @ b, in_axes=(-1, None))(jnp.ones((2, 3, 4)), jnp.arange(3.0)))
 print(jax.vmap(lambda: jnp.float32(1.0), axis_size=3)())
@@ -84,7 +85,7 @@ print(jax.vmap(lambda v: jax.lax.cond(v > 0, lambda: v, lambda: -v))(jnp.array([
 print(jax.vmap(jnp.outer)(jnp.ones((2, 3)), jnp.arange(4.0).reshape(2, 2)).shape)
 try:
     jax.vmap(lambda a: a, out_axes=1)(jnp.ones(3))
-except ValueError as e:
+except ValueError:
     print("ValueError out_axes")
 try:
     jax.vmap(lambda a: a * 2)(2.0)
