@@ -1948,11 +1948,12 @@ def to_dtype(input, dt: D.dtype, copy=False):
     npd = dt.np
     if b.dtype == npd and not copy:
         return input
+    # (out-of-range floats cast to integers as PyTorch's CPU casts, not JAX's saturation)
     if type(b) is not _nd and type(b) not in _DEV:
-        return run_functional(lambda x: ew.convert_element_type(x, npd), (input,))
+        return run_functional(lambda x: ew.convert_element_type(x, npd, saturate=False), (input,))
 
     def fn(x):
-        return ew.convert_element_type(x, npd)
+        return ew.convert_element_type(x, npd, saturate=False)
 
     res = apply_op("ToCopyBackward0", ("to", npd), fn, (input,))
     return res
