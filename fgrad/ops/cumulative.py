@@ -23,6 +23,7 @@ import numpy as np
 
 from ..core.array import ShapedArray, get_aval
 from ..core.constants import ones_like
+from ..core.narrow_floats import dtype_kind
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp2, deflinear
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
@@ -115,9 +116,54 @@ def _accumulate(xp, ufunc_name, x, axis):
         return xp.asarray(getattr(np, ufunc_name).accumulate(xp.asnumpy(x), axis=axis))
 
 
+_TILE = 16  # XLA's ReduceWindowRewriter base length (the CPU pipeline's)
+
+
+def _windowed_scan(xp, op, identity, x, axis, reverse):
+    """``x`` scanned along ``axis`` with the binary ``op`` in the order of XLA's CPU
+    lowering of JAX's cumulative reductions (a ``reduce_window`` of the whole axis, which
+    XLA's ReduceWindowRewriter tiles): the axis is padded at its end with ``identity`` to
+    whole tiles of 16; within a tile each output reduces its window from left to right
+    (a running scan forwards; from the element to the tile's end in reverse); the tiles'
+    totals are scanned the same way (recursively) and combined with the tiles' results.
+    Rounding follows JAX's exactly, so a float32 or bfloat16 ``cumsum`` prints JAX's digits
+    (a sequential running sum differs from the 32nd element on)."""
+    x = xp.moveaxis(x, axis, -1)
+    n = x.shape[-1]
+    tiles = -(-n // _TILE)
+    pad = tiles * _TILE - n
+    if pad:
+        x = xp.concatenate([x, xp.full(x.shape[:-1] + (pad,), identity, x.dtype)], axis=-1)
+    t = x.reshape(x.shape[:-1] + (tiles, _TILE))
+    out = t.copy()
+    if reverse:
+        for k in range(1, _TILE):  # out[i] = t[i] op t[i+1] op ... (left to right)
+            out[..., :_TILE - k] = op(out[..., :_TILE - k], t[..., k:])
+        totals, first = out[..., 0], -1
+    else:
+        for k in range(1, _TILE):
+            out[..., k] = op(out[..., k - 1], t[..., k])
+        totals, first = out[..., -1], 0
+    if tiles > 1:
+        done = _windowed_scan(xp, op, identity, totals, totals.ndim - 1, reverse)
+        carry = xp.full(done.shape, identity, done.dtype)
+        if reverse:
+            carry[..., :first] = done[..., 1:]
+        else:
+            carry[..., 1:] = done[..., :-1]
+        out = op(out, carry[..., None]) if reverse else op(carry[..., None], out)
+    out = out.reshape(x.shape)[..., :n]
+    return xp.moveaxis(out, -1, axis)
+
+
 def _make_impl(kind):
     def impl(xp, x, axis, reverse):
         x = _as_xp(xp, x)
+        k = dtype_kind(x.dtype)  # bfloat16 is 'f'
+        if kind == "cumsum" and k in "fc" and x.shape[axis]:
+            return _windowed_scan(xp, xp.add, 0, x, axis, reverse)
+        if kind == "cumprod" and k == "f" and x.shape[axis]:
+            return _windowed_scan(xp, xp.multiply, 1, x, axis, reverse)
         if reverse:
             x = xp.flip(x, axis)
         if kind == "cumsum":
