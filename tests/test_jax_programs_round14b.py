@@ -28,10 +28,11 @@ PROGRAMS = Path(__file__).resolve().parent / "jax_programs_round14b"
 NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py"))
 FAST = {"attention_masks", "checkpoint_npz"}  # the default run's programs (32-bit mode)
 RTOL_PROGRAM: dict = {
-    # float16 compute copies: XLA evaluates float16 elementwise chains (tanh and its
-    # derivative) in float32 inside a fusion and rounds once; NumPy rounds every operation,
-    # and the loss-scaled gradients carry that into the weights (~5e-5 relative)
-    ("mixed_precision_master", "32"): 2e-4, ("mixed_precision_master", "64"): 2e-4,
+    # float16 compute copies under jit: XLA evaluates a fused float16 chain (tanh's
+    # derivative times the cotangent) in float32 and rounds once, where eager JAX and fgrad
+    # (jit == eager) round every float16 operation; the loss-scaled gradients carry those
+    # float16 ulps (eps 1e-3) into the weights: 5e-5 in the losses, 2e-3 in a small bias
+    ("mixed_precision_master", "32"): 5e-3, ("mixed_precision_master", "64"): 5e-3,
     # ill-conditioned small coefficient (-0.0146, cancellation) of a float32 fit
     ("lsq_fitting", "32"): 5e-4,
     # 100 float32 Adam steps: last-bit differences grow to ~4e-5 in one printed mean

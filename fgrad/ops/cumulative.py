@@ -157,12 +157,13 @@ def _windowed_scan(xp, op, identity, x, axis, reverse):
 
 
 def _make_impl(kind):
-    def impl(xp, x, axis, reverse):
+    def impl(xp, x, axis, reverse, sequential=False):
         x = _as_xp(xp, x)
         k = dtype_kind(x.dtype)  # bfloat16 is 'f'
-        if kind == "cumsum" and k in "fc" and x.shape[axis]:
+        windowed = not sequential and x.shape[axis]
+        if kind == "cumsum" and k in "fc" and windowed:
             return _windowed_scan(xp, xp.add, 0, x, axis, reverse)
-        if kind == "cumprod" and k == "f" and x.shape[axis]:
+        if kind == "cumprod" and k == "f" and windowed:
             return _windowed_scan(xp, xp.multiply, 1, x, axis, reverse)
         if reverse:
             x = xp.flip(x, axis)
@@ -183,17 +184,17 @@ def _make_impl(kind):
     return impl
 
 
-def _cum_abstract(x, axis, reverse):
+def _cum_abstract(x, axis, reverse, sequential=False):
     if not 0 <= axis < x.ndim:
         raise ValueError(f"cumulative op: axis {axis} is out of bounds for shape {x.shape}")
     return ShapedArray(x.shape, x.dtype, x.weak_type)
 
 
 def _cum_batch(prim):
-    def rule(axis_size, vals, dims, axis, reverse):
+    def rule(axis_size, vals, dims, axis, reverse, **order):
         (x,), (d,) = vals, dims
         phys = axis if axis < d else axis + 1
-        return prim.bind(x, axis=phys, reverse=reverse), d
+        return prim.bind(x, axis=phys, reverse=reverse, **order), d
 
     return rule
 
@@ -241,16 +242,30 @@ def cumlogsumexp(x: Shaped[ArrayLike, "*shape"], axis: int = 0,
     return cumlogsumexp_p.bind(x, axis=_check(x, axis, "cumlogsumexp"), reverse=bool(reverse))
 
 
+def running(kind: str, x: Shaped[ArrayLike, "*shape"], axis: int) -> Shaped[Array, "*shape"]:
+    """``kind`` ("cumsum" or "cumprod") of ``x`` along ``axis`` as a sequential running
+    total (PyTorch's CPU kernels), not in JAX's tiled order; differentiable as `cumsum`.
+
+    Example::
+
+        >>> running("cumsum", np.array([1.0, 2.0, 3.0]), 0).tolist()
+        [1.0, 3.0, 6.0]
+    """
+    prim = {"cumsum": cumsum_p, "cumprod": cumprod_p}[kind]
+    return prim.bind(x, axis=_check(x, axis, kind), reverse=False, sequential=True)
+
+
 # -- derivative rules --------------------------------------------------------------------
 
-deflinear(cumsum_p, lambda ct, x, axis, reverse: (cumsum_p.bind(ct, axis=axis, reverse=not reverse),))
+deflinear(cumsum_p, lambda ct, x, axis, reverse, **order: (cumsum_p.bind(ct, axis=axis, reverse=not reverse,
+                                                                          **order),))
 
 
 def _def_scan_jvp(prim, combine, init):
     """JVP by scanning tuples ``init(x, t)`` with ``combine``; the tangent is read off the
     scanned tuple with ``finish``."""
 
-    def tangent(t, y, x, axis, reverse):
+    def tangent(t, y, x, axis, reverse, **order):
         elems, finish = init(x, t)
         out = associative_scan(combine, elems, reverse=reverse, axis=axis)
         return finish(out)
@@ -298,6 +313,6 @@ _def_scan_jvp(cumlogsumexp_p, _lse_combine, lambda x, t: ((x, t), lambda o: o[1]
 
 
 __all__ = [
-    "cumsum_p", "cumprod_p", "cummax_p", "cummin_p", "cumlogsumexp_p", "cumsum", "cumprod", "cummax",
-    "cummin", "cumlogsumexp", "associative_scan",
+    "running", "cumsum_p", "cumprod_p", "cummax_p", "cummin_p", "cumlogsumexp_p", "cumsum", "cumprod",
+    "cummax", "cummin", "cumlogsumexp", "associative_scan",
 ]
