@@ -72,8 +72,10 @@ def loss(q, k, v):
 
 
 gq, gk, gv = jax.grad(loss, argnums=(0, 1, 2))(q, k, v)
-rq, rk, rv = jax.grad(lambda q, k, v: jnp.sum(reference(q, k, v, mask=causal) ** 2), argnums=(0, 1, 2))(q, k, v)
-print("grads", gk.shape, jnp.allclose(gq, rq, atol=1e-4), jnp.allclose(gk, rk, atol=1e-4), jnp.allclose(gv, rv, atol=1e-4))
+rq, rk, rv = jax.grad(lambda q, k, v: jnp.sum(reference(q, k, v, mask=causal) ** 2),
+                      argnums=(0, 1, 2))(q, k, v)
+print("grads", gk.shape, jnp.allclose(gq, rq, atol=1e-4), jnp.allclose(gk, rk, atol=1e-4),
+      jnp.allclose(gv, rv, atol=1e-4))
 print("dq", gq[0, 1, 0, :3])
 
 
@@ -98,5 +100,5 @@ dec = jax.jit(decode)(q, k, v)
 print("kv-cache decode == causal", jnp.allclose(dec, out_c, atol=1e-5))
 try:
     jax.nn.dot_product_attention(q, k[:, :, :1, :3], v)
-except ValueError as e:
+except ValueError:
     print("ValueError raised")

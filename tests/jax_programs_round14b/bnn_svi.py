@@ -23,7 +23,8 @@ def init(key):
 
 def sample_weights(q, key):
     keys = dict(zip(q, random.split(key, len(q))))
-    return {n: v["mu"] + jax.nn.softplus(v["rho"]) * random.normal(keys[n], v["mu"].shape) for n, v in q.items()}
+    return {n: v["mu"] + jax.nn.softplus(v["rho"]) * random.normal(keys[n], v["mu"].shape)
+            for n, v in q.items()}
 
 
 def net(w, x):
@@ -68,7 +69,8 @@ def step(q, state, t, key):
     m, v = state
     m = jax.tree.map(lambda m, g: 0.9 * m + 0.1 * g, m, g)
     v = jax.tree.map(lambda v, g: 0.999 * v + 0.001 * g * g, v, g)
-    q = jax.tree.map(lambda p, m, v: p - 0.02 * (m / (1 - 0.9 ** t)) / (jnp.sqrt(v / (1 - 0.999 ** t)) + 1e-8),
+    q = jax.tree.map(lambda p, m, v: p - 0.02 * (m / (1 - 0.9 ** t))
+                     / (jnp.sqrt(v / (1 - 0.999 ** t)) + 1e-8),
                      q, m, v)
     return q, (m, v), loss
 

@@ -51,7 +51,7 @@ def to_flat(tree):
 def from_flat(flat, like):
     leaves, treedef = tree_flatten_with_path(like)
     restored = []
-    for path, leaf in leaves:
+    for path, _ in leaves:
         name = keystr(path, simple=True, separator="/")
         if name + "@bf16" in flat:
             restored.append(jnp.asarray(flat[name + "@bf16"].view(jnp.bfloat16)))
@@ -81,7 +81,7 @@ with tempfile.TemporaryDirectory() as d:
     print("dtypes", jax.tree.map(lambda x: x.dtype, restored))
     print("steps", restored["params"]["steps"], restored["opt"]["lr"])
     resumed = restored
-    for i in range(10):
+    for _ in range(10):
         p, o, loss = step(resumed["params"], resumed["opt"])
         resumed = {"params": p, "opt": o}
     same = jax.tree.map(lambda a, b: bool(jnp.array_equal(a, b)), resumed, state)
@@ -89,5 +89,7 @@ with tempfile.TemporaryDirectory() as d:
     print("final w", resumed["params"]["dense"]["w"], resumed["params"]["emb"])
 
 host = jax.device_get(state)
-print(type(host["params"]["dense"]["w"]).__name__, host["params"]["steps"], np.asarray(state["opt"]["lr"]).dtype)
-print(keystr(tree_flatten_with_path(params)[0][0][0]), keystr(tree_flatten_with_path(params)[0][0][0], simple=True))
+print(type(host["params"]["dense"]["w"]).__name__, host["params"]["steps"],
+      np.asarray(state["opt"]["lr"]).dtype)
+first_path = tree_flatten_with_path(params)[0][0][0]
+print(keystr(first_path), keystr(first_path, simple=True))

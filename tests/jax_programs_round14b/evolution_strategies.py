@@ -71,7 +71,8 @@ print("ranks", centered_ranks(jnp.array([3.0, -1.0, 2.0, 10.0, 0.0])))
 
 true_grad = ravel_pytree(jax.grad(episode_return)(unravel(flat)))[0]
 eps = random.normal(random.PRNGKey(2), (256, flat.size))
-fit = jax.vmap(lambda e: episode_return(unravel(flat + 0.01 * e)) - episode_return(unravel(flat - 0.01 * e)))(eps)
+fit = jax.vmap(lambda e: episode_return(unravel(flat + 0.01 * e))
+               - episode_return(unravel(flat - 0.01 * e)))(eps)
 es_grad = jnp.dot(fit, eps) / (2 * 0.01 * 256)
 cos = jnp.dot(true_grad, es_grad) / (jnp.linalg.norm(true_grad) * jnp.linalg.norm(es_grad))
 print("cosine(ES grad, true grad) > 0.5:", bool(cos > 0.5))

@@ -55,7 +55,8 @@ print("dL/dact", ga)
 _, jv = jax.jvp(lambda v: loss(v, act), (v0,), (jnp.array([1.0, 0.0]),))
 h = 1e-3
 fd = (loss(v0 + jnp.array([h, 0.0]), act) - loss(v0 - jnp.array([h, 0.0]), act)) / (2 * h)
-print("jvp", jv, "matches grad", jnp.allclose(jv, gv[0], rtol=1e-4), "fd close", bool(jnp.abs(fd - gv[0]) < 1e-2))
+print("jvp", jv, "matches grad", jnp.allclose(jv, gv[0], rtol=1e-4),
+      "fd close", bool(jnp.abs(fd - gv[0]) < 1e-2))
 
 
 def rollout_ckpt(v0, act):

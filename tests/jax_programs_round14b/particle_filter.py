@@ -84,10 +84,11 @@ for name, res in [("multinomial", multinomial), ("systematic", systematic)]:
     print(name, "loglik", ll, "kalman", kll)
     print("  max |mean - kalman|", jnp.max(jnp.abs(means - kmeans)), "min ESS", ess.min())
 
-lls = jax.vmap(lambda k: pf(k, ys, a_true, q_true, r_true, multinomial)[0])(random.split(random.PRNGKey(2), 8))
+seeds = random.split(random.PRNGKey(2), 8)
+lls = jax.vmap(lambda k: pf(k, ys, a_true, q_true, r_true, multinomial)[0])(seeds)
 print("loglik over seeds", lls.mean(), lls.std())
 grid = jnp.array([0.5, 0.7, 0.9, 1.1])
 print("kalman profile", jax.vmap(lambda a: kalman(ys, a, q_true, r_true)[0])(grid))
 print("d kalman ll / da", jax.grad(lambda a: kalman(ys, a, q_true, r_true)[0])(0.9))
-print("categorical counts", jnp.bincount(random.categorical(random.PRNGKey(5), jnp.log(jnp.array([0.1, 0.2, 0.7])),
-                                                            shape=(1000,)), length=3))
+draws = random.categorical(random.PRNGKey(5), jnp.log(jnp.array([0.1, 0.2, 0.7])), shape=(1000,))
+print("categorical counts", jnp.bincount(draws, length=3))

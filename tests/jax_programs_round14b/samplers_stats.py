@@ -14,7 +14,7 @@ key = random.PRNGKey(0)
 ks = random.split(key, 12)
 mean = jnp.array([1.0, -1.0, 0.5])
 cov = jnp.array([[2.0, 0.5, 0.1], [0.5, 1.0, 0.2], [0.1, 0.2, 0.5]])
-for i, method in enumerate(["cholesky", "eigh", "svd"]):
+for method in ["cholesky", "eigh", "svd"]:
     x = random.multivariate_normal(ks[0], mean, cov, (4000,), method=method)
     print(method, x.shape, x[0], jnp.abs(jnp.cov(x.T) - cov).max() < 0.15)
 
@@ -28,9 +28,11 @@ print("poisson", random.poisson(ks[4], 3.5, (8,)), random.poisson(ks[4], 3.5, (8
 print("t", random.t(ks[5], 4.0, (3,)))
 print("exponential", random.exponential(ks[6], (3,)), "laplace", random.laplace(ks[7], (3,)))
 print("truncated", random.truncated_normal(ks[8], -1.0, 2.0, (4,)))
-print("choice", random.choice(ks[9], 10, (4,), replace=False), random.choice(ks[9], jnp.arange(5) * 10, (3,),
-                                                                            p=jnp.array([0.1, 0.2, 0.3, 0.2, 0.2])))
-print("permutation", random.permutation(ks[10], 6), random.permutation(ks[10], jnp.arange(6).reshape(3, 2), axis=1))
+probs = jnp.array([0.1, 0.2, 0.3, 0.2, 0.2])
+print("choice", random.choice(ks[9], 10, (4,), replace=False),
+      random.choice(ks[9], jnp.arange(5) * 10, (3,), p=probs))
+print("permutation", random.permutation(ks[10], 6),
+      random.permutation(ks[10], jnp.arange(6).reshape(3, 2), axis=1))
 print("cauchy", random.cauchy(ks[11], (2,)), "logistic", random.logistic(ks[11], (2,)))
 
 print("mvn logpdf", stats.multivariate_normal.logpdf(jnp.array([0.0, 0.0, 0.0]), mean, cov))
@@ -39,7 +41,8 @@ print("dirichlet logpdf", stats.dirichlet.logpdf(jnp.array([0.2, 0.3, 0.5]), alp
 print("gamma logpdf", stats.gamma.logpdf(jnp.array([0.5, 1.0, 2.0]), 2.0, scale=1.5))
 print("beta logpdf", stats.beta.logpdf(0.3, 2.0, 5.0), "cdf", stats.beta.cdf(0.3, 2.0, 5.0))
 print("poisson logpmf", stats.poisson.logpmf(jnp.array([0, 3, 7]), 3.5), stats.poisson.cdf(3, 3.5))
-print("t logpdf", stats.t.logpdf(1.5, 4.0), "cauchy", stats.cauchy.logpdf(0.5), "expon", stats.expon.logpdf(2.0, scale=0.5))
+print("t logpdf", stats.t.logpdf(1.5, 4.0), "cauchy", stats.cauchy.logpdf(0.5),
+      "expon", stats.expon.logpdf(2.0, scale=0.5))
 print("laplace", stats.laplace.logpdf(-1.0, loc=0.5, scale=2.0), "logistic", stats.logistic.cdf(0.3))
 print("norm ppf", stats.norm.ppf(jnp.array([0.025, 0.5, 0.975])), "sf", stats.norm.sf(1.96))
 
