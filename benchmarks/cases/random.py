@@ -13,7 +13,7 @@ class _RandomVsJax(Case):
     group = "eager"
     issue = 16
     reference = "jax"
-    rtol, atol = 0.0, 0.0  # the same bits
+    rtol, atol = 0.0, 0.0  # the same bits (normal: see `_case`)
     n = 1_000_000
     dtype = "float32"
     sampler = "normal"
@@ -54,6 +54,9 @@ def _case(sampler, dtype, goal):
     C.title = f"`random.{sampler}(key, (1_000_000,))` ({dt})"
     C.goals = [("jax", goal)]
     C.notes = {"jax": f"`jax.random.{sampler}` (eager)"}
+    if sampler == "normal":  # erf_inv: XLA's float32 log1p is not correctly rounded (a few
+        #                      values 1-3 ulp apart); float64 is SciPy's erfinv, not XLA's
+        C.rtol = 4e-7 if dtype == "float32" else 1e-12
     return C
 
 
