@@ -32,7 +32,7 @@ def _impl(xp, k1, k2, x0, x1):
     shape = np.broadcast_shapes(k1.shape, k2.shape, x0.shape, x1.shape)
     ks = (k1, k2, xp.bitwise_xor(xp.bitwise_xor(k1, k2), _PARITY))
     if xp is np and math.prod(shape) > 2 * _BLOCK and k1.size == 1 and k2.size == 1:
-        return _impl_blocked(shape, ks, x0, x1)
+        return _impl_blocked(shape, tuple(k.reshape(()) for k in ks), x0, x1)
     a = xp.empty(shape, _U32)
     b = xp.empty(shape, _U32)
     xp.add(x0, ks[0], out=a)  # uint32 arithmetic wraps
