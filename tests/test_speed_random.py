@@ -77,11 +77,13 @@ def test_blocked_threefry_equals_whole_array(monkeypatch):
     rng = np.random.default_rng(0)
     x0, x1 = (rng.integers(0, 2 ** 32, N, dtype=np.uint32) for _ in range(2))
     k1, k2 = np.asarray(np.uint32(12345)), np.asarray(np.uint32(0xDEADBEEF))
-    for hi in (x0, np.asarray(np.uint32(7))):  # full counters and a broadcast scalar word
+    # full counters and broadcast single-element words of any rank
+    for hi in (x0, np.asarray(np.uint32(7)), np.full((1, 1), 7, np.uint32)):
         got = threefry._impl(np, k1, k2, hi, x1)
         monkeypatch.setattr(threefry, "_BLOCK", 10 ** 9)
         want = threefry._impl(np, k1, k2, hi, x1)
         monkeypatch.undo()
+        assert got[0].shape == want[0].shape == np.broadcast_shapes(hi.shape, x1.shape)
         np.testing.assert_array_equal(got[0], want[0])
         np.testing.assert_array_equal(got[1], want[1])
     # single-element keys of any rank broadcast like scalars (here to shape (1, N))

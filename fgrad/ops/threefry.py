@@ -66,7 +66,7 @@ def _impl_blocked(shape, ks, x0, x1):
     fa, fb = a.reshape(-1), b.reshape(-1)
     n = fa.size
     # counters of a smaller shape (a scalar high word) are broadcast in full once
-    x0, x1 = (np.ascontiguousarray(np.broadcast_to(x, shape)).reshape(-1) if x.size > 1 else x
+    x0, x1 = (np.ascontiguousarray(np.broadcast_to(x, shape)).reshape(-1) if x.size > 1 else x.reshape(())
               for x in (x0, x1))
     tmp = np.empty(_BLOCK, _U32)
     for start in range(0, n, _BLOCK):
