@@ -509,3 +509,11 @@ def ormqr(a: ArrayLike, taus: ArrayLike, c: ArrayLike, *, left: bool = True,
         q = _mH(q)
     c = fnp.asarray(c)
     return q @ c if left else c @ q
+
+
+# JAX's primitive objects of ``jax.lax.linalg`` (``cholesky_p``, ``svd_p``, ...): JAX's operands,
+# parameters and result order in ``bind`` (`fgrad._lax_primitives.JaxPrimitive`)
+from ._lax_primitives import _LINALG_VIEWS  # noqa: E402
+
+globals().update({f"{_n}_p": _v for _n, _v in _LINALG_VIEWS.items()})
+__all__ += [f"{_n}_p" for _n in _LINALG_VIEWS]

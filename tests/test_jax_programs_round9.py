@@ -164,7 +164,10 @@ def test_lax_primitive_objects_are_the_ones_jaxprs_record():
     assert lax.add_p.name == "add" and not lax.add_p.multiple_results
     assert float(lax.add_p.bind(1.0, 2.0)) == 3.0
     assert lax.max_p.bind(fnp.array([1.0, 5.0]), fnp.array([3.0, 2.0])).tolist() == [3.0, 5.0]
-    assert not hasattr(lax, "div_p") and not hasattr(lax, "rem_p")  # semantics differ: not exported
+    # div_p/rem_p (round 14): JAX's integer semantics through `lax.div`/`lax.rem`, not fgrad's
+    # true-division and NumPy-remainder primitives
+    assert lax.div_p.bind(fnp.asarray([-7, 7]), 2).tolist() == [-3, 3]
+    assert lax.rem_p.bind(fnp.asarray([-7, 7]), 0).tolist() == [-7, 7]
 
 
 # the parameters of exported primitives that take some (JAX's names and values)
