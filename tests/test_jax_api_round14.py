@@ -283,3 +283,56 @@ def test_view_names_are_jaxs_live():
             if n.endswith("_p") and hasattr(ours, n):
                 assert getattr(ours, n).name == getattr(theirs, n).name, n
                 assert getattr(ours, n).multiple_results == getattr(theirs, n).multiple_results, n
+
+
+# ---- jnp.int4 / uint4 / int2 / uint2 / int1 / uint1 ---------------------------------------
+
+SUB_BYTE = ("int1", "int2", "int4", "uint1", "uint2", "uint4")
+# JAX 0.10.2: jnp.iinfo(t) (min, max, bits) and jnp.issubdtype(t, signedinteger/unsignedinteger)
+JAX_SUB_BYTE = {"int1": (-1, 0, 1, True), "int2": (-2, 1, 2, True), "int4": (-8, 7, 4, True),
+                "uint1": (0, 1, 1, False), "uint2": (0, 3, 2, False), "uint4": (0, 15, 4, False)}
+
+
+def _sub_byte_facts(jnp):
+    out = {}
+    for n in SUB_BYTE:
+        t = getattr(jnp, n)
+        i = jnp.iinfo(t)
+        assert jnp.issubdtype(t, jnp.integer) and jnp.issubdtype(t, jnp.number)
+        assert not jnp.issubdtype(t, jnp.floating) and not jnp.issubdtype(t, jnp.int8)
+        assert jnp.issubdtype(t, jnp.unsignedinteger) != jnp.issubdtype(t, jnp.signedinteger)
+        assert jnp.dtype(t).name == n and jnp.promote_types(t, t) == jnp.dtype(t)
+        out[n] = (int(i.min), int(i.max), int(i.bits), bool(jnp.issubdtype(t, jnp.signedinteger)))
+    return out
+
+
+def test_sub_byte_integer_dtypes():
+    """``jnp.int4`` and kin (``ml_dtypes``' types, as JAX's): iinfo, issubdtype, dtype arguments.
+    iinfo and issubdtype raised or answered False before (NumPy sees a void dtype)."""
+    assert _sub_byte_facts(fnp) == JAX_SUB_BYTE
+    assert fgrad.dtypes.iinfo(fnp.int4).max == 7 and fnp.iinfo(np.int16).max == 32767
+    assert fnp.iinfo(fnp.ones(2, np.int8)).min == -128  # an array's dtype
+    assert fnp.can_cast(fnp.int4, fnp.int8) and not fnp.can_cast(fnp.int8, fnp.int4)
+
+
+def test_sub_byte_integer_errors():
+    """JAX refuses implicit promotion of the sub-byte integers (TypePromotionError) and
+    ``finfo`` of an integer (ValueError); fgrad computes on no arrays of them (TypeError)."""
+    with pytest.raises(fgrad.dtypes.TypePromotionError, match="4-bit integers do not support"):
+        fnp.promote_types(fnp.int4, fnp.int8)
+    with pytest.raises(fgrad.dtypes.TypePromotionError, match="implicit promotion"):
+        fnp.result_type(fnp.uint2, np.float32)
+    with pytest.raises(ValueError, match="not inexact"):
+        fnp.finfo(fnp.int4)
+    with pytest.raises(TypeError, match="int4"):
+        fnp.zeros(2, fnp.int4)
+    with pytest.raises(TypeError, match="uint4"):
+        fnp.uint4(3)
+
+
+@pytest.mark.slow
+def test_sub_byte_integer_dtypes_live():
+    jax = pytest.importorskip("jax")
+    assert _sub_byte_facts(jax.numpy) == JAX_SUB_BYTE
+    with pytest.raises(jax.dtypes.TypePromotionError):
+        jax.numpy.promote_types(jax.numpy.int4, jax.numpy.int8)
