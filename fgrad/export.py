@@ -266,48 +266,74 @@ class _Polymorphic:
             prog = self.cache[key] = ClosedJaxpr(closed.jaxpr, closed.consts)
         return prog
 
+    def _allowed(self, env: dict[str, int]) -> bool:
+        try:
+            self.scope.check(env, "")
+        except ValueError:
+            return False
+        return True
+
+    def _sample_envs(self) -> tuple[dict, list[tuple[str, dict, int]], dict]:
+        """A base binding of the variables, one with each variable moved by +-_STEP, and a
+        check binding, all satisfying the scope's constraints."""
+        n = len(self.variables)
+        for order in (range(n), range(n - 1, -1, -1), [0] * n):
+            base = {v: _BASE * (k + 1) for v, k in zip(self.variables, order)}
+            check = {v: s + 2 * _STEP + k for k, (v, s) in enumerate(base.items())}
+            if not (self._allowed(base) and self._allowed(check)):
+                continue
+            moves = []
+            for v in self.variables:
+                for step in (_STEP, -_STEP):
+                    env = {**base, v: base[v] + step}
+                    if self._allowed(env):
+                        moves.append((v, env, step))
+                        break
+            if len(moves) == n:
+                return base, moves, check
+        raise NotImplementedError(
+            f"fgrad.export: no sample sizes of {self.variables} satisfy the constraints "
+            f"{list(self.scope.constraints_str)} (fgrad stages the function at sample sizes to "
+            "work its output shapes out)")
+
     def exported(self, platforms: tuple) -> Exported:
-        base = {v: _BASE * (k + 1) for k, v in enumerate(self.variables)}
+        base, moves, check_env = self._sample_envs()
         lowered = self.lowered(base)
         closed = lowered._entry.closed
-        in_leaves, _ = tree_flatten((self.args, self.kwargs))
-        in_avals = []
-        for x, v in zip(_array_leaves(in_leaves), closed.jaxpr.invars):
-            shape = x.shape if isinstance(x, ShapeDtypeStruct) else v.aval.shape
-            in_avals.append(ShapedArray(shape, v.aval.dtype))
-        outs = [v.aval for v in closed.jaxpr.outvars]
-        bumped = []
-        for v in self.variables:
-            env = dict(base)
-            env[v] += _STEP
-            bumped.append([a.shape for a in self._out_avals(env)])
-        check_env = {v: n + 2 * _STEP + k for k, (v, n) in enumerate(base.items())}
-        check = [a.shape for a in self._out_avals(check_env)]
-        out_avals = []
-        for j, a in enumerate(outs):
-            shape = []
-            for k, n in enumerate(a.shape):
-                d: Any = n
-                for vi, v in enumerate(self.variables):
-                    delta = bumped[vi][j][k] - n
-                    if delta % _STEP:
-                        raise self._not_affine(j, k)
-                    d = d + (delta // _STEP) * (DimExpr.var(v, self.scope) - base[v])
-                if _size(d, check_env) != check[j][k]:
-                    raise self._not_affine(j, k)
-                shape.append(d)
-            out_avals.append(ShapedArray(tuple(shape), a.dtype))
+        ins, outs = self._avals(base)
+        moved = [(v, step, self._avals(env)) for v, env, step in moves]
+        check = self._avals(check_env)
+        in_avals, out_avals = ([
+            ShapedArray(tuple(self._fit(a.shape, k, j, base, moved, check, check_env, side)
+                              for k in range(len(a.shape))), a.dtype)
+            for j, a in enumerate(avals)] for side, avals in enumerate((ins, outs)))
         self.cache[tuple(base[v] for v in self.variables)] = ClosedJaxpr(closed.jaxpr, closed.consts)
         return Exported(lowered._fname, lowered.in_tree, closed.out_tree, tuple(in_avals),
                         tuple(out_avals), None, platforms, polymorphic=self)
 
-    def _out_avals(self, env: dict[str, int]) -> list:
-        return [v.aval for v in self.lowered(env)._entry.closed.jaxpr.outvars]
+    def _avals(self, env: dict[str, int]) -> tuple[list, list]:
+        jaxpr = self.lowered(env)._entry.closed.jaxpr
+        return [v.aval for v in jaxpr.invars], [v.aval for v in jaxpr.outvars]
 
-    def _not_affine(self, j: int, k: int) -> NotImplementedError:
+    def _fit(self, shape: tuple, k: int, j: int, base: dict, moved: list, check: tuple,
+             check_env: dict, side: int) -> Any:
+        """Dimension ``k`` of input (side 0) or output (side 1) ``j`` as a polynomial of degree
+        1 in the variables, from its sizes at the sample bindings."""
+        n = shape[k]
+        d: Any = n
+        for v, step, avals in moved:
+            delta = avals[side][j].shape[k] - n
+            if delta % step:
+                raise self._not_affine(j, k, side)
+            d = d + (delta // step) * (DimExpr.var(v, self.scope) - base[v])
+        if _size(d, check_env) != check[side][j].shape[k]:
+            raise self._not_affine(j, k, side)
+        return d
+
+    def _not_affine(self, j: int, k: int, side: int = 1) -> NotImplementedError:
         return NotImplementedError(
-            f"fgrad.export: output {j}'s dimension {k} is not a polynomial of degree 1 in the "
-            f"dimension variables {self.variables} (fgrad works output shapes out by staging the "
+            f"fgrad.export: {('input', 'output')[side]} {j}'s dimension {k} is not a polynomial of "
+            f"degree 1 in the dimension variables {self.variables} (fgrad works shapes out by staging the "
             "function at sample sizes; JAX's symbolic shapes allow any polynomial)")
 
     def bind_sizes(self, fun_name: str, leaves: list, in_avals: tuple) -> dict[str, int]:
@@ -358,12 +384,6 @@ class _Polymorphic:
                         + ", ".join(f"{v!r} = {n}" for v, n in env.items()))
         self.scope.check(env, f"Exported.call of {fun_name!r}")
         return env
-
-
-def _array_leaves(leaves: list) -> list:
-    """The leaves that are arguments of the staged program (arrays, shape structs, scalars)."""
-    return [x for x in leaves if isinstance(x, (ShapeDtypeStruct, ArrayImpl, Tracer, np.ndarray, np.generic,
-                                                bool, int, float, complex))]
 
 
 def symbolic_args_specs(args: Any, shapes_specs: Any, constraints: Sequence[str] = (),

@@ -336,3 +336,173 @@ def test_sub_byte_integer_dtypes_live():
     assert _sub_byte_facts(jax.numpy) == JAX_SUB_BYTE
     with pytest.raises(jax.dtypes.TypePromotionError):
         jax.numpy.promote_types(jax.numpy.int4, jax.numpy.int8)
+
+
+# ---- jax.export: symbolic shapes ----------------------------------------------------------
+
+
+def _concat_sum(jnp):
+    return lambda x: jnp.concatenate([x, 2 * x]).sum(1)
+
+
+def test_symbolic_shape_text_and_arithmetic():
+    """JAX 0.10.2's texts for the same specifications (``str`` of each dimension)."""
+    from fgrad import export
+
+    cases = {"b, 4": "(b, 4)", "a, 2*a + 1, a*b": "(a, 2*a + 1, a*b)", "3*b + 2*c - 1": "(2*c + 3*b - 1,)",
+             "b*b": "(b^2,)", "b ^ 2": "(b^2,)", "(b, 4)": "(b, 4)", "": "()", "b,": "(b,)",
+             "b - 1": "(b - 1,)"}
+    assert {k: str(export.symbolic_shape(k)) for k in cases} == cases
+    assert export.symbolic_shape("b, _, ...", like=(5, 3, 6, 7))[1:] == (3, 6, 7)
+    b, c = export.symbolic_shape("b, c")
+    assert export.is_symbolic_dim(b) and not export.is_symbolic_dim(3)
+    assert (b - b, (b + 1) - b, b * 0) == (0, 1, 0)
+    assert b >= 1 and b > 0 and b - 1 >= 0 and not (b < 1) and b == b and b != c and b != 3
+    assert str(2 * b * c - c) == "2*b*c - c" and (b + c).evaluate({"b": 2, "c": 5}) == 7
+
+
+def test_symbolic_shape_errors():
+    from fgrad import export
+    from fgrad.errors import InconclusiveDimensionOperation
+
+    for bad in ("b, 4+", "b, c)", "2b", "b // 2", "b**2"):  # JAX: ValueError (syntax error)
+        with pytest.raises(ValueError, match="syntax error in symbolic shape"):
+            export.symbolic_shape(bad)
+    with pytest.raises(NotImplementedError, match="max"):  # JAX has max/min/floordiv/mod
+        export.symbolic_shape("b, max(b, 2)")
+    b, c = export.symbolic_shape("b, c")
+    with pytest.raises(InconclusiveDimensionOperation, match="'b' > '3' is inconclusive"):
+        bool(b > 3)
+    with pytest.raises(InconclusiveDimensionOperation):
+        bool(b < c)
+    with pytest.raises(InconclusiveDimensionOperation, match="requires a constant"):
+        int(b)
+    with pytest.raises(ValueError, match="Invalid mixing of symbolic scopes"):
+        b + export.symbolic_shape("a")[0]
+
+
+def test_export_with_a_symbolic_batch_dimension():
+    """``export`` of ``ShapeDtypeStruct(symbolic_shape("b, 4"))``: JAX's symbolic types; calls
+    with any concrete ``b`` (the function staged per size, cached), under grad and jit too."""
+    from fgrad import export
+
+    spec = fgrad.ShapeDtypeStruct(export.symbolic_shape("b, 4"), np.float32)
+    exp = export.export(fgrad.jit(_concat_sum(fnp)))(spec)
+    assert str(exp.in_avals) == "(ShapedArray(float32[b,4]),)"  # JAX 0.10.2's
+    assert str(exp.out_avals) == "(ShapedArray(float32[2*b]),)"
+    for n in (1, 3, 7):
+        x = fnp.arange(4.0 * n, dtype=np.float32).reshape(n, 4)
+        assert exp.call(x).tolist() == _concat_sum(fnp)(x).tolist()
+    assert fgrad.grad(lambda x: exp.call(x).sum())(fnp.ones((2, 4), np.float32)).tolist() == [[3.0] * 4] * 2
+    assert fgrad.jit(exp.call)(fnp.ones((5, 4), np.float32)).shape == (10,)
+    b, = export.symbolic_shape("b")
+    two = export.export(fgrad.jit(lambda x, y: x[1:] * y))(
+        fgrad.ShapeDtypeStruct((b + 1, 3), np.float64), fgrad.ShapeDtypeStruct((b, 3), np.float64))
+    assert [str(a) for a in two.in_avals] == ["float64[b + 1,3]", "float64[b,3]"]
+    assert str(two.out_avals[0]) == "float64[b,3]"
+    assert two.call(fnp.ones((3, 3)), fnp.full((2, 3), 2.0)).tolist() == [[2.0] * 3] * 2
+
+
+def test_export_symbolic_call_errors():
+    """JAX's ValueErrors (its texts) for a constant dimension that differs, a variable < 1 and
+    sizes that disagree; a symbolic export cannot be serialized (the Python function is staged
+    per size)."""
+    from fgrad import export
+
+    exp = export.export(fgrad.jit(_concat_sum(fnp)))(
+        fgrad.ShapeDtypeStruct(export.symbolic_shape("b, 4"), np.float32))
+    with pytest.raises(ValueError, match=r"Shape mismatch for args\[0\].shape\[1\] \(expected same "
+                                         r"constant\): expected \(b, 4\) and called with \(3, 5\)"):
+        exp.call(fnp.ones((3, 5), np.float32))
+    with pytest.raises(ValueError, match="Expected value >= 1 for dimension variable 'b'"):
+        exp.call(fnp.ones((0, 4), np.float32))
+    b, = export.symbolic_shape("b")
+    add = export.export(fgrad.jit(lambda x, y: x + y))(fgrad.ShapeDtypeStruct((b,), np.float32),
+                                                     fgrad.ShapeDtypeStruct((b,), np.float32))
+    with pytest.raises(ValueError, match=r"inconsistency between dimension size args\[1\].shape\[0\] "
+                                         r"\(= 4\) and the specification 'b' \(= 3\)"):
+        add.call(fnp.ones(3, np.float32), fnp.ones(4, np.float32))
+    with pytest.raises(export.SerializationError, match="symbolic shapes"):
+        exp.serialize()
+    with pytest.raises(ValueError, match="Invalid mixing of symbolic scopes"):
+        export.export(fgrad.jit(lambda x, y: x))(
+            fgrad.ShapeDtypeStruct(export.symbolic_shape("b"), np.float32),
+            fgrad.ShapeDtypeStruct(export.symbolic_shape("b"), np.float32))
+    sq = export.symbolic_shape("b")
+    with pytest.raises(NotImplementedError, match="degree 1"):  # JAX allows b^2: fgrad does not
+        export.export(fgrad.jit(lambda x: fnp.outer(x, x).ravel()))(fgrad.ShapeDtypeStruct(sq, np.float32))
+    scoped = export.symbolic_shape("a, c", constraints=("a >= c",))
+    sub = export.export(fgrad.jit(lambda x, y: x[: y.shape[0]] - y))(
+        fgrad.ShapeDtypeStruct(scoped[:1], np.float32), fgrad.ShapeDtypeStruct(scoped[1:], np.float32))
+    assert sub.call(fnp.ones(3, np.float32), fnp.ones(2, np.float32)).tolist() == [0.0, 0.0]
+    with pytest.raises(ValueError, match="constraint 'a >= c'"):
+        sub.call(fnp.ones(2, np.float32), fnp.ones(3, np.float32))
+
+
+def test_symbolic_args_specs_and_export_constants():
+    from fgrad import export
+
+    specs = export.symbolic_args_specs((fnp.ones((3, 4), np.float32), fnp.ones(3)), ("b, ...", "b"))
+    assert str(specs) == ("(ShapeDtypeStruct(shape=(b, 4), dtype=float32), "
+                          "ShapeDtypeStruct(shape=(b,), dtype=float64))")
+    assert specs[0].shape[0] == specs[1].shape[0]  # one scope
+    assert str(export.symbolic_args_specs(fnp.ones((3, 4)), "(b, _)").shape) == "(b, 4)"
+    assert (export.minimum_supported_calling_convention_version,
+            export.maximum_supported_calling_convention_version) == (9, 10)  # JAX 0.10.2's
+    assert export.default_export_platform() == "cpu" or fgrad.default_backend() != "cpu"
+    assert export.DisabledSafetyCheck.custom_call("t").is_custom_call() == "t"
+    assert export.DisabledSafetyCheck.platform() == export.DisabledSafetyCheck.platform()
+    assert isinstance(export.SymbolicScope(), export.SymbolicScope)
+
+
+def test_pytree_node_serialization():
+    """Registered custom nodes and namedtuples round-trip through ``serialize`` (a
+    SerializationError before); an unregistered name in a blob is refused."""
+    import collections
+
+    from fgrad import export
+
+    Pt = collections.namedtuple("Pt", "x y")
+    export.register_namedtuple_serialization(Pt, serialized_name="test14.Pt")
+
+    class Box:
+        def __init__(self, v, tag):
+            self.v, self.tag = v, tag
+
+    fgrad.tree_util.register_pytree_node(Box, lambda b: ((b.v,), b.tag), lambda tag, c: Box(c[0], tag))
+    export.register_pytree_node_serialization(Box, serialized_name="test14.Box",
+                                              serialize_auxdata=lambda tag: tag.encode(),
+                                              deserialize_auxdata=lambda data: data.decode())
+    exp = export.export(fgrad.jit(lambda p, b: Box(p.x * b.v + p.y, b.tag + "!")))(
+        Pt(fnp.ones(2), 1.0), Box(fnp.full(2, 3.0), "t"))
+    back = export.deserialize(exp.serialize())
+    out = back.call(Pt(fnp.ones(2), 1.0), Box(fnp.full(2, 3.0), "t"))
+    assert type(out) is Box and out.tag == "t!" and out.v.tolist() == [4.0, 4.0]
+    with pytest.raises(ValueError, match="already registered"):
+        export.register_namedtuple_serialization(Pt, serialized_name="test14.Pt2")
+    with pytest.raises(ValueError, match="not a namedtuple"):
+        export.register_namedtuple_serialization(Box, serialized_name="test14.Box2")
+    blob = exp.serialize().replace(b"test14.Box", b"test14.Nop")
+    with pytest.raises(export.SerializationError, match="no serialization is registered"):
+        export.deserialize(blob)
+
+
+@pytest.mark.slow
+def test_export_symbolic_live():
+    jax = pytest.importorskip("jax")
+    from fgrad import export
+
+    theirs = jax.export.export(jax.jit(_concat_sum(jax.numpy)))(
+        jax.ShapeDtypeStruct(jax.export.symbolic_shape("b, 4"), np.float32))
+    ours = export.export(fgrad.jit(_concat_sum(fnp)))(
+        fgrad.ShapeDtypeStruct(export.symbolic_shape("b, 4"), np.float32))
+    assert str(ours.in_avals) == str(theirs.in_avals) and str(ours.out_avals) == str(theirs.out_avals)
+    x = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_array_equal(ours.call(fnp.asarray(x)), theirs.call(x))
+    for spec in ("a, 2*a + 1, a*b", "3*b + 2*c - 1", "b*b", "b - 1", "-b", "b,"):
+        assert str(export.symbolic_shape(spec)) == str(jax.export.symbolic_shape(spec)), spec
+    with pytest.raises(ValueError) as theirs_err:
+        theirs.call(np.ones((3, 5), np.float32))
+    with pytest.raises(ValueError) as ours_err:
+        ours.call(fnp.ones((3, 5), np.float32))
+    assert str(ours_err.value) == str(theirs_err.value)
