@@ -506,3 +506,77 @@ def test_export_symbolic_live():
     with pytest.raises(ValueError) as ours_err:
         ours.call(fnp.ones((3, 5), np.float32))
     assert str(ours_err.value) == str(theirs_err.value)
+
+
+# ---- smaller names ------------------------------------------------------------------------
+
+
+def test_policy_answers_saveable_recompute_offloadable():
+    """A custom checkpoint policy may answer ``Saveable``/``Recompute``/``Offloadable(...)``
+    (JAX's values); what reverse mode keeps follows, and gradients are unchanged."""
+    from fgrad.ad_checkpoint import Offloadable, Recompute, Saveable, saved_residuals
+
+    w, x = fnp.asarray([[1.0, 2.0], [0.5, -1.0]]), fnp.asarray([0.3, 0.7])
+    f = lambda w, x: fnp.sin(fnp.sin(w @ x)).sum()
+    kept = {}
+    for name, answer in (("save", Saveable), ("recompute", Recompute),
+                         ("offload", Offloadable("device", "pinned_host"))):
+        g = fgrad.checkpoint(f, policy=lambda prim, *_, a=answer, **__: a if prim.name == "dot_general"
+                             else Recompute)
+        kept[name] = sum("dot_general" in why for _, why in saved_residuals(g, w, x))
+        np.testing.assert_allclose(fgrad.grad(g)(w, x), fgrad.grad(f)(w, x), rtol=1e-15)
+    assert kept == {"save": 1, "recompute": 0, "offload": 1}
+    assert repr(Saveable) == "Saveable" and Offloadable(src="a", dst="b").dst == "b"
+
+
+def test_small_sharding_stages_profiler_multihost_names():
+    import fgrad.profiler
+    import fgrad.stages
+    from fgrad.experimental import multihost_utils
+
+    dev = fgrad.devices()[0]
+    s = fgrad.sharding.make_single_device_sharding(dev)
+    assert s.device_set == {dev}
+    with pytest.raises(TypeError, match="expected a device"):
+        fgrad.sharding.make_single_device_sharding("cpu")
+    assert repr(fgrad.sharding.AbstractDevice("cpu", None, "cpu")) == (
+        "AbstractDevice(device_kind=cpu, num_cores=None, platform=cpu)")  # JAX 0.10.2's
+    info = fgrad.stages.ArgInfo(fgrad.ShapedArray((2, 3), np.float32), True)
+    assert (info.shape, info.dtype, info.donated) == ((2, 3), np.float32, True)
+    o = fgrad.profiler.ProfileOptions()
+    assert (o.host_tracer_level, o.python_tracer_level, o.duration_ms, o.enable_hlo_proto) == (2, 1, 0, True)
+    with pytest.raises(RuntimeError, match="no profiler server"):
+        fgrad.profiler.register_subprocess(1, 2)
+    mesh = fgrad.sharding.Mesh(fgrad.devices(), ("x",))
+    P = fgrad.sharding.PartitionSpec
+    g = multihost_utils.host_local_array_to_global_array({"a": np.arange(3.0)}, mesh, P("x"))
+    assert g["a"].tolist() == [0.0, 1.0, 2.0] and not isinstance(g["a"], np.ndarray)
+    assert multihost_utils.global_array_to_host_local_array(g, mesh, P("x"))["a"].tolist() == [0.0, 1.0, 2.0]
+    with multihost_utils.live_devices(fgrad.devices()) as alive:
+        assert alive == list(fgrad.devices())
+
+
+def test_visualize_sharding(capsys):
+    fgrad.debug.visualize_sharding((4, 4), fgrad.sharding.SingleDeviceSharding(fgrad.devices()[0]))
+    out = capsys.readouterr().out
+    assert "0 │" in out and out.count("\n") == 3
+    with pytest.raises(ValueError, match="rank <= 2"):
+        fgrad.debug.visualize_sharding((2, 2, 2), fgrad.sharding.SingleDeviceSharding(fgrad.devices()[0]))
+    with pytest.raises(TypeError, match="expected a Sharding"):
+        fgrad.debug.visualize_sharding((2,), "cpu")
+
+
+@pytest.mark.slow
+def test_small_names_live():
+    jax = pytest.importorskip("jax")
+    o = jax.profiler.ProfileOptions()
+    ours = fgrad.profiler.ProfileOptions()
+    for k in ("advanced_configuration", "duration_ms", "enable_hlo_proto", "host_tracer_level",
+              "include_dataset_ops", "python_tracer_level", "raise_error_on_start_failure",
+              "repository_path", "session_id", "start_timestamp_ns"):
+        assert getattr(ours, k) == getattr(o, k), k
+    assert repr(fgrad.sharding.AbstractDevice("cpu", None, "cpu")) == repr(
+        jax.sharding.AbstractDevice("cpu", None, "cpu"))
+    import jax.ad_checkpoint
+
+    assert bool(jax.ad_checkpoint.Offloadable("device", "pinned_host"))
