@@ -580,3 +580,63 @@ def test_small_names_live():
     import jax.ad_checkpoint
 
     assert bool(jax.ad_checkpoint.Offloadable("device", "pinned_host"))
+
+
+# ---- jax.extend.random ------------------------------------------------------------------
+
+# JAX 0.10.2: jax.extend.random.threefry_2x32(uint32[0, 42], count)
+JAX_THREEFRY_2X32 = {
+    (3,): [2465931498, 430176367, 255383827],
+    (2,): [64467757, 2916123636],
+    (2, 3): [[3134548294, 3733159049, 3746501087], [894150801, 801545058, 2363201431]],
+    (): 2655618431,
+}
+
+
+def _threefry_cases(xr, asarray):
+    out = {}
+    for shape in JAX_THREEFRY_2X32:
+        count = np.arange(int(np.prod(shape)), dtype=np.uint32).reshape(shape) if shape else np.uint32(7)
+        out[shape] = np.asarray(xr.threefry_2x32(asarray(np.array([0, 42], np.uint32)), count)).tolist()
+    return out
+
+
+def test_extend_random_threefry_2x32():
+    from fgrad.extend import random as xr
+
+    assert _threefry_cases(xr, fnp.asarray) == JAX_THREEFRY_2X32
+    key = fnp.asarray([0, 42], np.uint32)
+    counts = fnp.arange(6, dtype=np.uint32).reshape(2, 3)
+    assert fgrad.jit(xr.threefry_2x32)(key, counts).tolist() == JAX_THREEFRY_2X32[(2, 3)]
+    keys = fnp.asarray([[0, 42], [1, 2]], np.uint32)
+    batched = fgrad.vmap(xr.threefry_2x32, in_axes=(0, None))(keys, counts)
+    assert batched.tolist() == [xr.threefry_2x32(k, counts).tolist() for k in keys]
+    with pytest.raises(TypeError, match="requires uint32"):
+        xr.threefry_2x32(key, fnp.arange(3))
+    b1, b2 = xr.threefry2x32_p.bind(*[fnp.asarray(np.uint32(0))] * 4)  # Random123's known answer
+    assert (hex(int(b1)), hex(int(b2))) == ("0x6b200159", "0x99ba4efe")
+    assert xr.threefry2x32_p.name == "threefry2x32" and xr.threefry2x32_p.multiple_results
+
+
+def test_extend_random_keys_of_an_impl():
+    from fgrad.extend import random as xr
+
+    impl = xr.threefry_prng_impl
+    assert (impl.name, impl.key_shape, impl.tag) == ("threefry2x32", (2,), "fry")  # JAX's
+    k = xr.seed_with_impl(impl, 3)
+    assert str(k.dtype) == "key<fry>" and fgrad.random.key_data(k).tolist() == [0, 3]
+    ks = xr.random_seed(fnp.asarray([[1, 2]]), impl)
+    assert ks.shape == (1, 2) and fgrad.random.key_data(ks).tolist() == [[[0, 1], [0, 2]]]
+    assert fgrad.random.key_data(fgrad.random.key(5, impl=impl)).tolist() == [0, 5]
+
+
+@pytest.mark.slow
+def test_extend_random_live():
+    jax = pytest.importorskip("jax")
+    import jax.extend.random as jxr
+
+    assert _threefry_cases(jxr, jax.numpy.asarray) == JAX_THREEFRY_2X32
+    impl = jxr.threefry_prng_impl
+    assert (impl.name, tuple(impl.key_shape), impl.tag) == ("threefry2x32", (2,), "fry")
+    np.testing.assert_array_equal(jax.random.key_data(jxr.random_seed(np.array([[1, 2]]), impl)),
+                                  [[[0, 1], [0, 2]]])
