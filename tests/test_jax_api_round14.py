@@ -640,3 +640,48 @@ def test_extend_random_live():
     assert (impl.name, tuple(impl.key_shape), impl.tag) == ("threefry2x32", (2,), "fry")
     np.testing.assert_array_equal(jax.random.key_data(jxr.random_seed(np.array([[1, 2]]), impl)),
                                   [[[0, 1], [0, 2]]])
+
+
+# ---- jax.random.random_gamma_p ------------------------------------------------------------
+
+GAMMA_A = np.array([0.5, 1.0, 3.0], np.float32)
+# JAX 0.10.2: random_gamma_p.bind(split(key(0), 3), GAMMA_A, log_space=...) and its gradient
+JAX_RANDOM_GAMMA = [0.9106433, 2.3589952, 3.189435]
+JAX_RANDOM_LOG_GAMMA = [-0.09360394, 0.85823584, 1.1598438]
+JAX_RANDOM_GAMMA_GRAD = [1.7991906, 1.7532437, 1.0897757]
+JAX_RANDOM_GAMMA_ONE_KEY = [0.8845648, 0.7262849, 1.9683666]  # bind(key(0), GAMMA_A)
+
+
+def test_random_gamma_p():
+    from fgrad import random
+
+    ks = random.split(random.key(0), 3)
+    a = fnp.asarray(GAMMA_A)
+    np.testing.assert_allclose(random.random_gamma_p.bind(ks, a, log_space=False), JAX_RANDOM_GAMMA, rtol=1e-6)
+    np.testing.assert_allclose(random.random_gamma_p.bind(ks, a, log_space=True), JAX_RANDOM_LOG_GAMMA,
+                               rtol=1e-6)
+    np.testing.assert_allclose(random.random_gamma_p.bind(random.key(0), a, log_space=False),
+                               JAX_RANDOM_GAMMA_ONE_KEY, rtol=1e-6)
+    np.testing.assert_allclose(random.random_gamma_p.bind(random.key_data(ks), a, log_space=False),
+                               JAX_RANDOM_GAMMA, rtol=1e-6)  # raw key data
+    g = fgrad.grad(lambda v: random.random_gamma_p.bind(ks, v, log_space=False).sum())(a)
+    np.testing.assert_allclose(g, JAX_RANDOM_GAMMA_GRAD, rtol=1e-5)
+    jitted = fgrad.jit(lambda k, v: random.random_gamma_p.bind(k, v, log_space=False))(ks, a)
+    np.testing.assert_allclose(jitted, JAX_RANDOM_GAMMA, rtol=1e-6)
+    with pytest.raises(TypeError, match="leading shape"):
+        random.random_gamma_p.bind(random.split(random.key(0), 2), a, log_space=False)
+    assert random.random_gamma_p.name == "random_gamma" and not random.random_gamma_p.multiple_results
+
+
+@pytest.mark.slow
+def test_random_gamma_p_live():
+    jax = pytest.importorskip("jax")
+    jr = jax.random
+    ks = jr.split(jr.key(0), 3)
+    np.testing.assert_allclose(jr.random_gamma_p.bind(ks, GAMMA_A, log_space=False), JAX_RANDOM_GAMMA, rtol=1e-6)
+    np.testing.assert_allclose(jr.random_gamma_p.bind(ks, GAMMA_A, log_space=True), JAX_RANDOM_LOG_GAMMA,
+                               rtol=1e-6)
+    np.testing.assert_allclose(jr.random_gamma_p.bind(jr.key(0), GAMMA_A, log_space=False),
+                               JAX_RANDOM_GAMMA_ONE_KEY, rtol=1e-6)
+    g = jax.grad(lambda v: jr.random_gamma_p.bind(ks, v, log_space=False).sum())(GAMMA_A)
+    np.testing.assert_allclose(g, JAX_RANDOM_GAMMA_GRAD, rtol=1e-6)
