@@ -184,6 +184,27 @@ def _reduce_window(computation: str):
     return bind
 
 
+def _select_and(what: str):
+    """``select_and_{scatter,gather}_add_p``: JAX's ``select_prim`` (``ge_p``: the window's
+    maximum, ``le_p``: its minimum) as fgrad's ``select``; no dilation for the scatter."""
+    def bind(t, x, *, select_prim, window_dimensions, window_strides, padding,
+             base_dilation=None, window_dilation=None):
+        from .ops import windowed
+
+        kind = {"ge": "max", "gt": "max", "le": "min", "lt": "min"}.get(getattr(select_prim, "name", None))
+        if kind is None:
+            raise NotImplementedError(f"select_and_{what}_add_p.bind: select_prim={select_prim!r}; fgrad "
+                                      "selects a window's maximum (lax.ge_p) or minimum (lax.le_p)")
+        ones = (1,) * len(window_dimensions)
+        prim = windowed.select_and_scatter_add_p if what == "scatter" else windowed.select_and_gather_add_p
+        return prim.bind(t, x, select=kind, window_dimensions=tuple(window_dimensions),
+                         window_strides=tuple(window_strides),
+                         padding=tuple(tuple(p) for p in padding),
+                         base_dilation=tuple(base_dilation or ones),
+                         window_dilation=tuple(window_dilation or ones))
+    return bind
+
+
 def _scatter(fn_name: str):
     def bind(x, idx, upd, *, dimension_numbers, indices_are_sorted=False, unique_indices=False,
              mode=None, update_jaxpr=None, update_consts=()):
@@ -365,6 +386,8 @@ def _views() -> dict[str, JaxPrimitive]:
     add("reduce_window_max", _reduce_window("max"))
     add("reduce_window_min", _reduce_window("min"))
     add("conv_general_dilated", conv)
+    add("select_and_scatter_add", _select_and("scatter"))
+    add("select_and_gather_add", _select_and("gather"))
     add("optimization_barrier", lambda *xs: L().optimization_barrier(tuple(xs)),
         multiple_results=True)
     add("psum", psum_like("psum"))

@@ -219,7 +219,10 @@ def _jax_programs(jax):
         (lambda: jl.reduce_window(x, -jnp.inf, jl.max, (2, 2), (1, 1), "SAME")),
         (lambda: jl.reduce_window(x, jnp.inf, jl.min, (1, 2), (1, 1), "VALID")),
         (lambda: jl.conv(x[None, None], x[None, None, :, :2], (1, 1), "VALID")),
-        (lambda: jl.optimization_barrier((x, i))), (lambda: jl.betainc(2.0, 3.0, x / 6)),
+        (lambda: jl.optimization_barrier((x, i))),
+        (lambda: jax.grad(lambda v: jl.reduce_window(v, -jnp.inf, jl.max, (2, 2), (1, 1), "VALID").sum())(x)),
+        (lambda: jax.jvp(lambda v: jl.reduce_window(v, jnp.inf, jl.min, (1, 2), (1, 1), "SAME"), (x,),
+                         (x * 2,))), (lambda: jl.betainc(2.0, 3.0, x / 6)),
         (lambda: jnp.linalg.cholesky(spd)), (lambda: jnp.linalg.eigh(spd)),
         (lambda: jnp.linalg.qr(x.T)), (lambda: jnp.linalg.svd(x)),
         (lambda: jnp.linalg.svd(x, compute_uv=False)),
@@ -685,3 +688,34 @@ def test_random_gamma_p_live():
                                JAX_RANDOM_GAMMA_ONE_KEY, rtol=1e-6)
     g = jax.grad(lambda v: jr.random_gamma_p.bind(ks, v, log_space=False).sum())(GAMMA_A)
     np.testing.assert_allclose(g, JAX_RANDOM_GAMMA_GRAD, rtol=1e-6)
+
+
+# ---- lax.linalg.qdwh --------------------------------------------------------------------------
+
+QDWH_X = np.array([[4.0, 1.0], [2.0, 3.0], [0.5, -1.0]])
+# JAX 0.10.2 (float32): u, h of qdwh(QDWH_X)
+JAX_QDWH_U = [[0.9498073, -0.07357492], [0.1948322, 0.89956117], [0.24475807, -0.43055373]]
+JAX_QDWH_H = [[4.311272, 1.2895458], [1.2895458, 3.0556622]]
+
+
+def test_qdwh_polar_decomposition():
+    u, h, iters, ok = lax.linalg.qdwh(fnp.asarray(QDWH_X))
+    np.testing.assert_allclose(u, JAX_QDWH_U, rtol=2e-6, atol=1e-6)
+    np.testing.assert_allclose(h, JAX_QDWH_H, rtol=2e-6)
+    np.testing.assert_allclose(u @ h, QDWH_X, atol=1e-13)
+    np.testing.assert_allclose(u.T @ u, np.eye(2), atol=1e-14)
+    assert bool(ok) and int(iters) == 0 and iters.dtype == np.int32
+    check_grads(lambda a: lax.linalg.qdwh(a)[1], (fnp.asarray(QDWH_X),), order=1, modes=("fwd", "rev"))
+    batched = fgrad.vmap(lambda a: lax.linalg.qdwh(a)[0])(fnp.stack([fnp.asarray(QDWH_X), 2 * fnp.asarray(QDWH_X)]))
+    np.testing.assert_allclose(batched[1], lax.linalg.qdwh(2 * fnp.asarray(QDWH_X))[0], atol=1e-14)
+    with pytest.raises(ValueError, match="M >= N"):
+        lax.linalg.qdwh(fnp.asarray(QDWH_X.T))
+
+
+@pytest.mark.slow
+def test_qdwh_live():
+    jax = pytest.importorskip("jax")
+    u, h, _, ok = jax.lax.linalg.qdwh(QDWH_X.astype(np.float32))
+    np.testing.assert_allclose(u, JAX_QDWH_U, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(h, JAX_QDWH_H, rtol=1e-6)
+    assert bool(ok)
