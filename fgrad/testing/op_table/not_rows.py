@@ -70,6 +70,7 @@ NOT_OPS = {
         "size": "static query",
         "broadcast_shapes": "static query (shapes in, shape out)",
         "isdtype": "static query (dtype in, bool out); tested in tests/test_array_api.py",
+        "iinfo": "static query (dtype in, limits out; sub-byte ints too): tests/test_jax_api_round14.py",
         "finfo": "static query (dtype in, limits out); tested in tests/test_narrow_floats.py",
         "issubdtype": "static query (dtypes in, bool out); tested in tests/test_narrow_floats.py",
         "promote_types": "static query (dtypes in, dtype out); tested in tests/test_narrow_floats.py",
