@@ -550,7 +550,7 @@ def test_small_sharding_stages_profiler_multihost_names():
     assert (o.host_tracer_level, o.python_tracer_level, o.duration_ms, o.enable_hlo_proto) == (2, 1, 0, True)
     with pytest.raises(RuntimeError, match="no profiler server"):
         fgrad.profiler.register_subprocess(1, 2)
-    mesh = fgrad.sharding.Mesh(fgrad.devices(), ("x",))
+    mesh = fgrad.sharding.Mesh(fgrad.devices()[:1], ("x",))
     P = fgrad.sharding.PartitionSpec
     g = multihost_utils.host_local_array_to_global_array({"a": np.arange(3.0)}, mesh, P("x"))
     assert g["a"].tolist() == [0.0, 1.0, 2.0] and not isinstance(g["a"], np.ndarray)
