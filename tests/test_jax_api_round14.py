@@ -660,7 +660,8 @@ def test_random_gamma_p():
 
     ks = random.split(random.key(0), 3)
     a = fnp.asarray(GAMMA_A)
-    np.testing.assert_allclose(random.random_gamma_p.bind(ks, a, log_space=False), JAX_RANDOM_GAMMA, rtol=1e-6)
+    np.testing.assert_allclose(random.random_gamma_p.bind(ks, a, log_space=False), JAX_RANDOM_GAMMA,
+                               rtol=1e-6)
     np.testing.assert_allclose(random.random_gamma_p.bind(ks, a, log_space=True), JAX_RANDOM_LOG_GAMMA,
                                rtol=1e-6)
     np.testing.assert_allclose(random.random_gamma_p.bind(random.key(0), a, log_space=False),
@@ -681,7 +682,8 @@ def test_random_gamma_p_live():
     jax = pytest.importorskip("jax")
     jr = jax.random
     ks = jr.split(jr.key(0), 3)
-    np.testing.assert_allclose(jr.random_gamma_p.bind(ks, GAMMA_A, log_space=False), JAX_RANDOM_GAMMA, rtol=1e-6)
+    np.testing.assert_allclose(jr.random_gamma_p.bind(ks, GAMMA_A, log_space=False), JAX_RANDOM_GAMMA,
+                               rtol=1e-6)
     np.testing.assert_allclose(jr.random_gamma_p.bind(ks, GAMMA_A, log_space=True), JAX_RANDOM_LOG_GAMMA,
                                rtol=1e-6)
     np.testing.assert_allclose(jr.random_gamma_p.bind(jr.key(0), GAMMA_A, log_space=False),
@@ -706,7 +708,8 @@ def test_qdwh_polar_decomposition():
     np.testing.assert_allclose(u.T @ u, np.eye(2), atol=1e-14)
     assert bool(ok) and int(iters) == 0 and iters.dtype == np.int32
     check_grads(lambda a: lax.linalg.qdwh(a)[1], (fnp.asarray(QDWH_X),), order=1, modes=("fwd", "rev"))
-    batched = fgrad.vmap(lambda a: lax.linalg.qdwh(a)[0])(fnp.stack([fnp.asarray(QDWH_X), 2 * fnp.asarray(QDWH_X)]))
+    pair = fnp.stack([fnp.asarray(QDWH_X), 2 * fnp.asarray(QDWH_X)])
+    batched = fgrad.vmap(lambda a: lax.linalg.qdwh(a)[0])(pair)
     np.testing.assert_allclose(batched[1], lax.linalg.qdwh(2 * fnp.asarray(QDWH_X))[0], atol=1e-14)
     with pytest.raises(ValueError, match="M >= N"):
         lax.linalg.qdwh(fnp.asarray(QDWH_X.T))
@@ -719,3 +722,54 @@ def test_qdwh_live():
     np.testing.assert_allclose(u, JAX_QDWH_U, rtol=1e-6, atol=1e-7)
     np.testing.assert_allclose(h, JAX_QDWH_H, rtol=1e-6)
     assert bool(ok)
+
+
+# ---- pbroadcast, pswapaxes, mulhi_p / stage_p / dce_sink_p -------------------------------------
+
+MULHI_U32 = (np.array([1, 7, 4000000000, 123456789], np.uint32),
+             np.array([5, 4000000000, 4000000000, 987654321], np.uint32))
+MULHI_I32 = (np.array([-5, 7, -2000000000, 123456789], np.int32),
+             np.array([5, -2000000000, 2000000000, 987654321], np.int32))
+JAX_MULHI = {"u32": [0, 6, 3725290298, 28389652], "i32": [-1, -4, -931322575, 28389652]}  # JAX 0.10.2
+
+
+def test_pbroadcast_and_pswapaxes():
+    """``pbroadcast`` is JAX's documented equivalent (the psum of ``x`` masked to the source
+    example; JAX 0.10.2's own batching rule of it fails under vmap); ``pswapaxes`` is
+    ``all_to_all(x, name, axis, axis)`` (JAX's numbers below)."""
+    x = fnp.arange(6.0).reshape(3, 2)
+    bcast = lambda a: fgrad.vmap(lambda v: lax.pbroadcast(v, "i", 1), axis_name="i")(a)
+    assert bcast(x).tolist() == [[2.0, 3.0]] * 3
+    masked = fgrad.vmap(lambda v: lax.psum(fnp.where(lax.axis_index("i") == 1, v, 0.0), "i"),
+                        axis_name="i")(x)
+    assert bcast(x).tolist() == masked.tolist()
+    assert fgrad.grad(lambda a: (bcast(a) * fnp.arange(6.0).reshape(3, 2)).sum())(x).tolist() == [
+        [0.0, 0.0], [6.0, 9.0], [0.0, 0.0]]
+    check_grads(bcast, (x,), order=2)
+    assert fgrad.jit(bcast)(x).tolist() == bcast(x).tolist()
+    with pytest.raises(ValueError, match="source must be an index"):
+        fgrad.vmap(lambda v: lax.pbroadcast(v, "i", 3), axis_name="i")(x)
+    y = fnp.arange(9.0).reshape(3, 3)
+    swapped = fgrad.vmap(lambda v: lax.pswapaxes(v, "i", 0), axis_name="i")(y)
+    assert swapped.tolist() == [[0.0, 3.0, 6.0], [1.0, 4.0, 7.0], [2.0, 5.0, 8.0]]  # JAX 0.10.2's
+    swap_sq = fgrad.vmap(lambda v: lax.pswapaxes(v, "i", 0) ** 2, axis_name="i")
+    check_grads(swap_sq, (y,), order=1)
+
+
+def test_mulhi_stage_dce_sink_views():
+    assert lax.mulhi_p.bind(*map(fnp.asarray, MULHI_U32)).tolist() == JAX_MULHI["u32"]
+    assert lax.mulhi_p.bind(*map(fnp.asarray, MULHI_I32)).tolist() == JAX_MULHI["i32"]
+    x = fnp.arange(3.0)
+    assert lax.stage_p.bind(x).tolist() == [0.0, 1.0, 2.0] and lax.dce_sink_p.bind(x) == []
+    assert lax.dce_sink_p.multiple_results and not lax.stage_p.multiple_results
+
+
+@pytest.mark.slow
+def test_pswapaxes_mulhi_live():
+    jax = pytest.importorskip("jax")
+    y = np.arange(9.0).reshape(3, 3)
+    theirs = jax.vmap(lambda v: jax.lax.pswapaxes(v, "i", 0), axis_name="i")(y)
+    ours = fgrad.vmap(lambda v: lax.pswapaxes(v, "i", 0), axis_name="i")(fnp.asarray(y))
+    np.testing.assert_array_equal(ours, theirs)
+    assert np.asarray(jax.lax.mulhi_p.bind(*MULHI_U32)).tolist() == JAX_MULHI["u32"]
+    assert np.asarray(jax.lax.mulhi_p.bind(*MULHI_I32)).tolist() == JAX_MULHI["i32"]
