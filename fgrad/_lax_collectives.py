@@ -25,7 +25,7 @@ from .transforms.batching import BatchTrace
 from .tree_util import map_arrays as tree_map
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle",
-           "axis_index", "axis_size", "pcast", "pvary"]
+           "axis_index", "axis_size", "pcast", "pvary", "pbroadcast"]
 
 
 def _names(axis_name: Any) -> tuple:
@@ -291,3 +291,31 @@ def pvary(x: Any, axis_name: Hashable | Sequence[Hashable]) -> Any:
         Array([3., 3.], dtype=float64)
     """
     return pcast(x, axis_name, to="varying")
+
+
+def pbroadcast(x: Any, axis_name: Hashable, source: int) -> Any:
+    """Every example along ``axis_name`` gets the value of example ``source`` (JAX's
+    ``lax.pbroadcast``, a collective broadcast), defined as JAX documents it: the ``psum`` of
+    ``x`` masked to the source example, so derivatives flow back to the source only.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> fgrad.vmap(lambda v: pbroadcast(v, "i", 1), axis_name="i")(fnp.arange(6.0).reshape(3, 2))
+        Array([[2., 3.],
+               [2., 3.],
+               [2., 3.]], dtype=float64)
+    """
+    from .ops.elementwise import select
+
+    n = axis_size(axis_name)
+    if not isinstance(source, int) or not 0 <= source < n:
+        raise ValueError(f"pbroadcast: source must be an index into the axis {axis_name!r} of size {n}, "
+                         f"got {source!r}")
+    me = axis_index(axis_name)
+
+    def one(leaf):
+        from .core.constants import zeros_like
+
+        return psum(select(me == source, leaf, zeros_like(leaf)), axis_name)
+    return tree_map(one, x)

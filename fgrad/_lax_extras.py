@@ -30,7 +30,7 @@ from .typing import Array, ArrayLike, DTypeLike
 from .tree_util import map_arrays as tree_map
 
 __all__ = ["RandomAlgorithm", "rng_bit_generator", "ragged_dot", "composite", "random_gamma_grad",
-           "all_to_all"]
+           "all_to_all", "pswapaxes"]
 
 
 class RandomAlgorithm(enum.IntEnum):
@@ -222,3 +222,16 @@ def all_to_all(x: Any, axis_name: Hashable, split_axis: int, concat_axis: int, *
         return fnp.reshape(mine, shape[:c] + (shape[c] * shape[c + 1],) + shape[c + 2:])
 
     return tree_map(one, x)
+
+
+def pswapaxes(x: Any, axis_name: Hashable, axis: int, *, axis_index_groups: Any = None) -> Any:
+    """Swap the named axis ``axis_name`` with the array axis ``axis`` (whose size must be the
+    axis size): `all_to_all` with ``split_axis = concat_axis = axis``, as JAX's
+    ``lax.pswapaxes``.
+
+    >>> import fgrad, fgrad.numpy as fnp
+    >>> fgrad.vmap(lambda v: pswapaxes(v, "i", 0), axis_name="i")(fnp.arange(4.0).reshape(2, 2))
+    Array([[0., 2.],
+           [1., 3.]], dtype=float64)
+    """
+    return all_to_all(x, axis_name, axis, axis, axis_index_groups=axis_index_groups)

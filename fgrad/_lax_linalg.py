@@ -32,7 +32,7 @@ from .typing import Array, ArrayLike
 __all__ = [
     "EigImplementation", "EighImplementation", "SvdAlgorithm", "cholesky", "cholesky_update", "eig",
     "eigh", "hessenberg", "householder_product", "lu", "lu_pivots_to_permutation", "ormqr", "qr",
-    "schur", "svd", "symmetric_product", "triangular_solve", "tridiagonal", "tridiagonal_solve",
+    "qdwh", "schur", "svd", "symmetric_product", "triangular_solve", "tridiagonal", "tridiagonal_solve",
 ]
 
 
@@ -509,3 +509,46 @@ def ormqr(a: ArrayLike, taus: ArrayLike, c: ArrayLike, *, left: bool = True,
         q = _mH(q)
     c = fnp.asarray(c)
     return q @ c if left else c @ q
+
+
+def qdwh(x: ArrayLike, *, is_hermitian: bool = False, max_iterations: int | None = None,
+         eps: float | None = None, dynamic_shape: tuple[int, int] | None = None) -> tuple:
+    """The polar decomposition ``x = u @ h`` (``u`` with orthonormal columns, ``h`` Hermitian
+    positive semidefinite) of an ``M x N`` matrix with ``M >= N``, as JAX's
+    ``jax.lax.linalg.qdwh``: returns ``(u, h, num_iters, is_converged)``.  fgrad computes it
+    from the SVD (``u = U V^H``, ``h = V S V^H``) instead of JAX's QDWH iteration, so
+    ``num_iters`` is 0 and ``is_converged`` says the result is finite; ``u`` and ``h`` are the
+    same decomposition (unique for a matrix of full rank) and differentiate through the SVD.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> u, h, _, ok = qdwh(fnp.asarray([[2.0, 0.0], [0.0, -3.0]]))
+        >>> u, h, bool(ok)
+        (Array([[ 1.,  0.],
+               [ 0., -1.]], dtype=float64), Array([[2., 0.],
+               [0., 3.]], dtype=float64), True)
+    """
+    x = fnp.asarray(x)
+    if x.ndim != 2:
+        raise ValueError(f"lax.linalg.qdwh: expected a matrix (rank 2), got shape {x.shape}")
+    if dynamic_shape is not None:
+        raise NotImplementedError("lax.linalg.qdwh: dynamic_shape (a padded matrix) is not supported by "
+                                  "fgrad; pass the matrix itself")
+    m, n = x.shape
+    if m < n:
+        raise ValueError("The input matrix of shape M x N must have M >= N.")
+    u_, s, vh = svd(x, full_matrices=False)
+    u = u_ @ vh
+    h = (_mH(vh) * s[..., None, :].astype(x.dtype)) @ vh
+    h = (h + _mH(h)) / 2
+    ok = fnp.all(fnp.isfinite(u)) & fnp.all(fnp.isfinite(h))
+    return u, h, fnp.asarray(0, fnp.int32), ok
+
+
+# JAX's primitive objects of ``jax.lax.linalg`` (``cholesky_p``, ``svd_p``, ...): JAX's operands,
+# parameters and result order in ``bind`` (`fgrad._lax_primitives.JaxPrimitive`)
+from ._lax_primitives import _LINALG_VIEWS  # noqa: E402
+
+globals().update({f"{_n}_p": _v for _n, _v in _LINALG_VIEWS.items()})
+__all__ += [f"{_n}_p" for _n in _LINALG_VIEWS]

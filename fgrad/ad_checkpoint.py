@@ -24,7 +24,7 @@ Example::
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -43,8 +43,49 @@ from .transforms.jvp_trace import FORWARD_EVAL_TRACES, JVPTracer
 from .transforms.staging import StagingTrace, StagingTracer
 from .tree_util import flatten_arrays as tree_flatten, map_arrays as tree_map, tree_unflatten
 
-__all__ = ["checkpoint", "remat", "checkpoint_name", "checkpoint_policies", "print_saved_residuals",
+__all__ = ["Offloadable", "Recompute", "Saveable", "checkpoint", "remat", "checkpoint_name",
+           "checkpoint_policies", "print_saved_residuals",
            "saved_residuals"]
+
+
+class _PolicyAnswer:
+    """What a custom policy may return besides a bool: `Saveable` (truthy) or `Recompute`
+    (falsy), JAX's ``jax.ad_checkpoint`` values."""
+
+    def __init__(self, name: str, save: bool) -> None:
+        self._name, self._save = name, save
+
+    def __bool__(self) -> bool:
+        return self._save
+
+    def __repr__(self) -> str:
+        return self._name
+
+
+Saveable = _PolicyAnswer("Saveable", True)
+Recompute = _PolicyAnswer("Recompute", False)
+
+
+class Offloadable(NamedTuple):
+    """A policy's answer "save it, in memory ``dst`` (moved from ``src``)" (JAX's
+    ``jax.ad_checkpoint.Offloadable``).  fgrad has one memory space per device: an offloadable
+    value is saved.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> from fgrad.ad_checkpoint import Offloadable, Recompute, Saveable
+        >>> policy = lambda prim, *_, **__: Saveable if prim.name == "dot_general" else Recompute
+        >>> f = fgrad.checkpoint(lambda w, x: fnp.sin(w @ x), policy=policy)
+        >>> [why.split(" from <")[0] for _, why in fgrad.ad_checkpoint.saved_residuals(
+        ...     f, fnp.ones((2, 2)), fnp.ones(2))]
+        ['from the argument w', 'from the argument x', 'output of dot_general']
+        >>> bool(Offloadable("device", "pinned_host")), bool(Recompute)
+        (True, False)
+    """
+
+    src: str
+    dst: str
 
 
 def checkpoint_name(x: Any, name: str) -> Any:

@@ -25,13 +25,14 @@ import logging
 import os
 import string
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .ops.callbacks import debug_callback_p, split_operands
 
-__all__ = ["print", "log", "breakpoint", "callback", "visualize_array_sharding", "inspect_array_sharding"]
+__all__ = ["print", "log", "breakpoint", "callback", "visualize_array_sharding", "visualize_sharding",
+           "inspect_array_sharding"]
 
 _logger = logging.getLogger("fgrad.debug")
 
@@ -210,10 +211,37 @@ def visualize_array_sharding(arr: Any, *, use_color: bool = True, scale: float =
     shape = getattr(arr, "shape", None)
     if shape is None:
         raise TypeError(f"visualize_array_sharding: expected an array, got {type(arr).__name__}")
+    _draw(shape, getattr(arr, "device", None), use_color, "visualize_array_sharding")
+
+
+def visualize_sharding(shape: Sequence[int], sharding: Any, *, use_color: bool = True, scale: float = 1.0,
+                       min_width: int = 9, max_width: int = 80, color_map: Any = None) -> None:
+    """Print how an array of ``shape`` would be laid out by ``sharding`` (JAX's
+    ``jax.debug.visualize_sharding``): one cell naming the sharding's device, as
+    `visualize_array_sharding` prints.  fgrad keeps every array whole on one device, so a
+    sharding over several devices raises NotImplementedError; rank above 2 raises ValueError.
+
+    Example::
+
+        >>> import fgrad
+        >>> visualize_sharding((4, 4), fgrad.sharding.SingleDeviceSharding(fgrad.devices()[0]))
+        \u250c\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2510
+        \u2502 CPU 0 \u2502
+        \u2514\u2500\u2500\u2500\u2500\u2500\u2500\u2500\u2518
+    """
+    devices = getattr(sharding, "device_set", None)
+    if devices is None:
+        raise TypeError(f"visualize_sharding: expected a Sharding, got {type(sharding).__name__}")
+    if len(devices) != 1:
+        raise NotImplementedError(
+            f"visualize_sharding: a sharding over {len(devices)} devices; fgrad keeps each array "
+            "whole on one device")
+    _draw(tuple(shape), next(iter(devices)), use_color, "visualize_sharding")
+
+
+def _draw(shape: Sequence[int], device: Any, use_color: bool, what: str) -> None:
     if len(shape) > 2:
-        raise ValueError(f"visualize_array_sharding only supports arrays of rank <= 2, got shape "
-                         f"{tuple(shape)}")
-    device = getattr(arr, "device", None)
+        raise ValueError(f"{what} only supports arrays of rank <= 2, got shape {tuple(shape)}")
     platform = getattr(device, "platform", "cpu")
     kind = "GPU" if str(platform).lower() in ("cuda", "rocm", "gpu") else str(platform).upper()
     label = f"{kind} {getattr(device, 'id', 0)}"  # JAX's labels: CPU 0, GPU 0

@@ -36,7 +36,7 @@ from ._lax_gather_scatter import (  # noqa: F401 - listed in __all__ through _GA
 )
 from ._lax_gather_scatter import __all__ as _GATHER_SCATTER
 from ._lax_extras import (  # noqa: F401 - listed in __all__ through _EXTRAS
-    RandomAlgorithm, all_to_all, composite, ragged_dot, random_gamma_grad, rng_bit_generator,
+    RandomAlgorithm, all_to_all, composite, pswapaxes, ragged_dot, random_gamma_grad, rng_bit_generator,
 )
 from ._lax_extras import __all__ as _EXTRAS
 from ._lax_patches_topk import (  # noqa: F401 - listed in __all__ through _PATCHES_TOPK
@@ -46,8 +46,8 @@ from ._lax_patches_topk import __all__ as _PATCHES_TOPK
 from ._lax_round10 import *  # noqa: F403  (FftType, mulhi, conv_general_dilated_local, tokens, ...)
 from ._lax_round10 import __all__ as _ROUND10
 from ._lax_collectives import (
-    all_gather, axis_index, axis_size, pcast, pmax, pmean, pmin, ppermute, pshuffle, psum, psum_scatter,
-    pvary,
+    all_gather, axis_index, axis_size, pbroadcast, pcast, pmax, pmean, pmin, ppermute, pshuffle, psum,
+    psum_scatter, pvary,
 )
 from .ops.bits import (
     bitcast_convert_type, shift_left, shift_right_arithmetic, shift_right_logical,
@@ -96,7 +96,7 @@ __all__ = sorted(_GENERATED) + [
     "conv_transpose", "conv_dimension_numbers", "ConvDimensionNumbers", "reduce_window",
     "conv_general_shape_tuple", "conv_transpose_shape_tuple", "padtype_to_pads", "fft", "Precision",
     "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle", "axis_index",
-    "pcast", "pvary",
+    "pcast", "pvary", "pbroadcast",
     "axis_size", "custom_linear_solve", "custom_root", "optimization_barrier",
 ] + list(_MORE) + list(_GATHER_SCATTER) + list(_EXTRAS) + list(_PATCHES_TOPK) + list(_PRIMITIVES) + list(
     _ROUND10)

@@ -37,7 +37,8 @@ from typing import Any, Callable
 from .core.trace import EvalTrace, state
 from .transforms.jit import _set_disable_jit, disable_jit
 
-__all__ = ["profile", "Profile", "ProfileRow", "trace", "start_trace", "stop_trace", "TraceAnnotation",
+__all__ = ["ProfileOptions", "register_subprocess",
+           "profile", "Profile", "ProfileRow", "trace", "start_trace", "stop_trace", "TraceAnnotation",
            "StepTraceAnnotation", "annotate_function", "device_memory_profile",
            "save_device_memory_profile", "start_server", "stop_server"]
 
@@ -394,6 +395,49 @@ def start_server(port: int) -> None:
         >>> from fgrad import profiler
         >>> profiler.start_server(9999)
     """
+
+
+class ProfileOptions:
+    """The options of a profiling session (JAX's ``jax.profiler.ProfileOptions``, with JAX's
+    defaults).  fgrad's `trace` records fgrad's primitives and accepts these options without
+    using them: they tune XLA's and TensorFlow's profilers.
+
+    Example::
+
+        >>> from fgrad import profiler
+        >>> o = profiler.ProfileOptions()
+        >>> o.host_tracer_level, o.python_tracer_level
+        (2, 1)
+    """
+
+    def __init__(self) -> None:
+        self.advanced_configuration: dict = {}
+        self.duration_ms = 0
+        self.enable_hlo_proto = True
+        self.host_tracer_level = 2
+        self.include_dataset_ops = True
+        self.python_tracer_level = 1
+        self.raise_error_on_start_failure = False
+        self.repository_path = ""
+        self.session_id = ""
+        self.start_timestamp_ns = 0
+
+
+def register_subprocess(pid: int, port: int) -> Callable[[], None]:
+    """JAX registers a subprocess's profiler server; fgrad has no profiler server (see
+    `start_server`), so this raises JAX's RuntimeError for a subprocess it cannot register.
+
+    Example::
+
+        >>> from fgrad import profiler
+        >>> try:
+        ...     profiler.register_subprocess(1234, 9999)
+        ... except RuntimeError as e:
+        ...     print("no server")
+        no server
+    """
+    raise RuntimeError(f"register_subprocess(pid={pid}, port={port}): fgrad has no profiler server "
+                       "to connect to (fgrad.profiler.trace records this process's operations)")
 
 
 def stop_server() -> None:

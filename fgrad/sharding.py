@@ -20,6 +20,7 @@ Example::
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
 import math
 import threading
@@ -32,7 +33,8 @@ from .backends import Device, Sharding, SingleDeviceSharding, default_device
 from .core.array import ShapeDtypeStruct
 from .core.placement import device_put
 
-__all__ = ["AbstractMesh", "AxisType", "Mesh", "NamedSharding", "PartitionSpec", "Sharding",
+__all__ = ["AbstractDevice", "make_single_device_sharding",
+           "AbstractMesh", "AxisType", "Mesh", "NamedSharding", "PartitionSpec", "Sharding",
            "SingleDeviceSharding", "auto_axes", "explicit_axes", "get_abstract_mesh", "get_mesh",
            "make_array_from_callback", "make_array_from_process_local_data",
            "make_array_from_single_device_arrays", "make_mesh", "reshard", "set_mesh", "typeof",
@@ -498,6 +500,42 @@ def make_array_from_process_local_data(sharding: Any, local_data: Any,
             f"should be None or equal to local_data.shape. Got global_shape={tuple(global_shape)} and "
             f"local_data.shape={tuple(out.shape)}.")
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class AbstractDevice:
+    """A device described by its kind, core count and platform, without the device itself
+    (JAX's ``jax.sharding.AbstractDevice``, which abstract meshes may hold).
+
+    Example::
+
+        >>> AbstractDevice(device_kind="cpu", num_cores=None, platform="cpu")
+        AbstractDevice(device_kind=cpu, num_cores=None, platform=cpu)
+    """
+
+    device_kind: str
+    num_cores: int | None
+    platform: str
+
+    def __repr__(self) -> str:
+        return (f"AbstractDevice(device_kind={self.device_kind}, num_cores={self.num_cores}, "
+                f"platform={self.platform})")
+
+
+def make_single_device_sharding(device: Device, *, memory_kind: str | None = None) -> SingleDeviceSharding:
+    """The sharding that places a whole array on ``device`` (JAX's
+    ``jax.sharding.make_single_device_sharding``).
+
+    Example::
+
+        >>> import fgrad
+        >>> make_single_device_sharding(fgrad.devices()[0]).device_set == {fgrad.devices()[0]}
+        True
+    """
+    if not isinstance(device, Device):
+        raise TypeError(f"make_single_device_sharding: expected a device (fgrad.devices()[i]), got "
+                        f"{type(device).__name__}")
+    return SingleDeviceSharding(device, memory_kind=memory_kind)
 
 
 def typeof(x: Any) -> ShapeDtypeStruct:

@@ -19,12 +19,6 @@ SKIPPED = {
         "float4_*",
         "float6_*",
         "float8_*",
-        "int1",
-        "int2",
-        "int4",
-        "uint1",
-        "uint2",
-        "uint4",
     ),
     "strings, characters, records, masked arrays, datetimes": (
         "char",

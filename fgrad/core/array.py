@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 from .narrow_floats import dtype_kind
+from .shape_poly import DimExpr
 
 from ..backends import SingleDeviceSharding, backend_of_buffer, parse_device, put_buffer, to_host
 from ..backends import dlpack as _dlpack
@@ -94,7 +95,8 @@ class ShapeDtypeStruct:
     __slots__ = ("shape", "dtype", "sharding", "weak_type")
 
     def __init__(self, shape, dtype, *, sharding=None, weak_type: bool = False) -> None:
-        self.shape = tuple(int(d) for d in shape)
+        # a symbolic dimension (`fgrad.export.symbolic_shape`) stays symbolic
+        self.shape = tuple(d if isinstance(d, DimExpr) else int(d) for d in shape)
         self.dtype = np.dtype(dtype)
         self.sharding = sharding
         self.weak_type = bool(weak_type)

@@ -98,6 +98,46 @@ class Primitive:
         return trace.process(self, args, params)
 
 
+class JaxParamsPrimitive(Primitive):
+    """A primitive whose JAX counterpart's ``bind`` takes parameters fgrad's does not have
+    (``accuracy=None`` of ``exp``/``sin``/..., ``out_dtype=None`` of ``mul``): ``bind`` drops
+    them at their default value, so an interpreter can bind ``eqn.params`` of JAX's jaxprs.
+    Made by `accept_jax_params`; other primitives' ``bind`` is untouched."""
+
+    jax_defaults: dict
+
+    def bind(self, *args, **params):
+        if params:
+            params = _without_jax_defaults(self, params)
+        trace = state.trace
+        if trace is EVAL_TRACE:
+            return eval_primitive(self, args, params)
+        return trace.process(self, args, params)
+
+
+def _without_jax_defaults(prim: JaxParamsPrimitive, params: dict) -> dict:
+    extra = prim.jax_defaults.keys() & params.keys()
+    for k in extra:
+        if params[k] != prim.jax_defaults[k]:
+            raise NotImplementedError(
+                f"{prim.name}_p.bind: JAX's parameter {k}={params[k]!r} is not supported by "
+                f"fgrad's {prim.name} (only {k}={prim.jax_defaults[k]!r}, JAX's default)")
+    return {k: v for k, v in params.items() if k not in extra} if extra else params
+
+
+def accept_jax_params(prim: Primitive, **defaults: Any) -> None:
+    """Let ``prim.bind`` take JAX's extra parameters ``defaults`` (at those values only).
+
+    Example::
+
+        >>> from fgrad.ops.elementwise import exp_p
+        >>> float(exp_p.bind(0.0, accuracy=None))
+        1.0
+    """
+    prim.__class__ = JaxParamsPrimitive
+    prim.jax_defaults = {**getattr(prim, "jax_defaults", {}), **defaults}
+
+
 def eval_primitive(prim: Primitive, args, params):
     """Run ``prim.impl`` on the buffers of concrete arguments and wrap the result.
 

@@ -22,8 +22,9 @@ Example::
 
 from __future__ import annotations
 
+import contextlib
 import zlib
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -138,5 +139,68 @@ def reached_preemption_sync_point(step_id: int) -> bool:
     return False
 
 
+def _one_process(what: str) -> None:
+    if _world.world().size != 1:
+        raise NotImplementedError(
+            f"{what} on {_world.world().size} processes: fgrad keeps each array whole on every "
+            "process (no global arrays split across processes); use process_allgather")
+
+
+def host_local_array_to_global_array(local_inputs: Any, global_mesh: Any, pspecs: Any) -> Any:
+    """Host-local data as global arrays sharded over ``global_mesh`` by ``pspecs`` (JAX's).
+    On one process the global array is the host-local one: the leaves as fgrad arrays.  Several
+    processes raise NotImplementedError (fgrad has no array split across processes).
+
+    Example::
+
+        >>> import numpy as np, fgrad
+        >>> from fgrad.experimental import multihost_utils
+        >>> mesh = fgrad.sharding.Mesh(fgrad.devices()[:1], ("x",))
+        >>> multihost_utils.host_local_array_to_global_array(np.arange(4.0), mesh,
+        ...                                                  fgrad.sharding.PartitionSpec("x"))
+        Array([0., 1., 2., 3.], dtype=float64)
+    """
+    _one_process("host_local_array_to_global_array")
+    from ..numpy import asarray
+
+    return tree_map(asarray, local_inputs)
+
+
+def global_array_to_host_local_array(global_inputs: Any, global_mesh: Any, pspecs: Any) -> Any:
+    """The process-local part of global arrays (JAX's); on one process, the arrays themselves.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> from fgrad.experimental import multihost_utils
+        >>> mesh = fgrad.sharding.Mesh(fgrad.devices()[:1], ("x",))
+        >>> P = fgrad.sharding.PartitionSpec
+        >>> multihost_utils.global_array_to_host_local_array(fnp.ones(2), mesh, P())
+        Array([1., 1.], dtype=float64)
+    """
+    _one_process("global_array_to_host_local_array")
+    from ..numpy import asarray
+
+    return tree_map(asarray, global_inputs)
+
+
+@contextlib.contextmanager
+def live_devices(devices: list) -> Iterator[list]:
+    """Run a block on the devices that are alive (JAX's fault-tolerance context manager, "under
+    active development" there).  fgrad's devices of this process do not fail separately: it
+    yields ``devices``.
+
+    Example::
+
+        >>> import fgrad
+        >>> from fgrad.experimental import multihost_utils
+        >>> with multihost_utils.live_devices(fgrad.devices()) as alive:
+        ...     len(alive) == len(fgrad.devices())
+        True
+    """
+    yield list(devices)
+
+
 __all__ = ["process_allgather", "broadcast_one_to_all", "assert_equal", "sync_global_devices",
-           "reached_preemption_sync_point"]
+           "reached_preemption_sync_point", "host_local_array_to_global_array",
+           "global_array_to_host_local_array", "live_devices"]

@@ -28,15 +28,16 @@ from ._shape import reshape, ravel, transpose, moveaxis, swapaxes, squeeze, shap
 
 # dtypes and constants, as in numpy
 from numpy import (  # noqa: F401
-    dtype, iinfo, pi, e, inf, nan, newaxis,
+    dtype, pi, e, inf, nan, newaxis,
     can_cast, integer, floating, inexact,
     number, complexfloating, signedinteger, unsignedinteger, generic,
 )
-from ._dtypes import finfo, issubdtype, promote_types, result_type  # noqa: F401,E402
+from ._dtypes import finfo, iinfo, issubdtype, promote_types, result_type  # noqa: F401,E402
 from ._scalar_types import (  # noqa: F401,E402  (JAX's scalar types: calling one converts, tracers too)
     bfloat16, bool_, complex64, complex128, float16, float32, float64, int8, int16, int32, int64, uint8,
     uint16, uint32, uint64, float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e4m3b11fnuz,
     float8_e3m4, float8_e4m3, float8_e8m0fnu, float4_e2m1fn, float6_e2m3fn, float6_e3m2fn,
+    int1, int2, int4, uint1, uint2, uint4,
 )
 
 __array_api_version__ = "2024.12"  # the array API standard version fgrad.numpy follows

@@ -1,5 +1,6 @@
-"""Dtype functions of `fgrad.numpy` that know ``bfloat16`` (the ``ml_dtypes`` type JAX uses):
-NumPy's own ``finfo``, ``promote_types``, ``result_type`` and ``issubdtype`` do not.
+"""Dtype functions of `fgrad.numpy` that know ``bfloat16`` (the ``ml_dtypes`` type JAX uses)
+and ``ml_dtypes``' narrow integers (``int4``, ``uint2``, ...): NumPy's own ``finfo``, ``iinfo``,
+``promote_types``, ``result_type`` and ``issubdtype`` do not.
 
 Example::
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from ..core.array import get_aval
@@ -20,6 +22,50 @@ from ..core import x64_mode
 from ..core.x64_mode import canonical_dtype
 
 bfloat16 = narrow_floats.bfloat16.type
+
+
+# ``ml_dtypes``' 1-, 2- and 4-bit integers (JAX's ``jnp.int4`` ...): NumPy sees them as void
+# (kind "V"); JAX gives them integer semantics and no implicit promotion
+SUB_BYTE_INTS = {np.dtype(t): t for t in (ml_dtypes.int1, ml_dtypes.int2, ml_dtypes.int4,
+                                          ml_dtypes.uint1, ml_dtypes.uint2, ml_dtypes.uint4)}
+
+
+def _sub_byte_int(x: Any) -> np.dtype | None:
+    """The dtype of ``x`` when it is a sub-byte integer type, else None."""
+    try:
+        dt = np.dtype(x)
+    except TypeError:
+        return None
+    return dt if dt in SUB_BYTE_INTS else None
+
+
+def _check_sub_byte_promotion(type1: Any, type2: Any) -> None:
+    from ._promotion_checks import TypePromotionError
+
+    d1, d2 = _sub_byte_int(type1), _sub_byte_int(type2)
+    if (d1 is not None or d2 is not None) and np.dtype(type1) != np.dtype(type2):
+        raise TypePromotionError(
+            f"Input dtypes ({np.dtype(type1).name!r}, {np.dtype(type2).name!r}) have no available "
+            "implicit dtype promotion path. To avoid unintended promotion, 1-bit, 2-bit and 4-bit "
+            "integers do not support implicit promotion. If you'd like your inputs to be promoted "
+            "to another type, you can do so explicitly using e.g. x.astype('int32')")
+
+
+def iinfo(int_type: Any) -> Any:
+    """Machine limits of an integer dtype, the sub-byte ones (``int4``, ``uint2`` ...) included
+    (an array's dtype is used), as ``jax.numpy.iinfo``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> i = fnp.iinfo(fnp.int4)
+        >>> i.min, i.max, i.bits, fnp.iinfo(fnp.uint2).max
+        (-8, 7, 4, 3)
+    """
+    dt = int_type if isinstance(int_type, type) or not hasattr(int_type, "dtype") else int_type.dtype
+    if _sub_byte_int(dt) is not None:
+        return ml_dtypes.iinfo(np.dtype(dt))
+    return np.iinfo(dt)
 
 
 def promote_types(type1: Any, type2: Any) -> np.dtype:
@@ -32,6 +78,7 @@ def promote_types(type1: Any, type2: Any) -> np.dtype:
         >>> fnp.promote_types(fnp.bfloat16, fnp.int32)
         dtype(bfloat16)
     """
+    _check_sub_byte_promotion(type1, type2)
     out = narrow_floats.promote_types(type1, type2)
     if out == np.int64 and not x64_mode.enabled and max(np.dtype(type1).itemsize,
                                                          np.dtype(type2).itemsize) < 8:
@@ -50,6 +97,10 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
         dtype(bfloat16)
     """
     args = [np.empty((), get_aval(a).dtype) if _is_fgrad_array(a) else a for a in arrays_and_dtypes]
+    typed = [a.dtype if hasattr(a, "dtype") and not isinstance(a, type) else a
+             for a in args if not isinstance(a, (bool, int, float, complex))]
+    for a in typed[1:]:
+        _check_sub_byte_promotion(typed[0], a)
     out = narrow_floats.result_type(*args)
     strong = [np.dtype(a.dtype) if hasattr(a, "dtype") and not isinstance(a, type) else np.dtype(a)
               for a in args if not isinstance(a, (bool, int, float, complex))]
@@ -113,7 +164,7 @@ def _is_key_dtype(x: Any) -> bool:
 
 def issubdtype(arg1: Any, arg2: Any) -> bool:
     """``numpy.issubdtype`` where bfloat16 and the float8 types are ``floating`` (and
-    ``inexact``) types, and a
+    ``inexact``) types, ``int4``/``uint4``/``int2``/... are (signed or unsigned) integers, and a
     typed key's dtype is a sub-dtype of `prng_key`, `extended` and ``generic`` (of nothing
     numeric), as in JAX.
 
@@ -125,6 +176,8 @@ def issubdtype(arg1: Any, arg2: Any) -> bool:
         >>> key = fgrad.random.key(0).dtype
         >>> issubdtype(key, prng_key), issubdtype(key, fnp.integer), issubdtype("int8", prng_key)
         (True, False, False)
+        >>> fnp.issubdtype(fnp.int4, fnp.signedinteger), fnp.issubdtype(fnp.uint4, fnp.signedinteger)
+        (True, False)
     """
     key1 = _is_key_dtype(arg1) or arg1 in (prng_key, extended)
     if arg2 in (prng_key, extended):
@@ -136,6 +189,12 @@ def issubdtype(arg1: Any, arg2: Any) -> bool:
         is_ml = narrow_floats.is_ml_float(dt1)
     except TypeError:
         is_ml = False
+    sub = _sub_byte_int(arg1)
+    if sub is not None:  # int4, uint2, ...: integers, as in JAX
+        if isinstance(arg2, type) and issubclass(arg2, np.generic) and _sub_byte_int(arg2) is None:
+            kind = np.signedinteger if ml_dtypes.iinfo(sub).min < 0 else np.unsignedinteger
+            return arg2 in (kind, np.integer, np.number, np.generic)
+        return _sub_byte_int(arg2) == sub
     if is_ml:  # bfloat16 and the float8 types: floating, as in JAX
         if isinstance(arg2, type) and issubclass(arg2, np.generic):
             return arg2 in (np.floating, np.inexact, np.number, np.generic) or arg2 == dt1.type
@@ -143,4 +202,4 @@ def issubdtype(arg1: Any, arg2: Any) -> bool:
     return bool(np.issubdtype(arg1, arg2))
 
 
-__all__ = ["bfloat16", "finfo", "issubdtype", "promote_types", "result_type"]
+__all__ = ["bfloat16", "finfo", "iinfo", "issubdtype", "promote_types", "result_type"]

@@ -53,8 +53,9 @@ def _convert(cls, x: Any = 0, /):
 
 def _scalar_type(numpy_type: type, name: str) -> type:
     dt = np.dtype(numpy_type)
+    kind = dt.kind if dt.kind != "V" else name[0] if name[0] in "iu" else "f"  # ml_dtypes': "V"
     value, shown = {"b": ("1", "True"), "i": ("-2", "-2"), "u": ("3", "3"), "f": ("1.5", "1.5"),
-                    "c": ("1 + 2j", "1.+2.j")}[dt.kind if dt.kind != "V" else "f"]
+                    "c": ("1 + 2j", "1.+2.j")}[kind]
     doc = (f"``{name}``: the dtype {dt.name}, and ``{name}(x)`` converts ``x`` (a value, an Array or a "
            f"tracer) to an fgrad Array of dtype {dt.name}, as ``jax.numpy.{name}``.\n\n"
            "Example::\n\n"
@@ -71,6 +72,16 @@ def _scalar_type(numpy_type: type, name: str) -> type:
                "Example::\n\n"
                "    >>> import fgrad.numpy as jnp\n"
                f"    >>> jnp.finfo(jnp.{name}).bits, jnp.issubdtype(jnp.{name}, jnp.floating)\n"
+               f"    ({bits}, True)\n")
+    if name in ("int1", "int2", "int4", "uint1", "uint2", "uint4"):  # likewise dtypes only
+        bits = int(name[-1])
+        kind = "unsignedinteger" if name[0] == "u" else "signedinteger"
+        doc = (f"``{name}``: the {bits}-bit integer dtype {dt.name} (``ml_dtypes``'s, as "
+               f"``jax.numpy.{name}``), for ``iinfo``, ``issubdtype`` and dtype arguments; fgrad "
+               "computes on no arrays of it.\n\n"
+               "Example::\n\n"
+               "    >>> import fgrad.numpy as jnp\n"
+               f"    >>> jnp.iinfo(jnp.{name}).bits, jnp.issubdtype(jnp.{name}, jnp.{kind})\n"
                f"    ({bits}, True)\n")
     return _ScalarTypeMeta(name, (numpy_type,), {"__new__": _convert, "_numpy_type": numpy_type,
                                                  "dtype": dt, "__module__": "fgrad.numpy",
@@ -105,8 +116,16 @@ float8_e8m0fnu = _scalar_type(ml_dtypes.float8_e8m0fnu, "float8_e8m0fnu")
 float4_e2m1fn = _scalar_type(ml_dtypes.float4_e2m1fn, "float4_e2m1fn")
 float6_e2m3fn = _scalar_type(ml_dtypes.float6_e2m3fn, "float6_e2m3fn")
 float6_e3m2fn = _scalar_type(ml_dtypes.float6_e3m2fn, "float6_e3m2fn")
+# the 1-, 2- and 4-bit integers (``ml_dtypes``'s, as JAX's): dtypes only, like the narrow floats
+int1 = _scalar_type(ml_dtypes.int1, "int1")
+int2 = _scalar_type(ml_dtypes.int2, "int2")
+int4 = _scalar_type(ml_dtypes.int4, "int4")
+uint1 = _scalar_type(ml_dtypes.uint1, "uint1")
+uint2 = _scalar_type(ml_dtypes.uint2, "uint2")
+uint4 = _scalar_type(ml_dtypes.uint4, "uint4")
 
 __all__ = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
            "float32", "float64", "complex64", "complex128", "bfloat16",
            "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3b11fnuz",
-           "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn"]
+           "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
+           "int1", "int2", "int4", "uint1", "uint2", "uint4"]

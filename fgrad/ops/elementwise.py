@@ -23,7 +23,7 @@ from ..core.inexact import inexact_join, to_numeric_dtype
 from ..core.weak_types import cast_target, join_is_weak
 from ..core.weak_types import level as weak_level
 from ..core.constants import zeros_like
-from ..core.primitive import Primitive
+from ..core.primitive import Primitive, accept_jax_params
 from ..core.rules import (defbilinear, defbroadcasting, defjvp, defjvp2, defjvp_shared, deflinear,
                           deflinear_in, defzero, is_undefined)
 from ..core.quiet import quiet
@@ -1213,3 +1213,21 @@ for _p in list(globals().values()):
             _p.impl = quiet(_p.impl, _n if _n in (2, 3) else None)
         _u = getattr(_p, "ufunc", None)
         _p.quiet_ufunc = None if _u is None else (quiet(_u) if _p.may_warn else _u)
+
+
+def _take_jax_params(prim: Primitive, **defaults) -> None:
+    """``prim.bind`` also takes JAX's parameters ``defaults`` at those values (dropped before
+    the trace sees them): the promoting bind is rebuilt over `core.primitive.accept_jax_params`'s
+    ``bind``, so the other primitives' binds are untouched."""
+    del prim.bind
+    accept_jax_params(prim, **defaults)
+    prim.bind = _promoting_bind(prim)
+
+
+# JAX 0.10.2's ``bind`` of its transcendental functions takes ``accuracy`` and ``mul``'s takes
+# ``out_dtype`` (both None in every jaxpr JAX makes by default): an interpreter binding
+# ``eqn.params`` of a JAX jaxpr runs on fgrad's primitives
+for _p in (cbrt_p, cos_p, exp2_p, exp_p, expm1_p, log1p_p, log_p, logistic_p, rsqrt_p, sin_p, sqrt_p,
+           tan_p, tanh_p):
+    _take_jax_params(_p, accuracy=None)
+_take_jax_params(mul_p, out_dtype=None)

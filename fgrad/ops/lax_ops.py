@@ -22,7 +22,7 @@ from ..core.narrow_floats import dtype_kind
 from ..typing import Array, ArrayLike, DTypeLike, Integer, Shape, Shaped
 
 from ..core import x64_mode as _x64_mode
-from ..core.array import Tracer
+from ..core.array import ArrayImpl, Tracer
 from ..core.array import get_aval as _get_aval
 from ..core.constants import make_on_default_device as _make_on_default_device
 from . import elementwise as _ew
@@ -522,6 +522,8 @@ def dynamic_update_slice(operand: Shaped[ArrayLike, "*shape"], update: ArrayLike
             f"it, got update shape {ushp} for operand shape {shp}."
         )
     starts = dynamic_starts(operand, start_indices, ushp, "dynamic_update_slice")
+    if not isinstance(operand, (ArrayImpl, Tracer)):  # a NumPy operand: ``.at`` below
+        operand = _ew.convert_element_type_p.bind(operand, new_dtype=_get_aval(operand).dtype)
     if all(isinstance(st, int) for st in starts):
         block = tuple(_builtins.slice(st, st + k) for st, k in zip(starts, ushp))
         return operand.at[block].set(update)

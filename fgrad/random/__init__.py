@@ -30,7 +30,7 @@ from ._samplers import (
     bernoulli, bits, categorical, cauchy, choice, exponential, gumbel, laplace, logistic, normal,
     permutation, rademacher, randint, truncated_normal, uniform,
 )
-from ._gamma import beta, chisquare, dirichlet, f, gamma, generalized_normal, loggamma, t
+from ._gamma import beta, chisquare, dirichlet, f, gamma, generalized_normal, loggamma, random_gamma_p, t
 from ._more import (
     ball, binomial, double_sided_maxwell, geometric, lognormal, maxwell, multinomial, multivariate_normal,
     orthogonal,
@@ -46,7 +46,7 @@ __all__ = [
     "gamma", "loggamma", "beta", "dirichlet", "chisquare", "f", "t", "generalized_normal",
     "ball", "binomial", "multinomial", "double_sided_maxwell", "geometric", "lognormal", "maxwell",
     "multivariate_normal",
-    "orthogonal", "pareto", "poisson", "rayleigh", "triangular", "wald", "weibull_min",
+    "orthogonal", "pareto", "poisson", "rayleigh", "triangular", "wald", "weibull_min", "random_gamma_p",
 ]
 
 from .. import _docs as _docs_examples  # noqa: E402

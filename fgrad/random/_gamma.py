@@ -137,14 +137,24 @@ def _dlogx_da(a, log_x):
     return fnp.where(valid, -(s * (log_x - digamma_positive(a + 1.0)) + ds) / a, np.nan)
 
 
-def _implicit_gamma_sampler(log_space: bool):
+def _gamma_draw_per_key(keys, a, log_space: bool):
+    """Samples of ``a``'s shape, element ``i`` drawn from its own raw key ``keys[i]``
+    (``keys``: uint32 of shape ``a.shape + (2,)``), as JAX's ``random_gamma`` primitive."""
+    if a.size == 0:
+        return fnp.zeros_like(a)
+    draw = vmap(lambda k, al: _gamma_one(k, al, log_space))
+    return fnp.reshape(draw(fnp.reshape(keys, (-1, 2)), fnp.reshape(a, (-1,))), a.shape)
+
+
+def _implicit_gamma_sampler(log_space: bool, draw=_gamma_draw):
     """``sample(key, a)``: Gamma(a) draws (their logs when ``log_space``) whose derivative in
     ``a`` is the implicit one, ``d log x / da`` from `_dlogx_da` (times ``x`` for the samples
-    themselves; an underflowed sample takes its derivative at the smallest normal)."""
+    themselves; an underflowed sample takes its derivative at the smallest normal).  ``draw``
+    takes one key (`_gamma_draw`) or one key per element (`_gamma_draw_per_key`)."""
 
     @custom_jvp
     def sample(key, a):
-        return _gamma_draw(key, a, log_space=log_space)
+        return draw(key, a, log_space=log_space)
 
     def sample_jvp(primals, tangents):
         key, a = primals
@@ -160,6 +170,36 @@ def _implicit_gamma_sampler(log_space: bool):
 
 _log_gamma_sample = _implicit_gamma_sampler(log_space=True)
 _gamma_sample = _implicit_gamma_sampler(log_space=False)
+_PER_KEY = {False: _implicit_gamma_sampler(False, _gamma_draw_per_key),
+            True: _implicit_gamma_sampler(True, _gamma_draw_per_key)}
+
+
+def _random_gamma_bind(keys, a, *, log_space: bool = False):
+    """JAX's ``random_gamma_p.bind(keys, a, log_space=...)``: ``keys`` (typed keys, or their
+    uint32 data) has the leading shape of ``a``; each key is split into one key per element of
+    the trailing dimensions (JAX's ``_gamma_impl``), and each element drawn from its key."""
+    from ._keys import PRNGKeyArray, key_data
+
+    raw = key_data(keys) if isinstance(keys, PRNGKeyArray) else fnp.asarray(keys)
+    a = fnp.asarray(a)
+    k = raw.ndim - 1
+    if raw.dtype != np.uint32 or raw.shape[-1:] != (2,) or tuple(raw.shape[:-1]) != a.shape[:k]:
+        raise TypeError(f"random_gamma_p.bind: keys of a leading shape of a's {a.shape} (typed keys, or "
+                        f"uint32 data with a trailing 2), got {raw.dtype}{list(raw.shape)}")
+    if dtype_kind(a.dtype) != "f":
+        raise TypeError(f"random_gamma_p.bind: a must be a floating array, got {a.dtype}")
+    count = int(np.prod(a.shape[k:], dtype=np.int64))
+    per_element = vmap(lambda key: split(key, count))(fnp.reshape(raw, (-1, 2)))
+    return _PER_KEY[bool(log_space)](fnp.reshape(per_element, a.shape + (2,)), a)
+
+
+def _random_gamma_p():
+    from .._lax_primitives import JaxPrimitive
+
+    return JaxPrimitive("random_gamma", _random_gamma_bind)
+
+
+random_gamma_p = _random_gamma_p()
 
 
 def loggamma(key: KeyArrayLike, a: ArrayLike, shape: int | Shape | None = None,

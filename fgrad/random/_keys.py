@@ -15,7 +15,7 @@ JAX's "partitionable" scheme (``split(key, n)[i] == fold_in(key, i)``).
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 from ..core import x64_mode as _x64_mode
@@ -292,10 +292,41 @@ def flat_bits(k1, k2, n: int):
                                   "jax_threefry_partitionable off (JAX splits the key there)")
     counts = np.zeros(n + n % 2, np.uint32)
     counts[:n] = np.arange(n, dtype=np.uint32)
-    half = counts.size // 2
-    b1, b2 = threefry2x32(k1, k2, _const(counts[:half], k1), _const(counts[half:], k1))
-    out = fnp.concatenate([b1, b2])
+    out = _threefry_halves(k1, k2, _const(counts, k1))
     return out[:n] if n % 2 else out
+
+
+def _threefry_halves(k1, k2, counts):
+    """The cipher on the two halves of the even-length uint32 vector ``counts`` (its first
+    half the first word, its second half the second), the two outputs concatenated."""
+    half = counts.shape[0] // 2
+    b1, b2 = threefry2x32(k1, k2, counts[:half], counts[half:])
+    return fnp.concatenate([b1, b2])
+
+
+def threefry_2x32(keypair: Any, count: ArrayLike) -> Array:
+    """JAX's ``jax.extend.random.threefry_2x32``: the Threefry-2x32 stream of the counters
+    ``count`` (a uint32 array of any shape) under the key words ``keypair = (k1, k2)``; the
+    flattened counters (a 0 appended when their number is odd) are split in halves as the
+    cipher's two words, and the outputs concatenated and reshaped as ``count``.
+
+    Example::
+
+        >>> import numpy as np, fgrad.numpy as fnp
+        >>> threefry_2x32(fnp.asarray([0, 42], np.uint32), fnp.arange(3, dtype=np.uint32))
+        Array([2465931498,  430176367,  255383827], dtype=uint32)
+    """
+    k1, k2 = keypair
+    count = fnp.asarray(count)
+    if any(fnp.asarray(v).dtype != np.uint32 for v in (k1, k2, count)):
+        raise TypeError("threefry_2x32 requires uint32 arguments (key words and counters), got "
+                        f"{fnp.asarray(k1).dtype}, {fnp.asarray(k2).dtype} and {count.dtype}")
+    flat = count.ravel()
+    n = flat.shape[0]
+    if n % 2:
+        flat = fnp.concatenate([flat, fnp.zeros(1, np.uint32)])
+    out = _threefry_halves(k1, k2, flat)
+    return (out[:n] if n % 2 else out).reshape(count.shape)
 
 
 def _original_bits(k1, k2, width: int, shape) -> Array:
@@ -386,6 +417,7 @@ def PRNGKey(seed: ArrayLike, *, impl: str | None = None) -> Array:
 
 
 def _check_impl(impl) -> None:
+    impl = getattr(impl, "name", impl)  # a PRNGImpl (fgrad.extend.random.threefry_prng_impl)
     if impl not in (None, IMPL_NAME, "threefry"):
         raise ValueError(f"fgrad.random: PRNG implementation {impl!r} is not available; fgrad has "
                          f"{IMPL_NAME!r} only")

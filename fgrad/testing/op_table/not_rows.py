@@ -70,6 +70,7 @@ NOT_OPS = {
         "size": "static query",
         "broadcast_shapes": "static query (shapes in, shape out)",
         "isdtype": "static query (dtype in, bool out); tested in tests/test_array_api.py",
+        "iinfo": "static query (dtype in, limits out; sub-byte ints too): tests/test_jax_api_round14.py",
         "finfo": "static query (dtype in, limits out); tested in tests/test_narrow_floats.py",
         "issubdtype": "static query (dtypes in, bool out); tested in tests/test_narrow_floats.py",
         "promote_types": "static query (dtypes in, dtype out); tested in tests/test_narrow_floats.py",
@@ -130,6 +131,8 @@ NOT_OPS = {
         **{n: "named-axis collective: tests/test_jax_api_pmap.py" for n in (
             "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute", "pshuffle",
             "axis_index", "axis_size")},
+        **{n: "named-axis collective: values, derivatives, jit in tests/test_jax_api_round14.py"
+           for n in ("pbroadcast", "pswapaxes")},
         **{n: "varying cast of shard_map's typed axes: tests/test_shard_map.py" for n in ("pcast", "pvary")},
         "broadcast_shapes": "static query (shapes in, shape out; tests/test_optax_round2.py)",
         # fgrad/_lax_more.py: static queries, creation, identities (tests/test_lax_more.py)
