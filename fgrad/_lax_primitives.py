@@ -137,10 +137,11 @@ def _no_sharding(name: str, sharding: Any) -> None:
             "bind with sharding=None (jax.sharding.reshard keeps values)")
 
 
-def _lax():
-    from . import lax
+_LAX_MODULE: list = []  # `fgrad.lax`, which hands itself over when it loads (it imports this module)
 
-    return lax
+
+def _lax():
+    return _LAX_MODULE[0]
 
 
 def _by_name(enum_type: Any, value: Any) -> Any:
@@ -323,9 +324,9 @@ def _views() -> dict[str, JaxPrimitive]:
         return L.rng_bit_generator(key, tuple(shape), dtype, _by_name(L.RandomAlgorithm, algorithm))
 
     def device_put(*xs, devices=None, srcs=None, copy_semantics=None):
-        import fgrad
+        from .core.placement import device_put as put
 
-        return [fgrad.device_put(x, d) for x, d in zip(xs, devices or [None] * len(xs))]
+        return [put(x, d) for x, d in zip(xs, devices or [None] * len(xs))]
 
     def sharding_constraint(x, *, sharding=None, layout=None, context_mesh=None,
                             unconstrained_dims=frozenset()):
@@ -418,9 +419,7 @@ def _views() -> dict[str, JaxPrimitive]:
 
 def _linalg_views() -> dict[str, JaxPrimitive]:
     def ll():
-        from .lax import linalg
-
-        return linalg
+        return _lax().linalg
 
     def eigh(x, *, lower=True, sort_eigenvalues=True, subset_by_index=None, algorithm=None):
         v, w = ll().eigh(x, lower=lower, symmetrize_input=False, sort_eigenvalues=sort_eigenvalues,

@@ -116,4 +116,8 @@ _docs_examples.attach("fgrad.lax")  # runnable examples for the functions withou
 from . import _lax_linalg as linalg  # noqa: E402
 
 _sys.modules[__name__ + ".linalg"] = linalg
+
+from . import _lax_primitives as _views  # noqa: E402
+
+_views._LAX_MODULE.append(_sys.modules[__name__])  # the JAX primitive objects bind this module's functions
 __path__: list[str] = []  # a package to the import system, so ``jax.lax.linalg`` resolves under the alias

@@ -18,7 +18,7 @@ from __future__ import annotations
 import builtins
 import collections
 import math
-from functools import partial
+from functools import partial as _partial
 
 import numpy as np
 from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind
@@ -1689,7 +1689,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor |
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return _cumulative_wide(partial(_cum.running, "cumsum"), x, d)
+        return _cumulative_wide(_partial(_cum.running, "cumsum"), x, d)
 
     res = apply_op(
         "CumsumBackward0",
@@ -1707,7 +1707,7 @@ def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor 
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return _cumulative_wide(partial(_cum.running, "cumprod"), x, d)
+        return _cumulative_wide(_partial(_cum.running, "cumprod"), x, d)
 
     res = apply_op(
         "CumprodBackward0",
