@@ -36,6 +36,7 @@ from . import provenance
 from . import trace as _trace_mod
 from . import x64_mode
 from .trace import EVAL_TRACE, EvalTrace, state
+from .weak_types import WEAK_SCALAR_TYPES as _WEAK_SCALARS
 
 PRIMITIVES: dict[str, "Primitive"] = {}
 
@@ -122,6 +123,8 @@ def eval_primitive(prim: Primitive, args, params):
         elif isinstance(a, Tracer):
             raise escaped_tracer_error(a, prim.name)
         else:
+            if type(a) in _WEAK_SCALARS:  # a Python scalar is weakly typed (as staged under jit)
+                weak = True
             bufs.append(a)
     if t0 is None:
         be = default_backend()

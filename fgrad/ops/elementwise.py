@@ -125,9 +125,13 @@ def lattice_pair(a, b):
         >>> import fgrad.numpy as fnp
         >>> [x.dtype for x in lattice_pair(fnp.ones(2, "int64"), fnp.ones(2, "float32"))]
         [dtype('float32'), dtype('float32')]
+
+    A weakly typed operand (a Python scalar, or a traced one under jit) is left as it is, for
+    the op's weak-type rule: casting it here made it strong, so ``where(c, 1, 2.0)`` under jit
+    in 32-bit mode lost the weak type that it has eagerly.
     """
     da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
-    if da is None or db is None or da == db:
+    if da is None or db is None or da == db or _weakness(a) or _weakness(b):
         return a, b
     target = _int_float_target(da, db)
     if target is None:
