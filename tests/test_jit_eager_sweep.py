@@ -11,6 +11,7 @@ float32/float16 endpoints came out float64 under jit; ``where(c, 1, 2.0)`` under
 
 from __future__ import annotations
 
+import contextlib
 import types
 
 import ml_dtypes
@@ -369,7 +370,7 @@ c("transpose", lambda M, x: x.T, A(bool, (2, 3)))
 c("squeeze_0d", lambda M, x: M.np.squeeze(x), A(f32, (1, 1)))
 c("split", lambda M, x: M.np.split(x, [1])[1], A(i32, (4,)))
 c("tile", lambda M, x: M.np.tile(x, 2), A(f16))
-c("repeat", lambda M, x: M.np.repeat(x, 2), A(bf16))
+c("repeat_bf16", lambda M, x: M.np.repeat(x, 2), A(bf16))
 c("flip", lambda M, x: M.np.flip(x), A(c64))
 c("rot90", lambda M, x: M.np.rot90(x), A(i32, (2, 3)))
 c("kron", lambda M, x: M.np.kron(x, M.np.array([1, 2])), A(f32))
@@ -392,7 +393,7 @@ c("linalg_cholesky", lambda M, x: M.np.linalg.cholesky(x @ x.T + M.np.eye(3)), A
 c("slogdet", lambda M, x: M.np.linalg.slogdet(x)[1], A(f64, (3, 3)))
 c("nn_one_hot_arg", lambda M, i: M.nn.one_hot(i, 4), np.array([0, 3, 5]))
 c("nn_softmax_where", lambda M, x: M.nn.softmax(x, where=M.np.array([True, False, True])), A(f32))
-c("nn_log_softmax", lambda M, x: M.nn.log_softmax(x), A(bf16))
+c("nn_log_softmax_bf16", lambda M, x: M.nn.log_softmax(x), A(bf16))
 c("nn_silu_f16", lambda M, x: M.nn.silu(x), A(f16))
 c("nn_glu", lambda M, x: M.nn.glu(x), A(f32, (4,)))
 c("nn_elu_int?", lambda M, x: M.nn.elu(x), A(f32) - 1)
@@ -501,18 +502,29 @@ def test_jit_equals_eager(x64):
     overhead than the calls); the failures are collected and reported together."""
     bad = []
     for name in NAMES:
-        fn, args = C[name]
-        fa = [_conv(fnp, a) for a in args]
-        eager = _summary(fn(FM, *fa))
-        for tag, out in (
-            ("closed over", fgrad.jit(lambda: fn(FM, *fa))()),
-            ("as arguments", fgrad.jit(lambda *a: fn(FM, *a))(*fa)),
-        ):
-            try:
-                _assert_same(_summary(out), eager, f"{name}: jit ({tag}) vs eager")
-            except AssertionError as e:
-                bad.append(str(e).splitlines()[0] if str(e) else f"{name} {tag}")
+        with _device_for(name):
+            _compare_case(name, bad)
     assert not bad, "\n".join(bad)
+
+
+def _device_for(name):
+    """bfloat16 cases run on the CPU (CuPy, and the fake device standing in for it, have no
+    bfloat16); the others on the configured default device."""
+    return fgrad.default_device("cpu") if "bf16" in name or "bfloat16" in name else contextlib.nullcontext()
+
+
+def _compare_case(name, bad):
+    fn, args = C[name]
+    fa = [_conv(fnp, a) for a in args]
+    eager = _summary(fn(FM, *fa))
+    for tag, run in (
+        ("closed over", lambda: fgrad.jit(lambda: fn(FM, *fa))()),
+        ("as arguments", lambda: fgrad.jit(lambda *a: fn(FM, *a))(*fa)),
+    ):
+        try:
+            _assert_same(_summary(run()), eager, f"{name}: jit ({tag}) vs eager")
+        except AssertionError as e:
+            bad.append(str(e).splitlines()[0] if str(e) else f"{name} {tag}")
 
 
 @pytest.mark.slow
@@ -523,7 +535,7 @@ def test_matches_jax_live(name, x64):
 
     JM = types.SimpleNamespace(np=jnp, lax=jax.lax, nn=jax.nn, sp=jax.scipy.special, rnd=jax.random)
     fn, args = C[name]
-    with fgrad.enable_x64(x64):
+    with fgrad.enable_x64(x64), _device_for(name):
         mine = _summary(fgrad.jit(lambda *a: fn(FM, *a))(*[_conv(fnp, a) for a in args]))
     with jax.enable_x64(x64), np.errstate(all="ignore"):
         import warnings
@@ -539,6 +551,11 @@ def test_matches_jax_live(name, x64):
 
 @pytest.mark.parametrize("dt", [np.float32, np.float16, bf16])
 def test_linspace_traced_endpoints_keep_their_dtype(dt, x64):
+    with _device_for(np.dtype(dt).name):
+        _linspace_keeps(dt)
+
+
+def _linspace_keeps(dt):
     x = fnp.asarray(np.array([0.0, 1.0], dt))
     f = lambda v: fnp.linspace(v[0], v[1], 5)  # noqa: E731
     out = fgrad.jit(f)(x)
@@ -573,3 +590,12 @@ def test_primitive_on_python_scalar_is_weak_eagerly():
         == np.float16
         == fgrad.jit(lambda: fnp.ones(3, fnp.float16) + flax.broadcast(2.0, (3,)))().dtype
     )
+
+
+def test_full_of_false_is_bool_on_every_backend(backend):
+    """The fake device (CuPy's stand-in) turned a False fill into the int 0 before CuPy's dtype
+    inference, so ``full(s, False)`` was int64 there, bool under jit and on NumPy."""
+    for fill in (False, True):
+        eager, staged = fnp.full((2,), fill), fgrad.jit(lambda f=fill: fnp.full((2,), f))()
+        assert eager.dtype == staged.dtype == np.bool_
+        assert np.asarray(fgrad.device_get(eager)).tolist() == [fill, fill]
