@@ -434,7 +434,6 @@ c("rng_bernoulli_p", lambda M, k: M.rnd.bernoulli(k, M.np.array([0.1, 0.9])), np
 
 # Open, not fixed this session (eager and jit agree, JAX differs): listed for the JAX check.
 JAX_OPEN = {
-    "average_",
     "isclose_bool",
     "nn_gelu_py",
     "nn_relu_py",
@@ -599,3 +598,14 @@ def test_full_of_false_is_bool_on_every_backend(backend):
         eager, staged = fnp.full((2,), fill), fgrad.jit(lambda f=fill: fnp.full((2,), f))()
         assert eager.dtype == staged.dtype == np.bool_
         assert np.asarray(fgrad.device_get(eager)).tolist() == [fill, fill]
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float16, bf16, np.complex64])
+def test_average_with_integer_weights_keeps_the_float_type(dt, x64):
+    """JAX: average(float32 a, weights=int) is float32; the weights' sum (int * 1.0) made it
+    float64 in 64-bit mode (and bfloat16 + int was float64 in both modes)."""
+    with _device_for(np.dtype(dt).name):
+        a, w = fnp.asarray(np.array([1.0, 2.0, 4.0], dt)), fnp.asarray(np.array([1, 2, 1]))
+        for out in (fnp.average(a, weights=w), fgrad.jit(lambda a, w: fnp.average(a, weights=w))(a, w)):
+            assert out.dtype == np.dtype(dt)
+            np.testing.assert_allclose(np.asarray(out, np.complex128), 2.25, rtol=1e-2)

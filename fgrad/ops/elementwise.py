@@ -150,11 +150,15 @@ def _int_float_target(da, db):
     except KeyError:
         pass
     try:
-        ka, kb = np.dtype(da).kind, np.dtype(db).kind
+        ka, kb = dtype_kind(da), dtype_kind(db)  # bfloat16 counts as a float ("V" to NumPy)
         target = None
         if (ka in "iu" and kb in "fc") or (kb in "iu" and ka in "fc"):
             want = np.dtype(db if kb in "fc" else da)
-            if np.promote_types(da, db) != want:
+            try:
+                numpy_joint = np.promote_types(da, db)
+            except TypeError:  # NumPy has no joint type for bfloat16 and an integer
+                numpy_joint = None
+            if numpy_joint != want:
                 target = want
     except TypeError:
         target = None
