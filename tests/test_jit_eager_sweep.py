@@ -609,3 +609,83 @@ def test_average_with_integer_weights_keeps_the_float_type(dt, x64):
         for out in (fnp.average(a, weights=w), fgrad.jit(lambda a, w: fnp.average(a, weights=w))(a, w)):
             assert out.dtype == np.dtype(dt)
             np.testing.assert_allclose(np.asarray(out, np.complex128), 2.25, rtol=1e-2)
+
+
+def test_add_tangent_takes_the_output_dtype(x64):
+    """jvp(x + c) with float16 ``x`` and a float64 (float32) constant ``c``: the tangent was
+    float16 while the primal was wider (JAX: the primal's dtype); so a scan whose carry meets
+    a wider ``xs`` failed under ``grad`` with a carry-type error."""
+    wide = np.float64 if x64 else np.float32
+    x, t = fnp.asarray(np.float16(0.7)), fnp.asarray(np.float16(1.0))
+    c = fnp.asarray(np.array(2.0, wide))
+    for f, dt in ((lambda v: v + c, 1.0), (lambda v: c - v, -1.0)):
+        out, tan = fgrad.jvp(f, (x,), (t,))
+        assert tan.dtype == out.dtype == np.dtype(wide) and float(tan) == dt
+
+    def f(v):  # c3 = ((0 * v + 0) * v + 1) * v + 2 = v + 2
+        return flax.scan(lambda c, s: (c * v + s, c), 0.0, fnp.arange(3.0))[0]
+
+    for g in (fgrad.grad(f), fgrad.jit(fgrad.grad(f)), fgrad.grad(fgrad.jit(f))):
+        out = g(x)
+        assert out.dtype == np.float16 and float(out) == 1.0
+
+
+# -- grad and vmap under jit vs eager ------------------------------------------------------
+
+GV = {
+    "linspace": lambda x: fnp.sum(fnp.linspace(x, 2 * x, 4) ** 2),
+    "where_py": lambda x: fnp.where(x > 0.5, x * 2, 1.0),
+    "clip": lambda x: fnp.clip(x, 0.3, 0.9) * x,
+    "clamp": lambda x: flax.clamp(0.3, x, 0.9),
+    "stack": lambda x: fnp.sum(fnp.stack([x, x * x, 1.0 + 0 * x]) ** 2),
+    "zeros_at_add": lambda x: fnp.sum(fnp.zeros(3).at[1].add(x) ** 2),
+    "full_mul": lambda x: fnp.sum(fnp.full((2,), 1.5) * x),
+    "average": lambda x: fnp.average(fnp.stack([x, x * x, 2 * x]), weights=fnp.asarray([1, 2, 3])),
+    "softmax": lambda x: fnn.softmax(fnp.stack([x, 2 * x, 0.5]))[0],
+    "logsumexp": lambda x: fsp.logsumexp(fnp.stack([x, 2 * x])),
+    "gammaln": lambda x: fsp.gammaln(x + 1),
+    "xlogy": lambda x: fsp.xlogy(x, x),
+    "max": lambda x: fnp.max(fnp.stack([x, 1 - x, 0.5])),
+    "sort": lambda x: fnp.sort(fnp.stack([x, 1 - x, 0.5]))[1],
+    "cumprod": lambda x: fnp.cumprod(fnp.stack([x, x + 1, x + 2]))[-1],
+    "pow": lambda x: x**2.5 + 2.0**x,
+    "erf": lambda x: fsp.erf(x) * fnp.exp(-x),
+    "relu": lambda x: fnn.relu(x - 0.5) + fnn.gelu(x),
+    "fori": lambda x: flax.fori_loop(0, 3, lambda i, c: c * x + i, 1.0),
+    "scan": lambda x: flax.scan(lambda c, t: (c * x + t, c), 0.0, fnp.arange(3.0))[0],
+    "cond": lambda x: flax.cond(x > 0.5, lambda v: v * v, lambda v: -v, x),
+    "norm": lambda x: fnp.linalg.norm(fnp.stack([x, 2.0])),
+    "round_": lambda x: fnp.round(x * 10) / 10 + x,
+    "interp": lambda x: fnp.interp(x, fnp.asarray([0.0, 1.0]), fnp.asarray([1.0, 3.0])),
+    "f32_mix": lambda x: fnp.sum(fnp.ones(2, fnp.float32) * x),
+}
+
+
+def test_grad_and_vmap_under_jit_equal_eager(x64):
+    """grad: eager vs ``jit(grad(f))`` vs ``grad(jit(f))``; vmap: a Python loop vs ``vmap(f)``,
+    ``jit(vmap(f))``, ``vmap(jit(f))`` -- dtype and values, for float16 (float32) inputs."""
+    bad = []
+    for dt in (np.float16,) if x64 else (np.float32,):  # beside float64 (float32) constants
+        xs = np.array([0.2, 0.7, 1.3], dt)
+        tol = dict(rtol=1e-3, atol=1e-6)
+        for name, f in GV.items():
+            x0 = fnp.asarray(xs[1])
+            ref = fgrad.grad(f)(x0)
+            for tag, g in (("jit(grad)", fgrad.jit(fgrad.grad(f))), ("grad(jit)", fgrad.grad(fgrad.jit(f)))):
+                v = g(x0)
+                if v.dtype != ref.dtype or not np.allclose(
+                    np.asarray(v, float), np.asarray(ref, float), **tol
+                ):
+                    bad.append(f"{name} {np.dtype(dt).name} {tag}: {v!r} vs eager {ref!r}")
+            loop = [f(fnp.asarray(x)) for x in xs]
+            want = np.stack([np.asarray(v, float) for v in loop])
+            X = fnp.asarray(xs)
+            for tag, g in (
+                ("vmap", fgrad.vmap(f)),
+                ("jit(vmap)", fgrad.jit(fgrad.vmap(f))),
+                ("vmap(jit)", fgrad.vmap(fgrad.jit(f))),
+            ):
+                v = g(X)
+                if v.dtype != loop[0].dtype or not np.allclose(np.asarray(v, float), want, **tol):
+                    bad.append(f"{name} {np.dtype(dt).name} {tag}: {v!r} vs loop {want} {loop[0].dtype}")
+    assert not bad, "\n".join(bad)
