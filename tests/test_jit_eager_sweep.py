@@ -437,20 +437,17 @@ JAX_OPEN = {
     "isclose_bool",
     "nn_gelu_py",
     "nn_relu_py",
-    "pyscalar_arg_stack",
     "sp_betaln",
     "sp_xlogy_zero",
     "sp_zeta",
     "stack_bool",
-    "stack_mixed",
-    "stack_scalars",
     "zeros_like_py",
 }
 # Eager ``max(empty, initial=0)`` raises (JAX gives 0): a loud error, open.
 EAGER_OPEN = {"empty_max_init_"}
 # Pure Python arithmetic in the eager run (no fgrad op to compare), or open (eager stack of
 # Python scalars is strongly typed, JAX's and jit's weak).
-JIT_SKIP = {"pyscalar_arg_i_div", "pyscalar_arg_c", "pyscalar_arg_stack"}
+JIT_SKIP = {"pyscalar_arg_i_div", "pyscalar_arg_c"}
 
 FM = types.SimpleNamespace(np=fnp, lax=flax, nn=fnn, sp=fsp, rnd=frnd)
 NAMES = [n for n in C if not any(n.startswith(o) for o in EAGER_OPEN | JIT_SKIP)]
@@ -689,3 +686,17 @@ def test_grad_and_vmap_under_jit_equal_eager(x64):
                 if v.dtype != loop[0].dtype or not np.allclose(np.asarray(v, float), want, **tol):
                     bad.append(f"{name} {np.dtype(dt).name} {tag}: {v!r} vs loop {want} {loop[0].dtype}")
     assert not bad, "\n".join(bad)
+
+
+def test_stack_of_python_scalars_is_weak_as_under_jit(x64):
+    """JAX: ``stack([int32 x, 2])`` is int32 and ``stack([1.5, 2.5])`` weak; eagerly fgrad
+    made each Python scalar a strong 64-bit array (int64, and a strong float) -- unlike jit."""
+    x = fnp.asarray(np.int32(1))
+    for f, dt, weak in (
+        (lambda: fnp.stack([x, 2]), np.int32, False),
+        (lambda: fnp.stack([1.5, 2.5]), np.float64 if x64 else np.float32, True),
+    ):
+        for out in (f(), fgrad.jit(f)()):
+            assert (out.dtype, out.weak_type) == (np.dtype(dt), weak)
+    h = fnp.ones(2, fnp.float16) + fnp.stack([1.5, 2.5])  # the weak type decides: float16
+    assert h.dtype == np.float16
