@@ -32,6 +32,13 @@ def _worker(tree: str, case: str) -> None:
     if not found:
         raise SystemExit(f"benchmarks.ab: no case named {case!r} in {tree}")
     c = found[0]()
+    if c.reference == "jax" or callable(getattr(c, "jax", None)):
+        try:
+            import jax
+        except ImportError:
+            pass
+        else:  # as `benchmarks.run` does: float64 cases compare with JAX's float64
+            jax.config.update("jax_enable_x64", bool(c.jax_x64))
     c.setup()
     fns = {"fgrad": c.fgrad(), "peer": getattr(c, c.reference)()}
     for f in fns.values():

@@ -39,7 +39,7 @@ from .ops.elementwise import add as _add
 from .ops.optimization_barrier import optimization_barrier_p
 from .transforms.custom import custom_vjp
 from .transforms.ad import vjp
-from .transforms.jvp_trace import JVPTracer
+from .transforms.jvp_trace import FORWARD_EVAL_TRACES, JVPTracer
 from .transforms.staging import StagingTrace, StagingTracer
 from .tree_util import flatten_arrays as tree_flatten, map_arrays as tree_map, tree_unflatten
 
@@ -139,6 +139,8 @@ def _forward_mode(leaves) -> bool:
     tangent of reverse mode's linearization."""
     for x in leaves:
         if type(x) is JVPTracer and x.tangent is not None:
+            if id(x._trace) in FORWARD_EVAL_TRACES:  # linearize: evaluated forward, not transposed
+                return True
             t = x.tangent
             if not (type(t) is StagingTracer and t._trace.partial):
                 return True

@@ -449,3 +449,19 @@ def test_jaxtyping_tracers_satisfy_annotations():
     assert h.shape == (4, 4)
     with pytest.raises(Exception, match="(?i)type|shape|dim"):
         fgrad.vmap(affine, in_axes=(0, None, None))(fnp.ones((5, 2, 7)), w, b)
+
+
+def test_equality_with_non_arrays_follows_jax():
+    """JAX's ``==``/``!=`` compare elementwise only with arrays and scalars: ``x == None`` is
+    False and ``x != "a"`` True (Python's fallback), and a list or tuple operand raises
+    TypeError.  fgrad's ``x == None`` was an array of False (so ``if x == None:`` raised the
+    ambiguous-truth error) and ``x != fnp.float16`` raised an internal TypeError."""
+    x = fnp.ones(2)
+    assert (x == None) is False and (x != None) is True  # noqa: E711
+    assert (x == "a") is False and (x != fnp.float16) is True and (None == x) is False  # noqa: E711
+    for bad in ([1.0, 1.0], (1.0, 1.0), {1.0}):
+        with pytest.raises(TypeError, match="unsupported operand type"):
+            x == bad  # noqa: B015
+    assert (x == np.ones(2)).tolist() == [True, True] and (x != np.float32(1)).tolist() == [False, False]
+    assert (x == fnp.arange(2.0)).tolist() == [False, True]
+    assert fgrad.jit(lambda a, b: a == b)(x, x).tolist() == [True, True]

@@ -242,8 +242,19 @@ CASES = [
          "axis 2"),
     # fgrad's error is both TypeError (JAX's) and ValueError (NumPy's)
     Case("reshape-size", lambda m: m.np.reshape(m.np.ones(6), (4, 2)), ValueError, "(4, 2)"),
-    Case("matmul-shapes", lambda m: m.np.ones((2, 3)) @ m.np.ones((4, 5)), ValueError, "(2, 3) @ (4, 5)",
-         jax="JAX raises TypeError (from dot_general); fgrad raises NumPy's ValueError"),
+    # contracted axes of different lengths: TypeError (JAX's, from dot_general) and ValueError
+    # (NumPy's) at once (ContractionShapeError)
+    Case("matmul-shapes", lambda m: m.np.ones((2, 3)) @ m.np.ones((4, 5)), ValueError, "(2, 3) @ (4, 5)"),
+    Case("matmul-shapes-typeerror", lambda m: m.np.matmul(m.np.ones((2, 3)), m.np.ones((2, 3))), TypeError,
+         "(2, 3) @ (2, 3)"),
+    Case("dot-shapes", lambda m: m.np.dot(m.np.ones(2), m.np.ones(3)), TypeError, "not aligned"),
+    Case("vdot-shapes", lambda m: m.np.vdot(m.np.ones(2), m.np.ones(3)), TypeError, "different sizes"),
+    Case("inner-shapes", lambda m: m.np.inner(m.np.ones(2), m.np.ones(3)), TypeError, "not aligned"),
+    Case("tensordot-shapes", lambda m: m.np.tensordot(m.np.ones((2, 3)), m.np.ones((2, 3)), axes=([0], [1])),
+         TypeError, "shape mismatch for sum"),
+    Case("dot_general-shapes", lambda m: m.lax.dot_general(m.np.ones((2, 3)), m.np.ones((2, 3)),
+                                                          (((1,), (0,)), ((), ()))),
+         TypeError, "contracting dimensions must have equal sizes"),
     Case("concatenate-shapes", lambda m: m.np.concatenate([m.np.ones((2, 3)), m.np.ones((2, 4))]),
          ValueError, "concatenate", jax="JAX raises TypeError; fgrad raises NumPy's ValueError"),
     Case("stack-shapes", lambda m: m.np.stack([m.np.ones(2), m.np.ones(3)]), ValueError, "same shape"),

@@ -313,3 +313,24 @@ def test_checkpointed_scan_body(policy):
     np.testing.assert_allclose(np.asarray(fgrad.grad(f)(c0, xs, body)), np.asarray(want), rtol=1e-12)
     jitted = fgrad.jit(fgrad.grad(lambda c: f(c, xs, body)))
     np.testing.assert_allclose(np.asarray(jitted(c0)), np.asarray(want), rtol=1e-12)
+
+
+def test_linearize_of_a_checkpointed_function():
+    """``jax.linearize(jax.checkpoint(f), x)`` works in JAX (the gradient-checkpointing page);
+    fgrad's ``f_jvp`` raised "can't apply forward-mode autodiff to a custom_vjp function": the
+    linear program held checkpoint's reverse-mode form, which has no forward rule.  Under
+    ``linearize`` checkpoint now differentiates its function as under ``jvp``."""
+    f = lambda x: fnp.sin(x) * x  # noqa: E731
+    exact = lambda x, t: t * (fnp.cos(x) * x + fnp.sin(x))  # noqa: E731
+    for policy in (None, fgrad.checkpoint_policies.nothing_saveable):
+        g = fgrad.checkpoint(f, policy=policy)
+        y, f_jvp = fgrad.linearize(g, 1.0)
+        np.testing.assert_allclose(float(y), float(f(1.0)))
+        np.testing.assert_allclose(float(f_jvp(2.0)), float(exact(1.0, 2.0)))
+        np.testing.assert_allclose(float(fgrad.jit(lambda x: fgrad.linearize(g, x)[1](2.0))(1.0)),
+                                   float(exact(1.0, 2.0)))
+        # the derivative of a linearization: d/dx 2 (x cos x + sin x)
+        np.testing.assert_allclose(float(fgrad.grad(lambda x: fgrad.linearize(g, x)[1](2.0))(1.0)),
+                                   2 * (2 * np.cos(1.0) - np.sin(1.0)))
+    # grad through checkpoint still rematerializes (the linearization that vjp transposes)
+    np.testing.assert_allclose(float(fgrad.grad(fgrad.checkpoint(f))(1.0)), float(exact(1.0, 1.0)))

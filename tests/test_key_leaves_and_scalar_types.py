@@ -73,3 +73,13 @@ def test_scalar_type_under_grad_is_a_cast():
     assert g.dtype == np.float64 and float(g) == 3.0
     assert issubclass(fnp.float32, np.floating) and fnp.issubdtype(fnp.bfloat16, fnp.floating)
     assert fnp.float32 is not np.float32 and fnp.float_ is fnp.float64 and fnp.bool is fnp.bool_
+
+
+def test_scalar_types_compare_unequal_as_jax():
+    """``jnp.uint8 != jnp.bool_`` raised TypeError ("descriptor '__eq__' requires a 'numpy.bool'
+    object"): the metaclass's ``__ne__`` called ``cls.__eq__``, which finds the NumPy scalar
+    type's own method.  The type-promotion page's tables loop over dtypes with ``!=``."""
+    assert fnp.uint8 != fnp.bool_ and not (fnp.uint8 == fnp.bool_)
+    assert not (fnp.float32 != fnp.float32) and not (fnp.float32 != np.float32)
+    assert not (fnp.float32 != np.dtype("float32")) and fnp.int8 != fnp.int16
+    assert fnp.float32 != "float32"  # as JAX (a type is not its name)

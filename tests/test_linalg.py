@@ -963,3 +963,24 @@ def test_lstsq_residuals_are_jaxs_and_jit_agrees_with_eager():
     assert fnp.linalg.lstsq(a[:2], np.ones((2, 2)), numpy_resid=True)[1].shape == (0,)
     with pytest.raises(fgrad.errors.ConcretizationTypeError):
         fgrad.jit(lambda a, b: fnp.linalg.lstsq(a, b, numpy_resid=True))(a, b)
+
+
+def test_contraction_shape_errors_are_typeerror_as_in_jax():
+    """Contracted axes of different lengths: JAX raises TypeError (dot_general's shape rule)
+    for ``@``/``matmul``, ``dot``, ``vdot``, ``inner``, ``tensordot`` and ``lax.dot_general``;
+    fgrad raised ValueError only, so ``except TypeError`` (JAX's "Einsum/tensordot" code)
+    missed it.  The error is both (NumPy code catching ValueError still works)."""
+    a = fnp.ones((2, 3))
+    calls = [lambda: a @ a, lambda: fnp.matmul(a, a), lambda: fnp.dot(a, a),
+             lambda: fnp.dot(fnp.ones(2), fnp.ones(3)), lambda: fnp.vdot(fnp.ones(2), fnp.ones(3)),
+             lambda: fnp.inner(fnp.ones(2), fnp.ones(3)),
+             lambda: fnp.tensordot(a, a, axes=([0], [1])),
+             lambda: fgrad.jit(fnp.matmul)(a, a),
+             lambda: fgrad.lax.dot_general(a, a, (((1,), (0,)), ((), ())))]
+    for call in calls:
+        with pytest.raises(TypeError) as info:
+            call()
+        assert isinstance(info.value, ValueError)
+    with pytest.raises(ValueError) as info:  # batch axes that do not broadcast: ValueError, as JAX
+        fnp.matmul(fnp.ones((2, 2, 3)), fnp.ones((3, 3, 2)))
+    assert not isinstance(info.value, TypeError)

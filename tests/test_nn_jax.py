@@ -144,7 +144,7 @@ def test_attention_unbatched_and_residual():
 def test_attention_seq_lengths_and_window_mask_like_explicit_masks():
     q, k, v = _qkv(t=6, s=6)
     qa, ka, va = map(fnp.asarray, (q, k, v))
-    kv_len = np.array([3, 6])
+    kv_len = np.array([3, 6], np.int32)  # JAX requires int32 lengths
     mask = (np.arange(6)[None, :] < kv_len[:, None])[:, None, None, :]
     np.testing.assert_allclose(
         np.asarray(nn.dot_product_attention(qa, ka, va, key_value_seq_lengths=kv_len)),
@@ -326,3 +326,20 @@ def test_softmax_family_matches_live_jax():
         g = np.asarray(fgrad.grad(loss(fnp, nn, f))(fnp.asarray(x)))
         jg = np.asarray(jax.grad(loss(jax.numpy, jax.nn, f))(x))
         np.testing.assert_allclose(g, jg, rtol=1e-10, atol=1e-12)
+
+
+def test_attention_seq_lengths_must_be_int32_of_batch_shape():
+    """JAX refuses sequence lengths that are not int32 of shape ``[B]`` (ValueError); fgrad took
+    int64 lengths, so a program that fails under JAX with 64-bit types on ran."""
+    q, k, v = map(fnp.asarray, _qkv(t=6, s=6))
+    for bad in [np.array([3, 6]), np.array([3], np.int32), np.array([[3, 6]], np.int32)]:
+        with pytest.raises(ValueError, match="key_value_seq_lengths must be an int32 array of shape"):
+            nn.dot_product_attention(q, k, v, key_value_seq_lengths=bad)
+    with pytest.raises(ValueError, match="query_seq_lengths"):
+        nn.dot_product_attention(q, k, v, query_seq_lengths=np.array([3.0, 6.0]))
+    ok = nn.dot_product_attention(q, k, v, query_seq_lengths=np.array([3, 6], np.int32))
+    assert ok.shape == q.shape
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(True), pytest.raises(ValueError, match="int32"):
+        jax.nn.dot_product_attention(*(np.asarray(a) for a in (q, k, v)),
+                                     key_value_seq_lengths=np.array([3, 6]))

@@ -476,3 +476,58 @@ def test_median_quantile_nan_slices_live_jax(jax_modules, name, f, x, value, gra
     x = np.asarray(x, np.float64)
     np.testing.assert_allclose(np.asarray(f(jnp, x)), value, equal_nan=True)
     np.testing.assert_allclose(np.asarray(jax.grad(lambda v: jnp.sum(f(jnp, v)))(x)), grad)
+
+
+# ---- float -> integer casts saturate, as JAX's (XLA's) -------------------------------------------
+
+_SAT_VALUES = [1.7e10, -1.7e10, np.inf, -np.inf, np.nan, 300.7, -300.7, -1.5, 2.5, 255.9, 3e9, -0.9]
+# stored from JAX 0.10.2 (x64): jnp.asarray(_SAT_VALUES, jnp.float64).astype(dtype).tolist()
+_SAT_JAX = {
+    "int8": [127, -128, 127, -128, 0, 127, -128, -1, 2, 127, 127, 0],
+    "uint8": [255, 0, 255, 0, 0, 255, 0, 0, 2, 255, 255, 0],
+    "int32": [2147483647, -2147483648, 2147483647, -2147483648, 0, 300, -300, -1, 2, 255, 2147483647, 0],
+    "uint32": [4294967295, 0, 4294967295, 0, 0, 300, 0, 0, 2, 255, 3000000000, 0],
+    "int64": [17000000000, -17000000000, 9223372036854775807, -9223372036854775808, 0, 300, -300, -1, 2,
+              255, 3000000000, 0],
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SAT_JAX))
+def test_float_to_int_casts_saturate_as_jax(name):
+    """JAX converts floats to integers by truncation clamped to the integer range, NaN to 0
+    (the "Sharp bits" page's ``jnp.array([1.7e10]).astype(jnp.int32)`` is 2147483647); fgrad
+    cast with NumPy, whose out-of-range results are unspecified (-2147483648 for 1.7e10, NaN
+    and inf) -- silently wrong, eagerly, under jit (the generated code cast into buffers with
+    ``casting='unsafe'``) and under vmap."""
+    dt = np.dtype(name)
+    with fgrad.enable_x64(True):
+        x = fnp.asarray(_SAT_VALUES, fnp.float64)
+        assert x.astype(dt).tolist() == _SAT_JAX[name]
+        assert fgrad.lax.convert_element_type(x, dt).tolist() == _SAT_JAX[name]
+        assert fgrad.jit(lambda v: v.astype(dt) + 0)(x).tolist() == _SAT_JAX[name]
+        assert fgrad.vmap(lambda v: v.astype(dt))(x).tolist() == _SAT_JAX[name]
+        assert fnp.asarray(x.astype(fnp.float32), dtype=dt).tolist()[4:10] == _SAT_JAX[name][4:10]
+        z = (x + 0j).astype(fnp.complex128)  # complex: the real part, saturated
+        assert z.astype(dt).tolist()[:5] == _SAT_JAX[name][:5]
+
+
+def test_float_to_int_casts_match_live_jax():
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(True), fgrad.enable_x64(True):
+        for src in ("float16", "float32", "float64"):
+            for dst in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"):
+                with np.errstate(over="ignore"):
+                    v = np.asarray(_SAT_VALUES, src)
+                want = jax.numpy.asarray(v).astype(dst)
+                assert fnp.asarray(v).astype(dst).tolist() == want.tolist(), (src, dst)
+
+
+def test_torch_face_casts_as_pytorch():
+    """The PyTorch face keeps PyTorch's (CPU) casts of out-of-range floats, not JAX's."""
+    torch = pytest.importorskip("torch")
+    import fgrad.torch as ft
+
+    vals = [1.7e10, float("nan"), -3e9, 2.5, 300.0, -1.5, float("inf")]
+    for dt in ("int8", "uint8", "int16", "int32", "int64"):
+        want = torch.tensor(vals).to(getattr(torch, dt)).tolist()
+        assert ft.tensor(vals).to(getattr(ft, dt)).tolist() == want, dt

@@ -333,3 +333,26 @@ def test_polyval_with_multidimensional_coefficients_as_numpy():
     x = np.array([0.3, 0.7])
     np.testing.assert_allclose(np.asarray(fnp.polyval(p, x)), np.polyval(p, x), rtol=1e-14)
     np.testing.assert_allclose(np.asarray(fnp.polyval(p, 0.5)), np.polyval(p, 0.5), rtol=1e-14)
+
+
+def test_nanargmax_of_an_all_nan_slice_is_minus_one_as_jax():
+    """JAX's ``nanargmax``/``nanargmin`` give -1 for a slice that is NaN throughout (NumPy
+    raises); fgrad gave 0 -- a valid-looking index, silently wrong."""
+    n = np.nan
+    m = fnp.asarray([[n, n, n], [1.0, n, 3.0], [n, -np.inf, n]])
+    assert fnp.nanargmax(m, axis=1).tolist() == [-1, 2, 0]
+    assert fnp.nanargmin(m, axis=1).tolist() == [-1, 0, 1]
+    assert fnp.nanargmax(m, axis=0).tolist() == [1, 0, 1] and int(fnp.nanargmax(m[0])) == -1
+    assert fnp.nanargmax(m, axis=1, keepdims=True).shape == (3, 1) and int(fnp.nanargmax(m)) == 5
+    assert fgrad.jit(lambda v: fnp.nanargmin(v, axis=1))(m).tolist() == [-1, 0, 1]
+    assert fgrad.vmap(fnp.nanargmax)(m).tolist() == [-1, 2, 0]
+    assert int(fnp.nanargmax(fnp.asarray([1, 2]))) == 1  # integers: argmax
+
+
+def test_nanargmax_matches_live_jax():
+    jnp = pytest.importorskip("jax.numpy")
+    n = np.nan
+    m = np.array([[n, n, n], [1.0, n, 3.0], [n, -np.inf, n]])
+    for name in ("nanargmax", "nanargmin"):
+        for axis in (None, 0, 1):
+            assert getattr(fnp, name)(m, axis=axis).tolist() == getattr(jnp, name)(m, axis=axis).tolist()

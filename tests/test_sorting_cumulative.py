@@ -3,6 +3,7 @@ derivatives vs finite differences (orders 1 and 2, forward and reverse), vmap vs
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -492,3 +493,41 @@ def test_nan_reductions_all_nan_and_grads():
     np.testing.assert_array_equal(np.asarray(g), [0.0, 0.0, 1.0])
     g = fgrad.grad(lambda v: fnp.nanmean(v))(A(np.array([1.0, np.nan, 3.0])))
     np.testing.assert_array_equal(np.asarray(g), [0.5, 0.0, 0.5])
+
+
+def test_float_cumsum_cumprod_round_as_jax():
+    """JAX's cumsum/cumprod on the CPU are a ``reduce_window`` over the whole axis that XLA
+    tiles by 16 (running sums within a tile, the tiles' totals scanned and added); fgrad
+    summed sequentially, so a float32 cumsum differed in its last digits from the 34th
+    element on and a bfloat16 running sum of 0.1 stalled at 32 (JAX: 101).  Numbers from
+    JAX 0.10.2."""
+    from ml_dtypes import bfloat16
+    with fgrad.default_device("cpu"):  # (CuPy and its fake stand-in have no bfloat16)
+        x = fnp.full(1000, 0.1, bfloat16)
+        assert fnp.cumsum(x)[np.array([15, 31, 100, 999])].tolist() == [1.6171875, 3.234375, 10.1875, 101.0]
+        assert fgrad.lax.cumsum(x, reverse=True)[np.array([0, 500, 984])].tolist() == [100.5, 50.5, 1.609375]
+    y = (np.arange(40, dtype=np.float32) * np.float32(0.1)) ** 2
+    got = fnp.cumsum(fnp.asarray(y))[np.array([16, 33, 39])]
+    assert got.tolist() == [14.960000991821289, 125.29000854492188, 205.40000915527344]
+    assert fgrad.jit(fnp.cumsum)(fnp.asarray(y))[39].tolist() == 205.40000915527344
+    assert fnp.cumprod(fnp.full(40, 1.1, np.float32))[39].tolist() == 45.259281158447266
+    assert fnp.cumsum(fnp.arange(5)).tolist() == [0, 1, 3, 6, 10]  # integers: unchanged
+    assert fnp.cumsum(fnp.zeros((2, 0), np.float32), axis=1).shape == (2, 0)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_float_cumsum_cumprod_bits_match_live_jax(reverse):
+    jax = pytest.importorskip("jax")
+    from ml_dtypes import bfloat16
+    rng = np.random.default_rng(0)
+    for dtype in [np.float32, bfloat16, np.float16, np.complex64]:
+        for n in [5, 17, 33, 300, 1001]:
+            x = rng.uniform(0.5, 1.5, size=(2, n))
+            x = (x + 1j * x[::-1] if dtype == np.complex64 else x).astype(dtype)
+            names = ["cumsum"] + ([] if dtype == np.complex64 else ["cumprod"])
+            for name, axis in [(nm, ax) for nm in names for ax in (0, 1)]:
+                xx = np.ascontiguousarray(x.T) if axis == 0 else x
+                want = np.asarray(getattr(jax.lax, name)(xx, axis=axis, reverse=reverse))
+                with fgrad.default_device("cpu") if dtype is bfloat16 else contextlib.nullcontext():
+                    got = np.asarray(getattr(fgrad.lax, name)(fnp.asarray(xx), axis=axis, reverse=reverse))
+                assert got.dtype == want.dtype and np.array_equal(got, want), (dtype, n, name, axis)

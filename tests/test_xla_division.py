@@ -62,6 +62,32 @@ def test_round_with_decimals_as_jax():
     assert ft.round(ft.tensor([0.48835]), decimals=4).item() == float(F32(0.4884))  # PyTorch divides
 
 
+def test_round_complex_rounds_each_part_as_jax():
+    """Complex ``jnp.round(z, decimals)`` rounds the real and imaginary parts as real arrays
+    (JAX's rule, so XLA's division by reciprocal applies to each); fgrad called NumPy's complex
+    round, so ``round(complex64(-2.26779-2.06j), 4)`` was -2.2678 where JAX gives -2.2677999
+    (the FFT outputs of the jax.numpy.fft page printed differently)."""
+    re, im = X[:, 0] / 7, X[:, 1] / 3
+    z = fnp.asarray((re + 1j * im).astype(np.complex64))
+    for d in (1, 4):
+        got = fnp.round(z, d)
+        assert got.dtype == np.complex64
+        np.testing.assert_array_equal(_bits(got.real), _bits(fnp.round(fnp.asarray(re), d)))
+        np.testing.assert_array_equal(_bits(got.imag), _bits(fnp.round(fnp.asarray(im), d)))
+    assert complex(fnp.round(fnp.asarray(-2.26779 - 2.0607j, dtype=fnp.complex64), 4)) == \
+        complex(F32(-2.2677999), F32(-2.0607))
+    np.testing.assert_array_equal(np.asarray(fgrad.jit(lambda v: fnp.round(v, 2))(z)),
+                                  np.asarray(fnp.round(z, 2)))
+
+
+def test_round_complex_matches_jax_live():
+    jax = pytest.importorskip("jax")
+    z = ((X[:, 0] / 7) + 1j * (X[:, 1] / 3)).astype(np.complex64)
+    for d in (0, 2, 4):
+        np.testing.assert_array_equal(np.asarray(fnp.round(fnp.asarray(z), d)),
+                                      np.asarray(jax.numpy.round(jax.numpy.asarray(z), d)))
+
+
 def test_division_stays_exact():
     np.testing.assert_array_equal(_bits(fnp.asarray(X) / 3.0), _bits(X / F32(3)))
     np.testing.assert_array_equal(_bits(fnp.mean(fnp.asarray(X), axis=1)),

@@ -59,6 +59,7 @@ from ..backends import full
 from ..core.ir import Literal
 from ..core.executor import constant_operand, out_arg
 from ..core.quiet import quiet
+from ..ops.elementwise import saturates
 from ..ops.convolution import conv_from_patches, conv_keeping_patches, patch_key
 from ..ops.linalg import _dg_plan
 from ..ops.reductions import extremum
@@ -764,8 +765,8 @@ class Gen:
         return life
 
     def out_capable(self, e) -> bool:
-        if e.prim.name == "convert_element_type":
-            return True
+        if e.prim.name == "convert_element_type":  # (JAX's saturating float -> int: the impl)
+            return not saturates(e.invars[0].aval.dtype, e.params["new_dtype"], e.params)
         return _np_ufunc(e.prim) is not None and not e.params
 
     def member_call(self, e, ins, target, shape=None):

@@ -222,6 +222,21 @@ def is_python_scalar(x) -> bool:
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 
 
+_COMPARABLE = (int, float, complex, np.generic, np.ndarray)
+
+
+def _comparable(o, symbol: str) -> bool:
+    """Whether ``x == o`` / ``x != o`` compares elementwise, as JAX's operators decide: arrays,
+    scalars and ``__jax_array__`` objects do; a list, tuple, dict or set raises TypeError; any
+    other object (None, a string, a type) is not comparable (the operator returns
+    NotImplemented and Python compares identities: ``x == None`` is False)."""
+    if isinstance(o, (Array, _COMPARABLE)) or hasattr(o, "__jax_array__"):
+        return True
+    if type(o) in (dict, list, set, tuple):
+        raise TypeError(f"unsupported operand type(s) for {symbol}: 'ArrayImpl' and {type(o).__name__!r}")
+    return False
+
+
 class Array:
     """An immutable array.  Create one with `fgrad.numpy.asarray` (or any fgrad op).
 
@@ -316,8 +331,10 @@ class Array:
     def __rshift__(self, o): return N.bitwise_right_shift(self, o)
     def __rrshift__(self, o): return N.bitwise_right_shift(o, self)
     def __rxor__(self, o): return N.bitwise_xor(o, self)
-    def __eq__(self, o): return N.equal(self, o)  # type: ignore[override]
-    def __ne__(self, o): return N.not_equal(self, o)  # type: ignore[override]
+    def __eq__(self, o):  # type: ignore[override]
+        return N.equal(self, o) if _comparable(o, "==") else NotImplemented
+    def __ne__(self, o):  # type: ignore[override]
+        return N.not_equal(self, o) if _comparable(o, "!=") else NotImplemented
     def __lt__(self, o): return N.less(self, o)
     def __le__(self, o): return N.less_equal(self, o)
     def __gt__(self, o): return N.greater(self, o)

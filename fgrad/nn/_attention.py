@@ -49,6 +49,16 @@ def _check_qkv(query, key, value):
                          f"multiple of the number of key/value heads ({k.shape[-2]})")
 
 
+def _check_lengths(lengths, b, name):
+    """JAX's check of ``query_seq_lengths``/``key_value_seq_lengths``: int32, shape ``[B]``."""
+    aval = _get_aval(lengths)
+    if aval.ndim != 1 or aval.dtype != np.int32 or aval.shape[0] != b:
+        raise ValueError(f"dot_product_attention: {name} must be an int32 array of shape ({b},) (one "
+                         f"length per batch row), got {aval.dtype} of shape {aval.shape}; pass "
+                         f"jnp.asarray(lengths, jnp.int32)")
+    return lengths
+
+
 def _position_mask(t, s, is_causal, local_window_size):
     """The [T, S] boolean mask of the causal and local-window constraints (None: no mask)."""
     q_pos = np.arange(t)[:, None]
@@ -125,11 +135,13 @@ def dot_product_attention(query: Shaped[ArrayLike, "*batch t n h"],
     if position is not None:
         keep = position if keep is None else fnp.logical_and(keep, position)
     if query_seq_lengths is not None:
-        q_ok = fnp.less(np.arange(t)[None, :], fnp.reshape(_arr(query_seq_lengths), (b, 1)))
+        q_len = _check_lengths(_arr(query_seq_lengths), b, "query_seq_lengths")
+        q_ok = fnp.less(np.arange(t)[None, :], fnp.reshape(q_len, (b, 1)))
         q_ok = fnp.reshape(q_ok, (b, 1, t, 1))
         keep = q_ok if keep is None else fnp.logical_and(keep, q_ok)
     if key_value_seq_lengths is not None:
-        kv_ok = fnp.less(np.arange(s)[None, :], fnp.reshape(_arr(key_value_seq_lengths), (b, 1)))
+        kv_len = _check_lengths(_arr(key_value_seq_lengths), b, "key_value_seq_lengths")
+        kv_ok = fnp.less(np.arange(s)[None, :], fnp.reshape(kv_len, (b, 1)))
         kv_ok = fnp.reshape(kv_ok, (b, 1, 1, s))
         keep = kv_ok if keep is None else fnp.logical_and(keep, kv_ok)
     if keep is not None:

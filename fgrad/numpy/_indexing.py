@@ -44,6 +44,7 @@ from ..core.constants import cached_constant_like, constant_like, host_array, ze
 from ._reductions import sum as sum_
 from . import _key_arrays as _keys
 from ._shape import atleast_1d, atleast_2d, atleast_3d, ravel
+from ._arraylike import check_arraylike
 
 __all__ = [
     "_getitem", "_scatter",
@@ -697,6 +698,7 @@ def _seq(arrays, op):
         raise TypeError(f"{op}: expected a sequence of arrays, got {type(arrays).__name__}") from None
     if not arrays:
         raise ValueError(f"{op}: need at least one array to concatenate")
+    check_arraylike(op, *arrays)  # JAX's TypeError: a nested list or tuple is not an array
     return [_weak_arr(a) if type(a) in _WEAK_SCALARS else _arr(a) for a in arrays]
 
 
@@ -734,6 +736,8 @@ def concatenate(arrays: ArrayLike | Sequence[ArrayLike], axis: int | None = 0, o
 
 
 def concat(arrays: ArrayLike | Sequence[ArrayLike], /, *, axis: int = 0) -> Array:
+    if isinstance(arrays, (list, tuple)):
+        check_arraylike("concat", *arrays)
     return concatenate(arrays, axis=axis)
 
 

@@ -66,6 +66,8 @@ def round(x: ArrayLike, decimals: int = 0) -> Array:
         raise NotImplementedError("integer np.round not implemented for decimals < 0 (fgrad.numpy.round, "
                                   f"as jax.numpy.round; got decimals={decimals} for {get_aval(x).dtype})")
     av = get_aval(x)
+    if decimals and dtype_kind(av.dtype) == "c":  # JAX rounds the real and imaginary parts so
+        return ew.complex_(round(ew.real_p.bind(x), decimals), round(ew.imag_p.bind(x), decimals))
     if decimals and av.dtype in ew.BY_RECIPROCAL_DTYPES:
         # JAX's: x * 10**decimals rounded half to even, then divided by the constant factor --
         # which XLA computes as a multiplication by its reciprocal

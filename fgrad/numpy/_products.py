@@ -21,7 +21,7 @@ from ..core.array import Array, get_aval
 from ..ops import elementwise as ew
 from ..ops.convolution import conv_general_dilated_p, ConvDimensionNumbers
 from ..ops.elementwise import promote_weak
-from ..ops.linalg import check_precision, dot_general_p, widen_to_preferred
+from ..ops.linalg import ContractionShapeError, check_precision, dot_general_p, widen_to_preferred
 from ..ops.structural import rev
 from ..ops.reductions import reduce_sum
 from ..ops.shape import broadcast_in_dim, moveaxis, reshape, transpose
@@ -88,7 +88,7 @@ def _matmul(a, b):
         )
     ka, kb = sa[-1], (sb[-2] if nb >= 2 else sb[0])
     if ka != kb:
-        raise ValueError(
+        raise ContractionShapeError(
             f"matmul: contracting dimension mismatch: {sa} @ {sb} (last axis of the left operand "
             f"has size {ka}, {'second-to-last' if nb >= 2 else 'only'} axis of the right has size {kb})"
         )
@@ -142,7 +142,7 @@ def _dot(a, b):
         return ew.mul(a, b)
     j = 0 if len(sb) == 1 else len(sb) - 2
     if sa[-1] != sb[j]:
-        raise ValueError(
+        raise ContractionShapeError(
             f"dot: shapes {sa} and {sb} not aligned: {sa[-1]} (dim {len(sa) - 1}) != {sb[j]} (dim {j})"
         )
     return _dg(a, b, _dn((len(sa) - 1,), (j,)))
@@ -155,7 +155,7 @@ def _vdot(a, b):
         a = ew.conj(a)
     a, b = reshape(a, (get_aval(a).size,)), reshape(b, (get_aval(b).size,))
     if _shape(a) != _shape(b):
-        raise ValueError(f"vdot: arrays have different sizes {_shape(a)[0]} and {_shape(b)[0]}")
+        raise ContractionShapeError(f"vdot: arrays have different sizes {_shape(a)[0]} and {_shape(b)[0]}")
     return _dg(a, b, _dn((0,), (0,)))
 
 
@@ -166,7 +166,8 @@ def _inner(a, b):
     if not sa or not sb:
         return ew.mul(a, b)
     if sa[-1] != sb[-1]:
-        raise ValueError(f"inner: shapes {sa} and {sb} not aligned: last axes {sa[-1]} != {sb[-1]}")
+        raise ContractionShapeError(
+            f"inner: shapes {sa} and {sb} not aligned: last axes {sa[-1]} != {sb[-1]}")
     return _dg(a, b, _dn((len(sa) - 1,), (len(sb) - 1,)))
 
 
@@ -242,7 +243,7 @@ def _tensordot(a, b, axes=2):
         ax_b = tuple(normalize_axis(int(x), len(sb), "tensordot") for x in ax_b)
     for i, j in zip(ax_a, ax_b, strict=True):
         if sa[i] != sb[j]:
-            raise ValueError(
+            raise ContractionShapeError(
                 f"tensordot: shape mismatch for sum: {sa} axis {i} ({sa[i]}) vs {sb} axis {j} ({sb[j]})"
             )
     return _dg(a, b, _dn(ax_a, ax_b))

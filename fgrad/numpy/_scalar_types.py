@@ -37,7 +37,8 @@ class _ScalarTypeMeta(type):
         return cls is other or cls._numpy_type == other
 
     def __ne__(cls, other: Any) -> bool:
-        return not cls.__eq__(other)
+        # (``cls.__eq__`` would find the NumPy scalar type's own method, not this one)
+        return not _ScalarTypeMeta.__eq__(cls, other)
 
     def __hash__(cls) -> int:
         return hash(cls._numpy_type)

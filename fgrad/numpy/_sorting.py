@@ -910,12 +910,24 @@ def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
 
 
 def nanargmax(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
-    """`argmax` ignoring NaNs."""
-    b, _ = _nan_to(a, -np.inf)
-    return fnp_reductions.argmax(b, axis, keepdims=keepdims)
+    """`argmax` ignoring NaNs; -1 for a slice of NaNs only, as JAX (NumPy raises).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.nanargmax(fnp.asarray([[fnp.nan, fnp.nan], [1.0, fnp.nan]]), axis=1)
+    Array([-1,  0], dtype=int64)
+    """
+    return _nanarg(fnp_reductions.argmax, a, -np.inf, axis, keepdims)
 
 
 def nanargmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
-    """`argmin` ignoring NaNs."""
-    b, _ = _nan_to(a, np.inf)
-    return fnp_reductions.argmin(b, axis, keepdims=keepdims)
+    """`argmin` ignoring NaNs; -1 for a slice of NaNs only, as JAX (NumPy raises)."""
+    return _nanarg(fnp_reductions.argmin, a, np.inf, axis, keepdims)
+
+
+def _nanarg(arg, a, fill, axis, keepdims):
+    b, nan = _nan_to(a, fill)
+    res = arg(b, axis, keepdims=keepdims)
+    if nan is None:
+        return res
+    all_nan = fnp_reductions.all(nan, axis, keepdims=keepdims)
+    return fnp_math.where(all_nan, convert_element_type(-1, get_aval(res).dtype), res)

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..core.array import ShapedArray, get_aval
 from ..core.constants import ones_like
+from ..core.narrow_floats import dtype_kind
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp2, deflinear
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
@@ -115,9 +116,55 @@ def _accumulate(xp, ufunc_name, x, axis):
         return xp.asarray(getattr(np, ufunc_name).accumulate(xp.asnumpy(x), axis=axis))
 
 
+_TILE = 16  # XLA's ReduceWindowRewriter base length (the CPU pipeline's)
+
+
+def _windowed_scan(xp, op, identity, x, axis, reverse):
+    """``x`` scanned along ``axis`` with the binary ``op`` in the order of XLA's CPU
+    lowering of JAX's cumulative reductions (a ``reduce_window`` of the whole axis, which
+    XLA's ReduceWindowRewriter tiles): the axis is padded at its end with ``identity`` to
+    whole tiles of 16; within a tile each output reduces its window from left to right
+    (a running scan forwards; from the element to the tile's end in reverse); the tiles'
+    totals are scanned the same way (recursively) and combined with the tiles' results.
+    Rounding follows JAX's exactly, so a float32 or bfloat16 ``cumsum`` prints JAX's digits
+    (a sequential running sum differs from the 32nd element on)."""
+    x = xp.moveaxis(x, axis, -1)
+    n = x.shape[-1]
+    tiles = -(-n // _TILE)
+    pad = tiles * _TILE - n
+    if pad:
+        x = xp.concatenate([x, xp.full(x.shape[:-1] + (pad,), identity, x.dtype)], axis=-1)
+    t = x.reshape(x.shape[:-1] + (tiles, _TILE))
+    out = t.copy()
+    if reverse:
+        for k in range(1, _TILE):  # out[i] = t[i] op t[i+1] op ... (left to right)
+            out[..., :_TILE - k] = op(out[..., :_TILE - k], t[..., k:])
+        totals, first = out[..., 0], -1
+    else:
+        for k in range(1, _TILE):
+            out[..., k] = op(out[..., k - 1], t[..., k])
+        totals, first = out[..., -1], 0
+    if tiles > 1:
+        done = _windowed_scan(xp, op, identity, totals, totals.ndim - 1, reverse)
+        carry = xp.full(done.shape, identity, done.dtype)
+        if reverse:
+            carry[..., :first] = done[..., 1:]
+        else:
+            carry[..., 1:] = done[..., :-1]
+        out = op(out, carry[..., None]) if reverse else op(carry[..., None], out)
+    out = out.reshape(x.shape)[..., :n]
+    return xp.moveaxis(out, -1, axis)
+
+
 def _make_impl(kind):
-    def impl(xp, x, axis, reverse):
+    def impl(xp, x, axis, reverse, sequential=False):
         x = _as_xp(xp, x)
+        k = dtype_kind(x.dtype)  # bfloat16 is 'f'
+        windowed = not sequential and x.shape[axis]
+        if kind == "cumsum" and k in "fc" and windowed:
+            return _windowed_scan(xp, xp.add, 0, x, axis, reverse)
+        if kind == "cumprod" and k == "f" and windowed:
+            return _windowed_scan(xp, xp.multiply, 1, x, axis, reverse)
         if reverse:
             x = xp.flip(x, axis)
         if kind == "cumsum":
@@ -137,17 +184,17 @@ def _make_impl(kind):
     return impl
 
 
-def _cum_abstract(x, axis, reverse):
+def _cum_abstract(x, axis, reverse, sequential=False):
     if not 0 <= axis < x.ndim:
         raise ValueError(f"cumulative op: axis {axis} is out of bounds for shape {x.shape}")
     return ShapedArray(x.shape, x.dtype, x.weak_type)
 
 
 def _cum_batch(prim):
-    def rule(axis_size, vals, dims, axis, reverse):
+    def rule(axis_size, vals, dims, axis, reverse, **order):
         (x,), (d,) = vals, dims
         phys = axis if axis < d else axis + 1
-        return prim.bind(x, axis=phys, reverse=reverse), d
+        return prim.bind(x, axis=phys, reverse=reverse, **order), d
 
     return rule
 
@@ -195,16 +242,30 @@ def cumlogsumexp(x: Shaped[ArrayLike, "*shape"], axis: int = 0,
     return cumlogsumexp_p.bind(x, axis=_check(x, axis, "cumlogsumexp"), reverse=bool(reverse))
 
 
+def running(kind: str, x: Shaped[ArrayLike, "*shape"], axis: int) -> Shaped[Array, "*shape"]:
+    """``kind`` ("cumsum" or "cumprod") of ``x`` along ``axis`` as a sequential running
+    total (PyTorch's CPU kernels), not in JAX's tiled order; differentiable as `cumsum`.
+
+    Example::
+
+        >>> running("cumsum", np.array([1.0, 2.0, 3.0]), 0).tolist()
+        [1.0, 3.0, 6.0]
+    """
+    prim = {"cumsum": cumsum_p, "cumprod": cumprod_p}[kind]
+    return prim.bind(x, axis=_check(x, axis, kind), reverse=False, sequential=True)
+
+
 # -- derivative rules --------------------------------------------------------------------
 
-deflinear(cumsum_p, lambda ct, x, axis, reverse: (cumsum_p.bind(ct, axis=axis, reverse=not reverse),))
+deflinear(cumsum_p, lambda ct, x, axis, reverse, **order: (cumsum_p.bind(ct, axis=axis, reverse=not reverse,
+                                                                          **order),))
 
 
 def _def_scan_jvp(prim, combine, init):
     """JVP by scanning tuples ``init(x, t)`` with ``combine``; the tangent is read off the
     scanned tuple with ``finish``."""
 
-    def tangent(t, y, x, axis, reverse):
+    def tangent(t, y, x, axis, reverse, **order):
         elems, finish = init(x, t)
         out = associative_scan(combine, elems, reverse=reverse, axis=axis)
         return finish(out)
@@ -252,6 +313,6 @@ _def_scan_jvp(cumlogsumexp_p, _lse_combine, lambda x, t: ((x, t), lambda o: o[1]
 
 
 __all__ = [
-    "cumsum_p", "cumprod_p", "cummax_p", "cummin_p", "cumlogsumexp_p", "cumsum", "cumprod", "cummax",
-    "cummin", "cumlogsumexp", "associative_scan",
+    "running", "cumsum_p", "cumprod_p", "cummax_p", "cummin_p", "cumlogsumexp_p", "cumsum", "cumprod",
+    "cummax", "cummin", "cumlogsumexp", "associative_scan",
 ]

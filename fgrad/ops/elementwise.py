@@ -8,6 +8,8 @@ differentiated again.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..typing import Array, ArrayLike, Complex
 
 import math
@@ -94,7 +96,8 @@ def _promoting_bind(prim: Primitive):
                 args = lattice_pair(a, b)
             return plain_bind(*args, **params)
         if len(args) == 1:
-            if _weakness(args[0]):
+            # (a cast asked to be weak: weak whatever its operand, batched values included)
+            if _weakness(args[0]) or (prim is convert_element_type_p and params.get("weak_type")):
                 return _weak_bind(prim, plain_bind, args, params)
             return plain_bind(*args, **params)
         if any(_weakness(a) for a in args):
@@ -1109,20 +1112,52 @@ deflinear(real_p, _real_transpose)
 deflinear(imag_p, lambda ct, x: (mul(ct, -1j) if dtype_kind(x.aval.dtype) == "c" else _zeros_of(ct),))
 
 
-def _convert_impl(xp, x, new_dtype, weak_type=False):
+def _convert_impl(xp, x, new_dtype, weak_type=False, saturate=True):
     x = xp.asarray(x)
     if dtype_kind(x.dtype) == "c" and dtype_kind(new_dtype) != "c":
         x = x.real  # JAX's rule: complex -> real drops the imaginary part (NumPy would warn)
+    if saturate and saturates(x.dtype, new_dtype):
+        return _saturating_cast(xp, x, np.dtype(new_dtype))
     return x.astype(new_dtype, copy=False)
+
+
+def saturates(src: np.dtype, dst: Any, params: dict | None = None) -> bool:
+    """Whether a cast from ``src`` to ``dst`` (with the primitive's ``params``) is float (or
+    complex) to integer, which JAX (XLA) saturates: values beyond the integer range become its
+    min/max, NaN becomes 0.  The PyTorch face casts with ``saturate=False`` (NumPy's cast, as
+    PyTorch's on the CPU; out-of-range values are unspecified there).
+
+    >>> import numpy as np
+    >>> saturates(np.dtype(np.float32), np.int8), saturates(np.dtype(np.int64), np.int8)
+    (True, False)
+    """
+    return dtype_kind(src) in "fc" and np.dtype(dst).kind in "iu" and \
+        (params is None or params.get("saturate", True))
+
+
+def _saturating_cast(xp, x, dt):
+    """XLA's float -> integer conversion: truncation toward zero, clamped to ``dt``'s range,
+    NaN to 0 (NumPy's cast of such values is undefined: int32(1.7e10) is -2**31)."""
+    info = np.iinfo(dt)
+    # compared in float64 (a 0-d array is not weakly typed): float32(2**31 - 1) would round up
+    hi = x >= xp.asarray(float(info.max), dtype=np.float64)
+    lo = x <= xp.asarray(float(info.min), dtype=np.float64)
+    bad = hi | lo | xp.isnan(x)
+    out = xp.where(bad, xp.zeros((), x.dtype), x).astype(dt)
+    return xp.where(hi, dt.type(info.max), xp.where(lo, dt.type(info.min), out))
 
 
 convert_element_type_p = elementwise("convert_element_type", _convert_impl, kernel="{0}")
 
 
-def convert_element_type(x, new_dtype, weak_type: bool = False):
+def convert_element_type(x, new_dtype, weak_type: bool = False, saturate: bool = True):
     """``x`` as ``new_dtype``; the result is strongly typed unless ``weak_type`` (JAX's
-    ``lax._convert_element_type(x, dtype, weak_type)``)."""
+    ``lax._convert_element_type(x, dtype, weak_type)``).  Floats cast to integers saturate, as
+    in JAX (`saturates`); ``saturate=False`` casts as NumPy and PyTorch do."""
     new_dtype = np.dtype(new_dtype)
+    if not saturate and new_dtype.kind in "iu" and not isinstance(x, (int, float, complex)) \
+            and dtype_kind(get_aval(x).dtype) in "fc":
+        return convert_element_type_p.bind(x, new_dtype=new_dtype, saturate=False)
     if not isinstance(x, (int, float, complex)):
         av = get_aval(x)
         if av.dtype == new_dtype:
@@ -1141,9 +1176,9 @@ def strip_weak(x):
     return convert_element_type(x, get_aval(x).dtype) if get_aval(x).weak_type else x
 
 
-def _convert_jvp(primals, tangents, new_dtype, weak_type=False):
+def _convert_jvp(primals, tangents, new_dtype, weak_type=False, saturate=True):
     (x,), (t,) = primals, tangents
-    out = convert_element_type(x, new_dtype, weak_type)
+    out = convert_element_type(x, new_dtype, weak_type, saturate)
     if dtype_kind(new_dtype) not in "fc":
         return out, None
     if dtype_kind(new_dtype) == "f" and dtype_kind(get_aval(t).dtype) == "c":
@@ -1151,7 +1186,7 @@ def _convert_jvp(primals, tangents, new_dtype, weak_type=False):
     return out, convert_element_type(t, new_dtype, weak_type)
 
 
-def _convert_transpose(ct, x, new_dtype, weak_type=False):
+def _convert_transpose(ct, x, new_dtype, weak_type=False, saturate=True):
     return (convert_element_type(ct, x.aval.dtype),)
 
 

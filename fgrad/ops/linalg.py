@@ -93,6 +93,23 @@ def _norm_dn(dimension_numbers, nx, ny):
 _norm_dn_cached = functools.lru_cache(maxsize=1024)(_norm_dn)
 
 
+class ContractionShapeError(TypeError, ValueError):
+    """Contracted axes of different lengths (``dot_general``, and the jax.numpy products on
+    it: ``matmul``/``@``, ``dot``, ``vdot``, ``inner``, ``tensordot``): JAX raises TypeError
+    (dot_general's shape rule), NumPy ValueError; this is both, so ``except TypeError`` (code
+    written for JAX) and ``except ValueError`` (for NumPy) catch it.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> try:
+        ...     fnp.ones((2, 3)) @ fnp.ones((2, 3))
+        ... except TypeError as e:
+        ...     print(type(e).__name__, isinstance(e, ValueError))
+        ContractionShapeError True
+    """
+
+
 @functools.lru_cache(maxsize=4096)
 def _dg_plan(xs, ys, dn):
     """How to run a contraction as one matmul: permutations, 2-/3-D shapes, out shape."""
@@ -100,7 +117,7 @@ def _dg_plan(xs, ys, dn):
     for what, la, ra in (("contracting", lc, rc), ("batch", lb, rb)):
         ls, rs = tuple(xs[i] for i in la), tuple(ys[i] for i in ra)
         if ls != rs:
-            raise ValueError(
+            raise ContractionShapeError(
                 f"dot_general: {what} dimensions must have equal sizes, got lhs shape {xs} "
                 f"axes {la} (sizes {ls}) and rhs shape {ys} axes {ra} (sizes {rs})"
             )
@@ -1010,6 +1027,7 @@ defbatch(slogdet_p, _batch_front(slogdet_p))
 
 
 __all__ = [
-    "dot_general", "dot_general_p", "triangular_solve", "triangular_solve_p", "solve", "solve_p",
+    "ContractionShapeError", "dot_general", "dot_general_p", "triangular_solve", "triangular_solve_p",
+    "solve", "solve_p",
     "cholesky", "cholesky_p", "eigh", "eigh_p", "svd", "svd_p", "qr", "qr_p", "slogdet", "slogdet_p",
 ]

@@ -314,7 +314,7 @@ def _sum_impl(xp, x, axes):
     dt = x.dtype
     if dt is BF16 or dt == F16:  # accumulate in float32 and round once, as JAX and PyTorch do
         return xp.sum(x, axis=axes, dtype=F32).astype(dt)
-    if xp is np and dt.kind in "fc":  # what np.sum calls, without its Python wrapper
+    if xp is np and type(x) is np.ndarray:  # what np.sum calls, without its Python wrapper
         return np.add.reduce(x, axis=axes)
     return xp.sum(x, axis=axes)
 

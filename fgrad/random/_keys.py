@@ -254,6 +254,9 @@ def like_input(key, raw):
 def counters(shape, like):
     """High and low 32-bit words of the flat (row-major) index of each element."""
     n = int(np.prod(shape, dtype=np.int64))
+    if n <= 2 ** 32:  # every high word is 0: one scalar (threefry2x32 broadcasts it)
+        lo = np.arange(n, dtype=np.uint32).reshape(shape)
+        return _const(np.zeros((), np.uint32), like), _const(lo, like)
     idx = np.arange(n, dtype=np.uint64).reshape(shape)
     hi = (idx >> np.uint64(32)).astype(np.uint32)
     lo = (idx & np.uint64(0xFFFFFFFF)).astype(np.uint32)

@@ -96,6 +96,8 @@ def uniform(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float
     k = _check_key(key, "uniform")
     lo, hi = _param(minval, dt, k), _param(maxval, dt, k)
     f = _unit_floats(k, shape, dt)
+    if type(lo) is float and type(hi) is float and lo == 0.0 and hi == 1.0:
+        return f  # [0, 1) already: f * 1.0 + 0.0, floored at 0.0, is f bit for bit
     span = hi - lo if isinstance(hi, float) and isinstance(lo, float) else _ew.sub(hi, lo)
     out = _ew.add(_ew.mul(f, span), lo)
     return _fit(_ew.maximum(out, lo), shape, "uniform")

@@ -18,10 +18,12 @@ from __future__ import annotations
 import builtins
 import collections
 import math
+from functools import partial
 
 import numpy as np
 from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind
 
+from ..ops import cumulative as _cum
 from ..ops import elementwise as ew
 from ..ops import shape as shape_prims
 from ..ops.bits import stop_gradient
@@ -1687,7 +1689,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor |
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return _cumulative_wide(fnp.cumsum, x, d)
+        return _cumulative_wide(partial(_cum.running, "cumsum"), x, d)
 
     res = apply_op(
         "CumsumBackward0",
@@ -1705,7 +1707,7 @@ def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor 
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return _cumulative_wide(fnp.cumprod, x, d)
+        return _cumulative_wide(partial(_cum.running, "cumprod"), x, d)
 
     res = apply_op(
         "CumprodBackward0",
@@ -1948,11 +1950,12 @@ def to_dtype(input, dt: D.dtype, copy=False):
     npd = dt.np
     if b.dtype == npd and not copy:
         return input
+    # (out-of-range floats cast to integers as PyTorch's CPU casts, not JAX's saturation)
     if type(b) is not _nd and type(b) not in _DEV:
-        return run_functional(lambda x: ew.convert_element_type(x, npd), (input,))
+        return run_functional(lambda x: ew.convert_element_type(x, npd, saturate=False), (input,))
 
     def fn(x):
-        return ew.convert_element_type(x, npd)
+        return ew.convert_element_type(x, npd, saturate=False)
 
     res = apply_op("ToCopyBackward0", ("to", npd), fn, (input,))
     return res

@@ -51,6 +51,9 @@ def _finish(buf, requires_grad=False, out=None, index=None) -> Tensor:
     return t
 
 
+_FLOAT_MAX: dict = {}  # dtype -> its largest finite value (`check_fill_value`'s bound)
+
+
 def check_fill_value(value: Any, dtype: np.dtype, name: str) -> Any:
     """PyTorch refuses a finite fill value beyond a floating dtype's range (``full``,
     ``fill_``, ``scalar_tensor``) instead of storing inf; ``tensor(...)`` and arithmetic
@@ -66,13 +69,19 @@ def check_fill_value(value: Any, dtype: np.dtype, name: str) -> Any:
         return value % (info.max + 1) if value < 0 and kind == "u" else value
     if kind == "f" and isinstance(value, (int, float)) and not isinstance(value, bool):
         v = float(value)
-        if math.isfinite(v) and builtins.abs(v) > float(_narrow_finfo(dtype).max):
+        top = _FLOAT_MAX.get(dtype)
+        if top is None:
+            top = _FLOAT_MAX[dtype] = float(_narrow_finfo(dtype).max)
+        if math.isfinite(v) and builtins.abs(v) > top:
             raise RuntimeError(
                 f"{name}: value cannot be converted to type {np.dtype(dtype).name} without overflow "
                 f"(got {value!r}; the largest finite {np.dtype(dtype).name} is {_narrow_finfo(dtype).max}). "
                 f"Use a wider dtype or pass float('inf') explicitly."
             )
     return value
+
+
+_NUMBER_TYPES = frozenset((bool, int, float, builtins.complex))
 
 
 def _infer_np_dtype(data) -> np.dtype:
@@ -91,6 +100,14 @@ def _infer_np_dtype(data) -> np.dtype:
         return D.DEFAULT.float.np
     if isinstance(data, builtins.complex):
         return D.DEFAULT.complex.np
+    if type(data) in (list, tuple):  # a flat sequence of Python numbers: the kinds from its types
+        types = set(map(type, data))
+        if types and types <= _NUMBER_TYPES:
+            if builtins.complex in types:
+                return D.DEFAULT.complex.np
+            if float in types:
+                return D.DEFAULT.float.np
+            return np.dtype(np.int64) if int in types else np.dtype(np.bool_)
     kinds = set()
     tensor_dt = []
     stack = [data]
@@ -258,6 +275,11 @@ def frombuffer(buffer: Any, *, dtype: DType, count: int = -1, offset: int = 0,
 def _sizes(size) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
         size = tuple(size[0])
+    for s in size:  # the common case, plain non-negative ints, without the checks' frames
+        if type(s) is not int or s < 0:
+            break
+    else:
+        return tuple(size)
     out = []
     for s in size:
         if isinstance(s, Tensor):

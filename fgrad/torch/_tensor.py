@@ -949,9 +949,13 @@ def to_nested(data):
             f"can't convert a {type(data).__name__} on the CUDA device implicitly; use torch.as_tensor"
         )
     if isinstance(data, (list, tuple)):
-        if any(isinstance(d, (Tensor, list, tuple)) for d in data):
+        if not set(map(type, data)) <= _NUMBER_TYPES and any(
+                isinstance(d, (Tensor, list, tuple)) for d in data):
             return [to_nested(d) for d in data]
     return data
+
+
+_NUMBER_TYPES = frozenset((bool, int, float, complex))  # `to_nested`: a flat list of these is kept
 
 
 # ---------------------------------------------------------------------------------------

@@ -219,7 +219,7 @@ def linearize(fun: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[...
         return flat
 
     p_out, jaxpr, consts, mask, _ = linearize_flat(
-        flat_fun, flat_p, origin(f"linearize of {_fname(fun)}")
+        flat_fun, flat_p, origin(f"linearize of {_fname(fun)}"), forward=True
     )
 
     def f_jvp(*tangents):

@@ -162,14 +162,22 @@ def strip_aux(aux, trace):
     return tree_map(lambda a: a.primal if isinstance(a, Tracer) and a._trace is trace else a, aux)
 
 
-def linearize_flat(fun, flat_primals, where, has_aux: bool = False):
+# the JVP traces of `linearize_flat(forward=True)` calls in progress (by id): their linear
+# programs are evaluated forward (``fgrad.linearize``'s ``f_jvp``), never transposed, so
+# ``checkpoint`` differentiates its function there as under ``jvp`` (its custom-VJP form has no
+# forward rule)
+FORWARD_EVAL_TRACES: set = set()
+
+
+def linearize_flat(fun, flat_primals, where, has_aux: bool = False, forward: bool = False):
     """Linearize ``fun`` (taking and returning flat lists) at ``flat_primals``.
 
     Returns ``(primals_out, jaxpr, consts, diff_mask, aux)`` where ``jaxpr`` maps the
-    tangents of the differentiable inputs to the output tangents.
+    tangents of the differentiable inputs to the output tangents.  ``forward``: the program
+    will be evaluated forward only (`FORWARD_EVAL_TRACES`).
     """
     with new_trace(StagingTrace, where, partial=True) as staging, forward_mark_taken() as jvp_cls:
-        with new_trace(jvp_cls, where) as jvp_trace:
+        with new_trace(jvp_cls, where) as jvp_trace, _forward_eval(jvp_trace, forward):
             ins, mask = [], []
             for p in flat_primals:
                 if is_float(p):
@@ -187,6 +195,20 @@ def linearize_flat(fun, flat_primals, where, has_aux: bool = False):
         jaxpr, consts = staging.to_jaxpr([t for t in t_out if t is not None])
     jaxpr.outvars = _spread_outvars(jaxpr.outvars, t_out)
     return p_out, jaxpr, consts, mask, aux
+
+
+class _forward_eval:
+    """Registers ``trace`` in `FORWARD_EVAL_TRACES` for the block (when ``on``)."""
+
+    def __init__(self, trace, on: bool) -> None:
+        self.key = id(trace) if on else None
+
+    def __enter__(self) -> None:
+        if self.key is not None:
+            FORWARD_EVAL_TRACES.add(self.key)
+
+    def __exit__(self, *exc) -> None:
+        FORWARD_EVAL_TRACES.discard(self.key)
 
 
 def _spread_outvars(outvars, t_out):

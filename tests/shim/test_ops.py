@@ -443,6 +443,20 @@ def test_more_ops_match_pytorch(code):
     test_printed_results_match_pytorch(code)
 
 
+def test_float64_cumsum_cumprod_are_sequential_as_pytorch():
+    """PyTorch's CPU cumsum/cumprod are sequential running totals; fgrad's shared primitive
+    takes JAX's tiled order (``fgrad.ops.cumulative``), which differs in float64's last bits
+    beyond 16 elements, so the PyTorch face asks for the sequential order."""
+    x = np.random.default_rng(1).uniform(size=(2, 1000))
+    np.testing.assert_array_equal(ft.tensor(x).cumsum(1).numpy(), np.cumsum(x, 1))
+    np.testing.assert_array_equal(ft.tensor(1 + x / 500).cumprod(1).numpy(), np.cumprod(1 + x / 500, 1))
+    g = ft.tensor(x, requires_grad=True)
+    g.cumsum(1).backward(ft.tensor(x))
+    np.testing.assert_array_equal(g.grad.numpy(), np.cumsum(x[:, ::-1], 1)[:, ::-1])
+    torch = pytest.importorskip("torch")
+    np.testing.assert_array_equal(ft.tensor(x).cumsum(1).numpy(), torch.tensor(x).cumsum(1).numpy())
+
+
 def test_cumsum_cumprod_accumulate_float32_in_double_as_pytorch():
     """PyTorch's CPU kernels carry float32 running values in double precision: 1e8 + 1 is
     kept (it rounds away in float32), so the running sum ends at 2, not 1."""

@@ -19,6 +19,8 @@ CONFIGS = [
     ("SGD", dict(lr=0.1)),
     ("SGD", dict(lr=0.1, momentum=0.9)),
     ("SGD", dict(lr=0.1, momentum=0.9, dampening=0.3, weight_decay=0.01)),
+    ("SGD", dict(lr=0.1, momentum=0.9, nesterov=True)),
+    ("SGD", dict(lr=0.05, momentum=0.8, nesterov=True, weight_decay=5e-4)),
     ("SGD", dict(lr=0.0)),
 ]
 
@@ -95,11 +97,16 @@ def test_maximize_and_aliased_gradients_take_the_per_op_path():
     np.testing.assert_array_equal(v.detach().numpy(), [0.5, 1.0])
 
 
-def test_host_parameters_take_the_fused_path(monkeypatch):
+def _fused_calls(monkeypatch, cls) -> list:
+    """The parameters ``cls._update_plain`` (the fused path) is called with, from now on."""
     calls = []
-    real = torch.optim.Adam._update_plain
-    monkeypatch.setattr(torch.optim.Adam, "_update_plain",
-                        lambda self, p, *a: calls.append(p) or real(self, p, *a))
+    real = cls._update_plain
+    monkeypatch.setattr(cls, "_update_plain", lambda self, p, *a: calls.append(p) or real(self, p, *a))
+    return calls
+
+
+def test_host_parameters_take_the_fused_path(monkeypatch):
+    calls = _fused_calls(monkeypatch, torch.optim.Adam)
     w = torch.nn.Parameter(torch.ones(3))
     for foreach in (None, False):
         opt = torch.optim.AdamW([w], foreach=foreach)
@@ -107,6 +114,39 @@ def test_host_parameters_take_the_fused_path(monkeypatch):
         opt.step()
     host = type(w._buf) is np.ndarray  # (FGRAD_BACKEND=fake: device buffers, per op)
     assert calls == ([w] if host else [])
+
+
+def test_nesterov_sgd_takes_the_fused_path(monkeypatch):
+    calls = _fused_calls(monkeypatch, torch.optim.SGD)
+    w = torch.nn.Parameter(torch.ones(3))
+    opt = torch.optim.SGD([w], lr=0.1, momentum=0.9, nesterov=True)
+    g = torch.tensor([1.0, -2.0, 0.5])
+    w.grad = g
+    opt.step()
+    host = type(w._buf) is np.ndarray  # (FGRAD_BACKEND=fake: device buffers, per op)
+    assert calls == ([w] if host else [])
+    np.testing.assert_array_equal(g.numpy(), np.float32([1.0, -2.0, 0.5]))  # the gradient kept
+
+
+# PyTorch 2.13: SGD(lr=0.05, momentum=0.9, nesterov=True, weight_decay=0.01), w0 and the
+# gradients of test_nesterov_sgd_matches_pytorch, three steps (float32)
+NESTEROV_PT = [[0.77772534, -1.3041862, 0.39449719], [1.5016378, -0.29100487, -1.3710041]]
+
+
+def _nesterov_run(t):
+    w = t.nn.Parameter(t.tensor([[1.0, -1.0, 0.25], [1.5, 0.0, -0.5]]))
+    opt = t.optim.SGD([w], lr=0.05, momentum=0.9, nesterov=True, weight_decay=0.01)
+    g, shift = t.tensor([[0.3, 0.7, -0.2], [0.1, 0.4, 1.2]]), t.tensor([[0, 0.5, 0], [0.2, 0, 0]])
+    for k in range(3):
+        w.grad = g * (k + 1) - shift
+        opt.step()
+    return w.detach().numpy()
+
+
+def test_nesterov_sgd_matches_pytorch():
+    np.testing.assert_allclose(_nesterov_run(torch), NESTEROV_PT, rtol=1e-6, atol=1e-7)
+    pt = pytest.importorskip("torch")
+    np.testing.assert_allclose(_nesterov_run(torch), _nesterov_run(pt), rtol=1e-6, atol=1e-7)
 
 
 def test_a_state_of_another_dtype_takes_the_per_op_path():

@@ -1529,8 +1529,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
             if _is_concrete(input):
                 with torch.no_grad():
                     if xb.dtype in (np.float32, np.float64):  # float64 sums, no float64 copy
-                        mean = xb.mean(axis=axes, dtype=np.float64)
-                        var_u = xb.var(axis=axes, dtype=np.float64)
+                        mean, var_u = _batch_stats64(xb, axes, size)
                     else:
                         x64 = xb.astype(np.float64)
                         mean, var_u = x64.mean(axis=axes), x64.var(axis=axes)
@@ -1557,6 +1556,17 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
               (input, running_mean, running_var, *wbs))
     _graph.show_as(y._gfn, functools.partial(_affine_shown, has_w, has_b, 2))
     return y
+
+
+def _batch_stats64(xb: np.ndarray, axes: tuple, size: int) -> tuple:
+    """``(xb.mean(axes, dtype=float64), xb.var(axes, dtype=float64))`` bit for bit: NumPy's
+    own two passes (float64 sum / count, then the sum of squared float64 deviations / count),
+    with the mean summed once instead of twice (``var`` recomputes it)."""
+    s = np.add.reduce(xb, axis=axes, dtype=np.float64, keepdims=True)
+    mean = s / size
+    d = np.subtract(xb, mean, dtype=np.float64)
+    np.multiply(d, d, out=d)
+    return mean.reshape(-1), np.add.reduce(d, axis=axes, dtype=np.float64) / size
 
 
 def _affine_shown(has_w: bool, has_b: bool, n_stats: int, edges) -> tuple:

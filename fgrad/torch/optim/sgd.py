@@ -66,18 +66,17 @@ class SGD(Optimizer):
             p.add_(grad, alpha=-group["lr"])
 
     def _plain_options(self, group: dict) -> bool:
-        return not group["nesterov"] and all(type(group[k]) in (int, float)
-                                             for k in ("momentum", "dampening"))
+        return all(type(group[k]) in (int, float) for k in ("momentum", "dampening"))
 
     def _update_plain(self, p, b, g, state, group) -> None:
         """`_update_parameter` on the buffers: the same NumPy operations as the shim's
-        ``clone``, ``mul_`` and ``add_(..., alpha=)`` (``other * alpha``, then the sum)."""
+        ``clone``, ``mul_``, ``add`` and ``add_(..., alpha=)`` (``other * alpha``, then the sum)."""
         momentum = group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
                 state["momentum_buffer"] = result_tensor(g.copy())  # grad.clone().detach()
-                g = state["momentum_buffer"]._buf
+                mb = state["momentum_buffer"]._buf
             else:
                 mb = buf._buf
                 np.multiply(mb, momentum, out=mb)
@@ -85,7 +84,8 @@ class SGD(Optimizer):
                 np.add(mb, g * alpha if alpha != 1 else g, out=mb)
                 bump_version(buf)  # (twice: mul_ and add_)
                 bump_version(buf)
-                g = mb
+            # Nesterov: grad.add(buf, alpha=momentum), a new array (the gradient is not written)
+            g = g + mb * momentum if group["nesterov"] else mb
         alpha = -group["lr"]
         np.add(b, g * alpha if alpha != 1 else g, out=b)
         bump_version(p)

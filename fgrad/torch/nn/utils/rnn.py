@@ -29,6 +29,9 @@ import numpy as np
 import fgrad.torch as torch
 
 from ..._tensor import Tensor
+from ... import _profile_state
+from ..._dispatch import result_tensor
+from ...autograd.grad_mode import STATE
 from ._std_sort import std_sort_order
 from typing import Any
 
@@ -157,7 +160,13 @@ def pad_sequence(
 def _gather_rows(rows: Tensor, index: np.ndarray) -> Tensor:
     """``rows[index]`` (an int64 index array of any shape into the first axis): the one
     gather that packing and padding are (its gradient scatters into distinct rows, so it
-    gives each row exactly its own cotangent)."""
+    gives each row exactly its own cotangent).  A host tensor with nothing to record (a
+    ``collate_fn``'s ``pad_sequence``) is indexed by NumPy at once: the same copy, without
+    staging a program for every new pair of shapes (variable-length batches)."""
+    b = rows._buf
+    if type(b) is np.ndarray and _profile_state.recorder is None and not (
+            STATE.enabled and (rows._rg or rows._gfn is not None)):
+        return result_tensor(b[np.ascontiguousarray(index)])  # (a C-ordered result)
     return rows[torch.tensor(index.astype(np.int64, copy=False), device=rows.device)]
 
 

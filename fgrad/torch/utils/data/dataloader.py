@@ -38,7 +38,7 @@ import numpy as np
 import fgrad.torch as torch
 
 from ._collate import default_collate, default_convert
-from .dataset import Dataset, IterableDataset
+from .dataset import Dataset, IterableDataset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, _rand_int64
 
 __all__ = ["DataLoader", "get_worker_info", "WorkerInfo"]
@@ -129,6 +129,14 @@ class _MapDatasetFetcher:
 
     def fetch(self, possibly_batched_index):
         if self.auto_collation:
+            ds = self.dataset
+            index = possibly_batched_index
+            if (type(ds) is TensorDataset and self.collate_fn is default_collate and type(index) is list
+                    and all(type(i) is int for i in index) and not any(t.requires_grad for t in ds.tensors)):
+                # default_collate's stack of the rows ``t[i]``, gathered in one index per tensor:
+                # the same values, dtypes and (new, contiguous) layouts, one op instead of
+                # ``batch_size`` views and a stack (a list of plain ints, as BatchSampler gives)
+                return [t[index] for t in ds.tensors]
             getitems = getattr(self.dataset, "__getitems__", None)
             if getitems:
                 data = getitems(possibly_batched_index)
