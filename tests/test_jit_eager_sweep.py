@@ -441,7 +441,6 @@ JAX_OPEN = {
     "sp_xlogy_zero",
     "sp_zeta",
     "stack_bool",
-    "zeros_like_py",
 }
 # Eager ``max(empty, initial=0)`` raises (JAX gives 0): a loud error, open.
 EAGER_OPEN = {"empty_max_init_"}
@@ -700,3 +699,13 @@ def test_stack_of_python_scalars_is_weak_as_under_jit(x64):
             assert (out.dtype, out.weak_type) == (np.dtype(dt), weak)
     h = fnp.ones(2, fnp.float16) + fnp.stack([1.5, 2.5])  # the weak type decides: float16
     assert h.dtype == np.float16
+
+
+def test_like_of_a_python_scalar_is_weak(x64):
+    """JAX: ``zeros_like(3.0)``/``ones_like(2)``/``full_like(1.5, 2)`` are weak (Python scalars
+    are); fgrad's were strong, so ``float16 + zeros_like(3.0)`` widened."""
+    for f in (lambda: fnp.zeros_like(3.0), lambda: fnp.ones_like(2), lambda: fnp.full_like(1.5, 2)):
+        for out in (f(), fgrad.jit(f)()):
+            assert out.weak_type
+    assert (fnp.ones(2, fnp.float16) + fnp.zeros_like(3.0)).dtype == np.float16
+    assert not fnp.zeros_like(3.0, dtype=fnp.float32).weak_type  # a dtype given: strong

@@ -169,8 +169,10 @@ def _weak_if_scalar(out, value, dtype):
 
 
 def _weak_like(out, x, dtype):
-    """``out`` weakly typed when it copies a weak ``x``'s dtype (``zeros_like`` and kin)."""
-    if dtype is None and type(out) is ArrayImpl and getattr(x, "weak_type", False) is True:
+    """``out`` weakly typed when it copies a weak ``x``'s dtype (``zeros_like`` and kin; a
+    Python int/float/complex is weak: JAX's ``zeros_like(3.0)`` is, as fgrad's under jit)."""
+    if dtype is None and type(out) is ArrayImpl and (getattr(x, "weak_type", False) is True
+                                                      or type(x) in WEAK_SCALAR_TYPES):
         return wrap(out._buf, True)
     return out
 
