@@ -36,6 +36,7 @@ from . import provenance
 from . import trace as _trace_mod
 from . import x64_mode
 from .trace import EVAL_TRACE, EvalTrace, state
+from .weak_types import WEAK_SCALAR_TYPES as _WEAK_SCALARS
 
 PRIMITIVES: dict[str, "Primitive"] = {}
 
@@ -149,10 +150,13 @@ def eval_primitive(prim: Primitive, args, params):
     t0 = None
     mixed = False
     weak = False
+    py_weak = strong = False
     for a in args:
         if type(a) is ArrayImpl:
             if a._weak:
                 weak = True
+            else:
+                strong = True
             b = a._buf
             if t0 is None:
                 t0 = type(b)
@@ -162,7 +166,14 @@ def eval_primitive(prim: Primitive, args, params):
         elif isinstance(a, Tracer):
             raise escaped_tracer_error(a, prim.name)
         else:
+            if type(a) in _WEAK_SCALARS:
+                py_weak = True
             bufs.append(a)
+    if py_weak and not strong:
+        # Python scalars are weakly typed (as staged under jit): lax.broadcast(2.0, s) is weak.
+        # Beside a strongly typed Array operand (pad's value, dynamic_slice's starts) they
+        # leave the result strong, so the hot eager path skips the abstract rule there.
+        weak = True
     if t0 is None:
         be = default_backend()
     else:

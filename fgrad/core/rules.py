@@ -253,7 +253,12 @@ def deflinear(prim: Primitive, transpose: Callable, *, partials: tuple | None = 
                     f"internal error: linear primitive '{prim.name}' got a symbolic-zero tangent "
                     "but declares no per-argument `partials` (fgrad.core.rules.deflinear)")
             parts = [r(t, *primals, **params) for r, t in zip(partials, tangents) if t is not None]
-            return out, _combine(prim, out, parts, len(primals))
+            t = _combine(prim, out, parts, len(primals))
+            # add(float16 x, float64 c): x's tangent alone is float16, the output float64 (JAX's
+            # tangent has the primal's dtype; a scan carrying it failed its carry-type check)
+            if t is not None and get_aval(t).dtype != get_aval(out).dtype:
+                t = _bind("convert_element_type", t, new_dtype=get_aval(out).dtype)
+            return out, t
 
     _declare(prim, jvp=jvp, transpose=transpose, linear=True)
     prim.declared["kind"] = "linear"

@@ -35,7 +35,7 @@ from ..core.constants import float_  # noqa: F401
 from ..core.constants import like as _like
 from ..core.constants import make_on_default_device as _make
 from ..core.constants import shape_tuple as _shape_tuple
-from ..ops.elementwise import add, convert_element_type, mul, strip_weak
+from ..ops.elementwise import add, convert_element_type, floor, mul, strip_weak
 from ..ops.shape import broadcast_in_dim, broadcast_to, reshape
 from ..core.trace import state
 from ..transforms.staging import StagingTrace
@@ -169,8 +169,10 @@ def _weak_if_scalar(out, value, dtype):
 
 
 def _weak_like(out, x, dtype):
-    """``out`` weakly typed when it copies a weak ``x``'s dtype (``zeros_like`` and kin)."""
-    if dtype is None and type(out) is ArrayImpl and getattr(x, "weak_type", False) is True:
+    """``out`` weakly typed when it copies a weak ``x``'s dtype (``zeros_like`` and kin; a
+    Python int/float/complex is weak: JAX's ``zeros_like(3.0)`` is, as fgrad's under jit)."""
+    if dtype is None and type(out) is ArrayImpl and (getattr(x, "weak_type", False) is True
+                                                      or type(x) in WEAK_SCALAR_TYPES):
         return wrap(out._buf, True)
     return out
 
@@ -316,11 +318,16 @@ def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
                 for e in (start, stop)]
         dtype = _to_inexact_dtype(result_type(*ends))
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
-        start, stop = convert_element_type(start, dtype), convert_element_type(stop, dtype)
+        # Staged in the endpoints' inexact dtype (the steps as a constant of that dtype, not a
+        # float64 one that would promote float32/float16 endpoints), then cast to ``dtype``.
+        work = np.dtype(_to_inexact_dtype(dtype))
+        start, stop = convert_element_type(start, work), convert_element_type(stop, work)
         n = num - 1 if endpoint else num
         like = start if isinstance(start, Tracer) else stop
-        steps = constant_like(np.arange(num, dtype=float) / max(n, 1), like)
+        steps = constant_like((np.arange(num, dtype=float) / max(n, 1)).astype(work), like)
         out = add(start, mul(steps, (stop - start)))
+        if np.dtype(dtype) != work:
+            out = convert_element_type(floor(out) if np.issubdtype(dtype, np.integer) else out, dtype)
         return (out, (stop - start) / max(n, 1)) if retstep else out
     res = np.linspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, retstep=retstep,
                       dtype=dtype, axis=axis)

@@ -22,6 +22,7 @@ import sys
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 from ..core.narrow_floats import promote_types as _promote_types
+from ..core.weak_types import WEAK_SCALAR_TYPES as _WEAK_SCALARS
 from ..core.weak_types import cast_target as _cast_target
 from ..core.x64_mode import canonical_dtype
 
@@ -698,7 +699,14 @@ def _seq(arrays, op):
     if not arrays:
         raise ValueError(f"{op}: need at least one array to concatenate")
     check_arraylike(op, *arrays)  # JAX's TypeError: a nested list or tuple is not an array
-    return [_arr(a) for a in arrays]
+    return [_weak_arr(a) if type(a) in _WEAK_SCALARS else _arr(a) for a in arrays]
+
+
+def _weak_arr(x):
+    """A Python int/float/complex as a weakly typed Array (JAX's ``asarray(2)``), so that
+    ``stack([int32 x, 2])`` is int32 and ``stack([1.5, 2.5])`` weak, as under jit."""
+    out = _arr(x)
+    return wrap(out._buf, True) if type(out) is ArrayImpl else out
 
 
 def concatenate(arrays: ArrayLike | Sequence[ArrayLike], axis: int | None = 0, out: None = None,

@@ -13,8 +13,8 @@ from ..core.inexact import to_inexact_dtype
 from ..core.array import Array, Tracer, get_aval
 from ..core.constants import constant_like
 from ..ops import reductions as reduction_ops
-from ..ops.elementwise import (add, conj, convert_element_type, div, gt, maximum, minimum, mul, ne_p,
-                               promote_args_inexact, real, select, sqrt, strip_weak, sub)
+from ..ops.elementwise import (add, conj, convert_element_type, div, gt, lattice_pair, maximum, minimum, mul,
+                               ne_p, promote_args_inexact, real, select, sqrt, strip_weak, sub)
 from ..ops.shape import broadcast_in_dim, reshape
 from ..ops._util import normalize_axes, normalize_axis
 from ._arraylike import check_arraylike
@@ -238,7 +238,9 @@ def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None, r
         n = int(np.prod(get_aval(a).shape if hasattr(a, "shape") else np.shape(a)))
         count = n / builtins.max(int(np.prod(get_aval(avg).shape)), 1)
         return avg, add(mul(avg, 0), constant_like(np.asarray(count, get_aval(avg).dtype), avg))
-    a, w = promote_args_inexact(a, weights)
+    # an integer weight meeting a float32/float16 ``a`` takes its type (JAX's joint dtype), so
+    # the sum of the weights does not widen the average to float64
+    a, w = lattice_pair(*promote_args_inexact(a, weights))
     ash, wsh = get_aval(a).shape, get_aval(w).shape
     if ash != wsh:
         if axis is None:

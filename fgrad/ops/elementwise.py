@@ -128,9 +128,13 @@ def lattice_pair(a, b):
         >>> import fgrad.numpy as fnp
         >>> [x.dtype for x in lattice_pair(fnp.ones(2, "int64"), fnp.ones(2, "float32"))]
         [dtype('float32'), dtype('float32')]
+
+    A weakly typed operand (a Python scalar, or a traced one under jit) is left as it is, for
+    the op's weak-type rule: casting it here made it strong, so ``where(c, 1, 2.0)`` under jit
+    in 32-bit mode lost the weak type that it has eagerly.
     """
     da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
-    if da is None or db is None or da == db:
+    if da is None or db is None or da == db or _weakness(a) or _weakness(b):
         return a, b
     target = _int_float_target(da, db)
     if target is None:
@@ -149,11 +153,15 @@ def _int_float_target(da, db):
     except KeyError:
         pass
     try:
-        ka, kb = np.dtype(da).kind, np.dtype(db).kind
+        ka, kb = dtype_kind(da), dtype_kind(db)  # bfloat16 counts as a float ("V" to NumPy)
         target = None
         if (ka in "iu" and kb in "fc") or (kb in "iu" and ka in "fc"):
             want = np.dtype(db if kb in "fc" else da)
-            if np.promote_types(da, db) != want:
+            try:
+                numpy_joint = np.promote_types(da, db)
+            except TypeError:  # NumPy has no joint type for bfloat16 and an integer
+                numpy_joint = None
+            if numpy_joint != want:
                 target = want
     except TypeError:
         target = None

@@ -186,6 +186,8 @@ def _cupy_fill_value(value):
         return value
     if isinstance(value, np.ndarray):
         value = value.item()
+    if isinstance(value, (bool, np.bool_)):  # False - False is the int 0: full(s, False) was int64
+        return value
     try:
         return value - value if value == 0 else value  # +0 of the value's own type
     except (TypeError, ValueError):
