@@ -112,17 +112,8 @@ def eigh(xp, a, min_size: int = 64):
     >>> w
     array([1., 2.], dtype=float32)
     """
-    sla = scipy_module("linalg") if _applies(xp, a, min_size, True) else None
-    if sla is None:
-        return None
-
-    def one(m):
-        try:
-            return sla.eigh(m, lower=True, driver="evd", check_finite=False)
-        except np.linalg.LinAlgError:
-            return None
-
-    return _stacked(one, a)
+    return _single_precision(xp, a, min_size, lambda sla, m: sla.eigh(m, lower=True, driver="evd",
+                                                                        check_finite=False))
 
 
 def svd(xp, a, full_matrices: bool, compute_uv: bool, min_size: int = 64):
@@ -133,18 +124,8 @@ def svd(xp, a, full_matrices: bool, compute_uv: bool, min_size: int = 64):
     >>> svd(np, np.diag([1.0, 3.0]).astype(np.float32), False, False, min_size=1)
     array([3., 1.], dtype=float32)
     """
-    sla = scipy_module("linalg") if _applies(xp, a, min_size, True) else None
-    if sla is None:
-        return None
-
-    def one(m):
-        try:
-            return sla.svd(m, full_matrices=full_matrices, compute_uv=compute_uv, check_finite=False,
-                           lapack_driver="gesdd")
-        except np.linalg.LinAlgError:
-            return None
-
-    return _stacked(one, a)
+    return _single_precision(xp, a, min_size, lambda sla, m: sla.svd(
+        m, full_matrices=full_matrices, compute_uv=compute_uv, check_finite=False, lapack_driver="gesdd"))
 
 
 def qr(xp, a, full_matrices: bool, min_size: int = 64):
@@ -156,7 +137,21 @@ def qr(xp, a, full_matrices: bool, min_size: int = 64):
     >>> abs(q * r).tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
+    mode = "full" if full_matrices else "economic"
+    return _single_precision(xp, a, min_size, lambda sla, m: sla.qr(m, mode=mode, check_finite=False))
+
+
+def _single_precision(xp, a, min_size: int, call: Callable):
+    """``call(scipy.linalg, matrix)`` matrix by matrix for single-precision host stacks (None
+    where NumPy's path serves, or where LAPACK reports a failure: NumPy then decides)."""
     sla = scipy_module("linalg") if _applies(xp, a, min_size, True) else None
     if sla is None:
         return None
-    return _stacked(lambda m: sla.qr(m, mode="full" if full_matrices else "economic", check_finite=False), a)
+
+    def one(m):
+        try:
+            return call(sla, m)
+        except np.linalg.LinAlgError:
+            return None
+
+    return _stacked(one, a)
