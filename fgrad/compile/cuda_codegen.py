@@ -66,6 +66,7 @@ import numpy as np
 
 from .._lru import LRU, Box
 from ..core.ir import Literal
+from ..ops.elementwise import saturates
 from .codegen import BLOCK, BLOCK_MIN, SCRATCH_MIN, Executable, Gen
 
 # ---------------------------------------------------------------------------------------
@@ -463,8 +464,21 @@ class Body:
                                            T=reg_type(compute), f=fsuffix(compute), **e.params)
         out = e.outvars[0]
         dt = out.aval.dtype
-        value = f"(float)(float16){paren(code)}" if dt == F16 else f"({reg_type(dt)}){paren(code)}"
+        if e.prim.name == "convert_element_type" and saturates(e.invars[0].aval.dtype, dt, e.params):
+            value = self.saturating_cast(code, dt)
+        else:
+            value = f"(float)(float16){paren(code)}" if dt == F16 else f"({reg_type(dt)}){paren(code)}"
         self.expr[out] = self.local(dt, value)
+
+    def saturating_cast(self, code: str, dt) -> str:
+        """A float -> integer conversion as JAX's (XLA's): NaN is 0, values beyond the range its
+        bounds. PTX's ``cvt.rzi`` does this on the device already; written out, the kernel's
+        host twin (and any other C compiler) agrees, instead of x86's INT_MIN."""
+        t = self.local(np.dtype(np.float64), f"(double){paren(code)}")
+        info, rt = np.iinfo(dt), reg_type(dt)
+        lo, hi = _int_literal(int(info.min), np.dtype(dt)), _int_literal(int(info.max), np.dtype(dt))
+        return (f"({t} != {t} ? ({rt})0 : {t} <= {float(info.min)!r} ? ({rt}){lo} : "
+                f"{t} >= {float(info.max)!r} ? ({rt}){hi} : ({rt}){t})")
 
 
 def expressible(e) -> bool:
