@@ -96,8 +96,8 @@ def checkpoint_name(x: Any, name: str) -> Any:
 
     Example::
 
-        >>> checkpoint_name(3.0, "h")
-        Array(3., dtype=float64)
+        >>> checkpoint_name(3.0, "h")  # a Python float stays weakly typed, as in JAX
+        Array(3., dtype=float64, weak_type=True)
     """
     if not isinstance(name, str):
         raise TypeError(f"checkpoint_name: name must be a string, got {type(name).__name__}")

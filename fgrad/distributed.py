@@ -209,7 +209,7 @@ def psum(x, axis_name=None):
     Example::
 
         >>> psum({"a": 1.0})
-        {'a': Array(1., dtype=float64)}
+        {'a': Array(1., dtype=float64, weak_type=True)}
     """
     _check_axis_name(axis_name, "psum")
     return tree_map(_c.psum, x)

@@ -153,7 +153,9 @@ def _int_float_target(da, db):
     except KeyError:
         pass
     try:
-        ka, kb = dtype_kind(da), dtype_kind(db)  # bfloat16 counts as a float ("V" to NumPy)
+        # bfloat16 counts as a float ("V" to NumPy); np.dtype refuses a foreign dtype object (a
+        # fgrad.torch dtype captured in a definition) with TypeError: no joint type then
+        ka, kb = dtype_kind(np.dtype(da)), dtype_kind(np.dtype(db))
         target = None
         if (ka in "iu" and kb in "fc") or (kb in "iu" and ka in "fc"):
             want = np.dtype(db if kb in "fc" else da)
