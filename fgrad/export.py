@@ -638,7 +638,8 @@ def register_pytree_node_serialization(nodetype: type, *, serialized_name: str,
         ...     def __init__(self, a, b): self.a, self.b = a, b
         >>> _ = fgrad.tree_util.register_pytree_node(Pair, lambda p: ((p.a, p.b), None),
         ...                                          lambda _, c: Pair(*c))
-        >>> _ = register_pytree_node_serialization(Pair, serialized_name="doc.Pair",
+        >>> name = f"doc.Pair.{id(Pair)}"  # (a name is registered once per process)
+        >>> _ = register_pytree_node_serialization(Pair, serialized_name=name,
         ...         serialize_auxdata=lambda aux: b"", deserialize_auxdata=lambda b: None)
         >>> exp = export(fgrad.jit(lambda p: Pair(p.b, p.a)))(Pair(1.0, fnp.ones(2)))
         >>> back = deserialize(exp.serialize()).call(Pair(1.0, fnp.ones(2)))
@@ -658,7 +659,7 @@ def register_namedtuple_serialization(nodetype: type, *, serialized_name: str) -
 
         >>> import collections, fgrad, fgrad.numpy as fnp
         >>> Point = collections.namedtuple("Point", "x y")
-        >>> _ = register_namedtuple_serialization(Point, serialized_name="doc.Point")
+        >>> _ = register_namedtuple_serialization(Point, serialized_name=f"doc.Point.{id(Point)}")
         >>> exp = export(fgrad.jit(lambda p: p.x + p.y))(Point(1.0, fnp.ones(2)))
         >>> deserialize(exp.serialize()).in_tree == exp.in_tree
         True

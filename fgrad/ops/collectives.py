@@ -69,7 +69,7 @@ def psum(x):
     Example::
 
         >>> psum(2.0)
-        Array(2., dtype=float64)
+        Array(2., dtype=float64, weak_type=True)
     """
     return psum_p.bind(x)
 
