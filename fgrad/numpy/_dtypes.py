@@ -39,6 +39,21 @@ def _sub_byte_int(x: Any) -> np.dtype | None:
     return dt if dt in SUB_BYTE_INTS else None
 
 
+# ``ml_dtypes``' 8-, 6- and 4-bit floats: JAX promotes them with integers and bools only (to
+# themselves), never implicitly with another floating or complex type
+SUB_HALF_FLOATS = frozenset(np.dtype(getattr(ml_dtypes, n)) for n in (
+    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
+    "float8_e5m2fnuz", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn")
+    if hasattr(ml_dtypes, n))
+
+
+def _dtype_or_none(x: Any) -> np.dtype | None:
+    try:
+        return np.dtype(x)
+    except TypeError:
+        return None
+
+
 def _check_sub_byte_promotion(type1: Any, type2: Any) -> None:
     from ._promotion_checks import TypePromotionError
 
@@ -49,6 +64,18 @@ def _check_sub_byte_promotion(type1: Any, type2: Any) -> None:
             "implicit dtype promotion path. To avoid unintended promotion, 1-bit, 2-bit and 4-bit "
             "integers do not support implicit promotion. If you'd like your inputs to be promoted "
             "to another type, you can do so explicitly using e.g. x.astype('int32')")
+    f1, f2 = _dtype_or_none(type1), _dtype_or_none(type2)
+    if f1 is None or f2 is None or f1 == f2 or (f1 not in SUB_HALF_FLOATS and f2 not in SUB_HALF_FLOATS):
+        return
+    other = f2 if f1 in SUB_HALF_FLOATS else f1
+    if other in SUB_HALF_FLOATS or narrow_floats.dtype_kind(other) in "fc":
+        bits = 8 if "float8" in (f1 if f1 in SUB_HALF_FLOATS else f2).name else None
+        what = f"{bits}-bit floats" if bits else "floats narrower than 8 bits"
+        raise TypePromotionError(
+            f"Input dtypes ({f1.name!r}, {f2.name!r}) have no available implicit dtype promotion path. "
+            f"To avoid unintended promotion, {what} do not support implicit promotion. If you'd like "
+            f"your inputs to be promoted to another type, you can do so explicitly using e.g. "
+            f"x.astype('float32')")
 
 
 def iinfo(int_type: Any) -> Any:
