@@ -1114,11 +1114,20 @@ deflinear(real_p, _real_transpose)
 deflinear(imag_p, lambda ct, x: (mul(ct, -1j) if dtype_kind(x.aval.dtype) == "c" else _zeros_of(ct),))
 
 
+_CAST_PLAN: dict = {}  # (src, dst, saturate) -> (drop the imaginary part, saturate): per call otherwise
+
+
 def _convert_impl(xp, x, new_dtype, weak_type=False, saturate=True):
     x = xp.asarray(x)
-    if dtype_kind(x.dtype) == "c" and dtype_kind(new_dtype) != "c":
-        x = x.real  # JAX's rule: complex -> real drops the imaginary part (NumPy would warn)
-    if saturate and saturates(x.dtype, new_dtype):
+    key = (x.dtype, new_dtype, saturate)
+    plan = _CAST_PLAN.get(key)
+    if plan is None:
+        # JAX's rule: complex -> real drops the imaginary part (NumPy would warn)
+        plan = _CAST_PLAN[key] = (dtype_kind(x.dtype) == "c" and dtype_kind(new_dtype) != "c",
+                                  bool(saturate) and saturates(x.dtype, new_dtype))
+    if plan[0]:
+        x = x.real
+    if plan[1]:
         return _saturating_cast(xp, x, np.dtype(new_dtype))
     return x.astype(new_dtype, copy=False)
 
