@@ -30,23 +30,6 @@ SUB_BYTE_INTS = {np.dtype(t): t for t in (ml_dtypes.int1, ml_dtypes.int2, ml_dty
                                           ml_dtypes.uint1, ml_dtypes.uint2, ml_dtypes.uint4)}
 
 
-def _sub_byte_int(x: Any) -> np.dtype | None:
-    """The dtype of ``x`` when it is a sub-byte integer type, else None."""
-    try:
-        dt = np.dtype(x)
-    except TypeError:
-        return None
-    return dt if dt in SUB_BYTE_INTS else None
-
-
-# ``ml_dtypes``' 8-, 6- and 4-bit floats: JAX promotes them with integers and bools only (to
-# themselves), never implicitly with another floating or complex type
-SUB_HALF_FLOATS = frozenset(np.dtype(getattr(ml_dtypes, n)) for n in (
-    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
-    "float8_e5m2fnuz", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn")
-    if hasattr(ml_dtypes, n))
-
-
 def _dtype_or_none(x: Any) -> np.dtype | None:
     try:
         return np.dtype(x)
@@ -54,7 +37,22 @@ def _dtype_or_none(x: Any) -> np.dtype | None:
         return None
 
 
-def _check_sub_byte_promotion(type1: Any, type2: Any) -> None:
+def _sub_byte_int(x: Any) -> np.dtype | None:
+    """The dtype of ``x`` when it is a sub-byte integer type, else None."""
+    dt = _dtype_or_none(x)
+    return dt if dt in SUB_BYTE_INTS else None
+
+
+def _sub_half_float(dt: np.dtype | None) -> bool:
+    """Whether ``dt`` is one of ``ml_dtypes``' 8-, 6- or 4-bit floats (its floats but bfloat16):
+    JAX promotes them with integers and bools only (to themselves), never implicitly with
+    another floating or complex type."""
+    return dt is not None and narrow_floats.is_ml_float(dt) and dt != narrow_floats.bfloat16
+
+
+def _check_implicit_promotion(type1: Any, type2: Any) -> None:
+    """Raise JAX's TypePromotionError for the pairs JAX refuses to promote implicitly: a
+    sub-byte integer with any other type, a sub-half float with another inexact type."""
     from ._promotion_checks import TypePromotionError
 
     d1, d2 = _sub_byte_int(type1), _sub_byte_int(type2)
@@ -65,12 +63,11 @@ def _check_sub_byte_promotion(type1: Any, type2: Any) -> None:
             "integers do not support implicit promotion. If you'd like your inputs to be promoted "
             "to another type, you can do so explicitly using e.g. x.astype('int32')")
     f1, f2 = _dtype_or_none(type1), _dtype_or_none(type2)
-    if f1 is None or f2 is None or f1 == f2 or (f1 not in SUB_HALF_FLOATS and f2 not in SUB_HALF_FLOATS):
+    if f1 is None or f2 is None or f1 == f2:
         return
-    other = f2 if f1 in SUB_HALF_FLOATS else f1
-    if other in SUB_HALF_FLOATS or narrow_floats.dtype_kind(other) in "fc":
-        bits = 8 if "float8" in (f1 if f1 in SUB_HALF_FLOATS else f2).name else None
-        what = f"{bits}-bit floats" if bits else "floats narrower than 8 bits"
+    narrow, other = (f1, f2) if _sub_half_float(f1) else (f2, f1)
+    if _sub_half_float(narrow) and (_sub_half_float(other) or narrow_floats.dtype_kind(other) in "fc"):
+        what = "8-bit floats" if "float8" in narrow.name else "floats narrower than 8 bits"
         raise TypePromotionError(
             f"Input dtypes ({f1.name!r}, {f2.name!r}) have no available implicit dtype promotion path. "
             f"To avoid unintended promotion, {what} do not support implicit promotion. If you'd like "
@@ -105,7 +102,7 @@ def promote_types(type1: Any, type2: Any) -> np.dtype:
         >>> fnp.promote_types(fnp.bfloat16, fnp.int32)
         dtype(bfloat16)
     """
-    _check_sub_byte_promotion(type1, type2)
+    _check_implicit_promotion(type1, type2)
     out = narrow_floats.promote_types(type1, type2)
     if out == np.int64 and not x64_mode.enabled and max(np.dtype(type1).itemsize,
                                                          np.dtype(type2).itemsize) < 8:
@@ -127,7 +124,7 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     typed = [a.dtype if hasattr(a, "dtype") and not isinstance(a, type) else a
              for a in args if not isinstance(a, (bool, int, float, complex))]
     for a in typed[1:]:
-        _check_sub_byte_promotion(typed[0], a)
+        _check_implicit_promotion(typed[0], a)
     out = narrow_floats.result_type(*args)
     strong = [np.dtype(a.dtype) if hasattr(a, "dtype") and not isinstance(a, type) else np.dtype(a)
               for a in args if not isinstance(a, (bool, int, float, complex))]
