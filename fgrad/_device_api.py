@@ -114,17 +114,19 @@ def _of_process(devs: list, process: int) -> list:
 
 
 def devices(backend: str | None = None) -> list:
-    """Every process's devices, in process order (JAX's ``jax.devices``); on one process the
-    devices fgrad can use: the CPU, then each GPU (``backend``, ``"cpu"``/``"gpu"``/
-    ``"cuda"``, restricts the list).  Under ``mpiexec`` the other processes' devices are
-    described, not usable here (``d.process_index`` says whose they are).
+    """Every process's devices of one platform, in process order (JAX's ``jax.devices``):
+    ``backend`` (``"cpu"``, ``"gpu"``/``"cuda"``), by default the default device's platform,
+    as in JAX (the GPUs when a GPU is the default device; the CPU otherwise), so a program's
+    ``np.array(devices()).reshape(...)`` mesh has the default platform's size.  Under
+    ``mpiexec`` the other processes' devices are described, not usable here
+    (``d.process_index`` says whose they are).
 
     Example::
 
         >>> [str(d) for d in devices("cpu")]
         ['cpu']
     """
-    platform = {"gpu": "cuda"}.get(backend, backend)
+    platform = {"gpu": "cuda"}.get(backend, backend) if backend is not None else default_device().platform
     mine = _local_devices(platform)
     n = world().size
     if n == 1:

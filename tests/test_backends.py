@@ -68,22 +68,26 @@ def test_import_and_devices_without_a_gpu_stack():
     assert out.stdout.split() == ["['cpu']", "numpy", "cpu", "True"]
 
 
-def test_devices_lists_cpu_first_and_cuda_only_when_available():
+def test_devices_lists_the_default_platform_and_cuda_only_when_available():
+    """``devices()`` is the default device's platform's devices (JAX's ``jax.devices()``);
+    ``devices("cpu")``/``devices("cuda")`` name a platform."""
     devs = fgrad.devices()
-    assert devs[0] == "cpu" and devs[0] is B.CPU
+    assert [d.platform for d in devs] == [fgrad.backends.default_device().platform] * len(devs)
+    assert fgrad.backends.default_device() in devs
+    assert fgrad.devices("cpu") == [B.CPU]
     try:
         cuda = B.get_backend("cuda")
     except B.BackendUnavailableError as e:
         assert "not available" in str(e) and "fgrad[cuda]" in str(e)
-        assert [d for d in devs if d.platform == "cuda"] == []
         assert fgrad.devices("cuda") == []
-    else:  # a GPU machine
-        assert [d for d in devs if d.platform == "cuda"] == cuda.devices()
+    else:  # a GPU machine (or the fake device standing in for one)
+        assert fgrad.devices("cuda") == cuda.devices() == fgrad.devices("gpu")
 
 
 def test_fake_backend_registration(fake):
     assert [str(d) for d in fgrad.devices("fake")] == ["fake:0", "fake:1"]
-    assert [str(d) for d in fgrad.devices()][:1] == ["cpu"] and "fake:1" in fgrad.devices()
+    # devices() lists the default platform's devices (JAX's); the fake ones are named
+    assert [str(d) for d in fgrad.devices()] == ["cpu"] and "fake:1" not in fgrad.devices()
     assert B.get_backend("fake") is fake and B.backend_of_buffer(fake.from_host(np.ones(2))) is fake
     fake_device.uninstall()
     assert "fake" not in B._BACKENDS and all(d.platform != "fake" for d in fgrad.devices())
@@ -132,11 +136,11 @@ def test_default_device_config_scope_and_env(fake):
             "try:\n    np.asarray(x._buf); conversion = 'implicit'\n"
             "except TypeError:\n    conversion = 'refused'\n"
             "print(str(x.device), fgrad.config.backend, conversion, torch.cuda.is_available(),\n"
-            "      torch.ones(1).device, fgrad.devices()[1])")
+            "      torch.ones(1).device, fgrad.devices()[0], fgrad.devices('cpu')[0])")
     env = dict(os.environ, FGRAD_BACKEND="fake", PYTHONPATH=REPO)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["cuda:0", "fake", "refused", "True", "cpu", "cuda:0"]
+    assert out.stdout.split() == ["cuda:0", "fake", "refused", "True", "cpu", "cuda:0", "cpu"]
 
 
 # ---------------------------------------------------------------------------------------

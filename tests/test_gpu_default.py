@@ -219,3 +219,73 @@ def test_fft_frequencies_on_the_host_while_the_default_is_a_gpu():
     assert f.device == r.device == "cpu"
     np.testing.assert_allclose(np.asarray(f), np.fft.fftfreq(4))
     np.testing.assert_allclose(np.asarray(r), np.fft.rfftfreq(4, 0.5))
+
+
+# -- found on the H200 on 2026-11-27 (FGRAD_BACKEND=cupy, cupy 14.2) ---------------------------
+
+
+def test_logical_ops_of_complex_arrays_on_a_gpu():
+    """cupy's logical ufuncs have no complex loops (``Wrong type ... for cupy_logical_not``):
+    ``fnp.logical_*`` of complex arrays raised on a GPU, eagerly and under ``jit``; a complex
+    operand is now read as ``z != 0`` first (NumPy's and JAX's truth of a complex number)."""
+    z = np.array([0, 1j, 2, 0, -0.5 + 0j], np.complex64)
+    i = np.array([1, 0, 3, 0, 1], np.int32)
+    want = [np.logical_not(z), np.logical_and(z, i), np.logical_or(z, z), np.logical_xor(z, 1)]
+    with gpu_default():
+        zd, idd = fnp.asarray(z), fnp.asarray(i)
+        got = [fnp.logical_not(zd), fnp.logical_and(zd, idd), fnp.logical_or(zd, zd), fnp.logical_xor(zd, 1)]
+        jitted = fgrad.jit(lambda a, b: (fnp.logical_not(a), fnp.logical_and(a, b)))(zd, idd)
+        assert all(g.device == "cuda:0" for g in got)
+        got = [np.asarray(g) for g in got]
+        jitted = [np.asarray(g) for g in jitted]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    np.testing.assert_array_equal(jitted[0], want[0])
+    np.testing.assert_array_equal(jitted[1], want[1])
+
+
+def test_where_with_an_int_literal_out_of_its_partners_range_on_a_gpu():
+    """``cupy.where(c, -1, uint8)`` raises OverflowError where NumPy (and JAX) wrap the
+    Python int to the array's dtype: ``nn.hard_tanh`` of unsigned integers raised on a GPU."""
+    x = np.arange(5, dtype=np.uint8)
+    want = np.array([255, 255, 1, 1, 1], np.uint8)  # JAX 0.10.2: -1 wraps to 255 (uint8)
+    with gpu_default():
+        xd = fnp.asarray(x)
+        got = [fgrad.nn.hard_tanh(xd), fgrad.jit(fgrad.nn.hard_tanh)(xd), fnp.where(xd > 1, -1, xd)]
+        got = [(np.asarray(g), g.dtype) for g in got]
+    for g, dt in got[:2]:
+        assert dt == np.uint8
+        np.testing.assert_array_equal(g, want)
+    np.testing.assert_array_equal(got[2][0], [0, 1, 255, 255, 255])
+
+
+def test_sign_of_bool_refused_by_the_jax_faces_kept_by_pytorchs():
+    """``cupy.sign`` of a bool array returns int8 where NumPy has no bool loop: ``lax.sign``
+    of bools returned on a GPU where JAX raises TypeError.  The JAX faces now check the dtype
+    themselves (JAX's message); PyTorch's ``sign`` of a bool tensor keeps it."""
+    b = np.array([True, False])
+    with pytest.raises(TypeError, match="sign does not accept dtype bool"):
+        fnp.sign(fnp.asarray(b))
+    with pytest.raises(TypeError, match="lax.sign does not accept dtype bool"):
+        fgrad.lax.sign(fnp.asarray(b))
+    with pytest.raises(TypeError, match="sign does not accept dtype bool"):
+        fnp.sign(True)
+    t = torch.sign(torch.tensor([True, False]))
+    assert t.dtype == torch.bool and t.tolist() == [True, False]
+    assert torch.tensor([True]).sign().tolist() == [True]
+    with gpu_default():
+        with pytest.raises(TypeError, match="sign does not accept dtype bool"):
+            fgrad.lax.sign(fnp.asarray(b))
+
+
+def test_devices_lists_the_default_platforms_devices():
+    """``jax.devices()`` lists the default backend's devices: with a GPU as the default device
+    ``fgrad.devices()`` listed the CPU too, so ``np.array(jax.devices()).reshape(1, 1)`` (a
+    program's one-device mesh) failed on a GPU machine."""
+    if fgrad.backends.default_device().platform == "cpu":
+        assert [d.platform for d in fgrad.devices()] == ["cpu"]
+    with gpu_default():
+        assert [str(d) for d in fgrad.devices()] == ["cuda:0", "cuda:1"]
+        assert fgrad.devices() == fgrad.local_devices()
+        assert [str(d) for d in fgrad.devices("cpu")] == ["cpu"]
+        assert [str(d) for d in fgrad.devices("gpu")] == ["cuda:0", "cuda:1"]

@@ -199,3 +199,24 @@ def test_fake_device_flushes_float32_subnormals_when_it_stands_in_for_cupy(on_fa
     assert _host(np.signbit(x)).tolist() == [False, True, False]  # a bit test: no flush
     y = on_fake.from_host(np.array([1e-42], np.float64))
     assert _host(y * 1.0)[0] == 1e-42  # float64 keeps its subnormals
+
+
+def test_equal_up_to_summation_order_is_exact_unless_the_backend_says_otherwise(on_fake, monkeypatch):
+    """A product with cancellation: an entry near zero is many ulps off on a GPU (seen on an
+    H200: a CNN gradient 64 ulps apart) while the whole is exact to rounding in norm."""
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((8, 64)).astype(np.float32), rng.standard_normal(64).astype(np.float32)
+    want = a @ b
+    other_order = (a[:, ::-1] @ b[::-1]).astype(np.float32)  # the same sums added backwards
+    DN.assert_equal_up_to_summation_order(want, want.copy())
+    if not np.array_equal(other_order, want):
+        with pytest.raises(AssertionError):  # the fake device rounds like NumPy: exact
+            DN.assert_equal_up_to_summation_order(other_order, want)
+    monkeypatch.setattr(on_fake, "rounds_like_numpy", False)  # as cupy's backend says
+    DN.assert_equal_up_to_summation_order(fnp.asarray(other_order), want)
+    with pytest.raises(AssertionError, match="relative difference"):
+        DN.assert_equal_up_to_summation_order(want * 1.001, want)
+    with pytest.raises(AssertionError):  # a NaN or infinity must sit where the reference has it
+        DN.assert_equal_up_to_summation_order(np.array([1.0, np.inf]), np.array([1.0, 2.0]))
+    with pytest.raises(AssertionError):  # integers stay exact
+        DN.assert_equal_up_to_summation_order(np.array([1, 2]), np.array([1, 3]))

@@ -34,8 +34,9 @@ EXTRAS = {
     "fgrad.numpy": {"fix", "row_stack", "to_device",
                     # NumPy's text I/O (numpy has them, jax.numpy does not): docs/scipy-linalg-more.md
                     "fromregex", "genfromtxt", "loadtxt", "savetxt", "savez_compressed"},
-    # pvary: jax.lax's name (0.6-0.9) for pcast(to="varying"), for programs written then
-    "fgrad.lax": {"zeros_like_array", "pvary"},
+    # pvary: jax.lax's name (0.6-0.9) for pcast(to="varying"), for programs written then;
+    # dce_sink_p: JAX 0.10's primitive (fgrad follows 0.10.2), gone from jax.lax in 0.11
+    "fgrad.lax": {"zeros_like_array", "pvary", "dce_sink_p"},
     "fgrad.torch.linalg": {"inverse"},
     # the error kinds Error.get_exception() returns (jax._src.checkify's classes): docs/checkify-and-jet.md
     "fgrad.experimental.checkify": {"DivisionByZeroError", "FailedCheckError", "JaxException", "NaNError",

@@ -28,6 +28,7 @@ import sys
 import warnings
 
 import pytest
+from _peers import torch_is_pinned, torch_version_note
 
 torch = pytest.importorskip("torch", reason="compares fgrad.torch's signatures with PyTorch's installed ones")
 
@@ -167,6 +168,8 @@ def _pairs():
 
 
 def test_parameter_names_and_defaults_match_pytorch():
+    if not torch_is_pinned():  # signatures change between releases (2.11 lacks 2.13's parameters)
+        pytest.skip(torch_version_note())
     rows = _pairs()
     assert len(rows) > 500  # (functions, classes' __init__ and methods of nn, optim, distributions, ...)
     bad = []

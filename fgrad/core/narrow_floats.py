@@ -160,7 +160,11 @@ def finfo(dt: Any) -> Any:
         0.0078125
     """
     dt = np.dtype(dt)
-    return ml_dtypes.finfo(dt) if is_ml_float(dt) else np.finfo(dt)
+    if is_ml_float(dt):
+        return ml_dtypes.finfo(dt)
+    if dt.kind not in "fc":  # NumPy's (<= 2.4) and JAX's text: NumPy 2.5 words it otherwise
+        raise ValueError(f"data type {dt.type!r} not inexact")
+    return np.finfo(dt)
 
 
 def is_ml_float(dt: np.dtype) -> bool:

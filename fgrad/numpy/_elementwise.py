@@ -115,6 +115,20 @@ def _binary(spec: OpSpec, name: str):
     return f
 
 
+def _refusing_bool(f, name: str):
+    """``f`` raising JAX's TypeError for a bool operand (``jnp.sign`` has no bool version; the
+    primitive keeps a bool as it is, for PyTorch's ``sign``)."""
+
+    def g(x: ArrayLike) -> Array:
+        if type(x) is bool or getattr(x, "dtype", None) == np.bool_:
+            raise TypeError(f"{name} does not accept dtype bool. Accepted dtypes are subtypes of "
+                            "integer, floating, complexfloating.")
+        return f(x)
+
+    g.__doc__ = f.__doc__
+    return g
+
+
 def _generate() -> dict:
     out = {}
     for spec in SPEC_LIST:
@@ -125,6 +139,8 @@ def _generate() -> dict:
             f = _floor_divide_as_xla(f)
         if spec.numpy[0] == "power":
             f = _power_int_exponent(f)
+        if spec.numpy[0] == "sign":
+            f = _refusing_bool(f, "sign")
         f.__name__ = f.__qualname__ = spec.numpy[0]
         f.__module__ = __name__
         f.op_spec = spec

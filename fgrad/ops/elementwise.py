@@ -547,8 +547,18 @@ atanh_p = unary("atanh", np.arctanh, lambda x, y: div(1.0, sub(1.0, mul(x, x))),
                 kernel={"f": "atanh{f}({0})"})
 abs_p = unary("abs", np.abs, None,
               kernel={"f": "fabs{f}({0})", "i": "({0} < 0 ? -{0} : {0})", "ub": "{0}"})
+
+
+def _sign(x):
+    """NumPy's ``sign``; a bool stays itself (PyTorch's ``sign`` of a bool tensor; NumPy has no
+    bool loop, and JAX's faces refuse bool before binding)."""
+    if getattr(x, "dtype", None) == np.bool_ or type(x) is bool:
+        return x
+    return np.sign(x)
+
+
 # NumPy: sign(nan) is nan and sign(-0.0) is +0.0
-sign_p = unary("sign", np.sign, None,
+sign_p = unary("sign", _sign, None,
                kernel={"f": "({0} > 0 ? ({T})1 : ({0} < 0 ? ({T})-1 : ({0} == 0 ? ({T})0 : {0})))",
                        "i": "(({0} > 0) - ({0} < 0))", "u": "({0} > 0)"})
 floor_p = unary("floor", np.floor, None, kernel={"f": "floor{f}({0})", "iub": "{0}"})
@@ -557,7 +567,16 @@ trunc_p = unary("trunc", np.trunc, None, kernel={"f": "trunc{f}({0})", "iub": "{
 isnan_p = unary("isnan", np.isnan, None, kernel={"f": "isnan({0})", "iub": "false"})
 isinf_p = unary("isinf", np.isinf, None, kernel={"f": "isinf({0})", "iub": "false"})
 isfinite_p = unary("isfinite", np.isfinite, None, kernel={"f": "isfinite({0})", "iub": "true"})
-logical_not_p = unary("logical_not", np.logical_not, None, kernel="(!{0})")
+
+
+def _truth(xp, x):
+    """A logical op's operand as NumPy reads it: a complex number is true where it is nonzero
+    (cupy's logical ufuncs have no complex loops; JAX's ``logical_*`` compare with zero too)."""
+    dt = getattr(x, "dtype", None)
+    return xp.not_equal(x, 0) if dt is not None and dt.kind == "c" else x
+
+
+logical_not_p = nondiff("logical_not", lambda xp, x: xp.logical_not(_truth(xp, x)), kernel="(!{0})")
 signbit_p = unary("signbit", np.signbit, None, kernel={"f": "signbit({0})"})
 invert_p = unary("invert", np.invert, None, kernel={"iu": "(~{0})", "b": "(!{0})"})
 def _conj_impl(xp, x):
@@ -958,9 +977,12 @@ ge_p = nondiff("ge", lambda xp, x, y: xp.greater_equal(x, y), kernel="({0} >= {1
 and_p = nondiff("and", lambda xp, x, y: xp.bitwise_and(x, y), kernel="({0} & {1})")
 or_p = nondiff("or", lambda xp, x, y: xp.bitwise_or(x, y), kernel="({0} | {1})")
 xor_p = nondiff("xor", lambda xp, x, y: xp.bitwise_xor(x, y), kernel="({0} ^ {1})")
-logical_and_p = nondiff("logical_and", lambda xp, x, y: xp.logical_and(x, y), kernel="({0} && {1})")
-logical_or_p = nondiff("logical_or", lambda xp, x, y: xp.logical_or(x, y), kernel="({0} || {1})")
-logical_xor_p = nondiff("logical_xor", lambda xp, x, y: xp.logical_xor(x, y), kernel="(!{0} != !{1})")
+logical_and_p = nondiff("logical_and", lambda xp, x, y: xp.logical_and(_truth(xp, x), _truth(xp, y)),
+                        kernel="({0} && {1})")
+logical_or_p = nondiff("logical_or", lambda xp, x, y: xp.logical_or(_truth(xp, x), _truth(xp, y)),
+                       kernel="({0} || {1})")
+logical_xor_p = nondiff("logical_xor", lambda xp, x, y: xp.logical_xor(_truth(xp, x), _truth(xp, y)),
+                        kernel="(!{0} != !{1})")
 
 
 def eq(x, y):
@@ -1046,8 +1068,21 @@ def _small_select_n(c, f, t):
 
 
 # JAX's primitive and operand order: select_n(pred, on_false, on_true) (fgrad's broadcasts)
+def _int_literal_like(v, other):
+    """A Python int operand of a device ``where`` in its integer partner's dtype, wrapped as
+    NumPy's ``where`` and JAX wrap it (``where(c, -1, uint8)`` selects 255): cupy converts it
+    to that dtype itself and refuses a value out of its range."""
+    if type(v) is int and getattr(other, "dtype", None) is not None and other.dtype.kind in "iu":
+        return np.asarray(v).astype(other.dtype)[()]
+    return v
+
+
+def _device_where(xp, c, f, t):
+    return xp.where(_condition(c), _int_literal_like(t, f), _int_literal_like(f, t))
+
+
 select_p = elementwise(
-    "select_n", lambda xp, c, f, t: host_where(c, t, f) if xp is np else xp.where(_condition(c), t, f),
+    "select_n", lambda xp, c, f, t: host_where(c, t, f) if xp is np else _device_where(xp, c, f, t),
     kernel="({0} ? {2} : {1})",
 )
 

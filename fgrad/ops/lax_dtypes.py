@@ -38,7 +38,7 @@ _F = ("cbrt", "is_finite", "floor", "ceil", "round", "lgamma", "digamma", "erf",
       "bessel_i0e", "bessel_i1e", "nextafter", "igamma", "igammac")
 LAX_ACCEPTS: dict[str, str] = {
     **{n: "fc" for n in _FC}, **{n: "f" for n in _F},
-    "real": "c", "imag": "c", "conj": "Fc", "complex": "F", "abs": "ifc",
+    "real": "c", "imag": "c", "conj": "Fc", "complex": "F", "abs": "ifc", "sign": "iufc",
     **{n: "iufc" for n in ("square", "integer_pow", "add", "sub", "mul", "div")},
     "rem": "iuf", **{n: "biuf" for n in ("lt", "le", "gt", "ge")},
     **{n: "iu" for n in ("shift_left", "shift_right_arithmetic", "shift_right_logical")},

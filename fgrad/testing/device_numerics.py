@@ -195,6 +195,46 @@ def assert_equal_up_to_device_ulps(actual, desired, ulps: int = 4, backend=None,
             f"eager ops do not round like NumPy:\n actual={g!r}\n desired={w!r}")
 
 
+_SUM_ORDER_RTOL = {2: 1e-2, 4: 1e-5, 8: 1e-12}
+
+
+def assert_equal_up_to_summation_order(actual, desired, rtol: float | None = None, backend=None,
+                                       err_msg: str = "") -> None:
+    """``actual == desired`` exactly on a backend that rounds like NumPy; on one that does not
+    (cuBLAS's products and cupy's reductions add in another order), each leaf within ``rtol``
+    of ``desired`` in norm: ``|actual - desired| <= rtol * |desired|`` (default by dtype:
+    1e-5 for float32, 1e-12 for float64).  For products and sums, where cancellation makes a
+    per-element ulp budget meaningless (a gradient entry near zero is many ulps off while the
+    whole is exact to rounding).
+
+    Example::
+
+        >>> import numpy as np
+        >>> assert_equal_up_to_summation_order(np.ones((2, 2)) @ np.ones(2), np.full(2, 2.0))
+    """
+    got, want = tree_leaves(actual), tree_leaves(desired)
+    assert len(got) == len(want), f"{err_msg}: {len(got)} leaves vs {len(want)}"
+    exact = rounds_like_numpy(backend)
+    for g, w in zip(got, want):
+        g, w = _on_host(g), _on_host(w)
+        dt = np.result_type(g, w)
+        if exact or dt.kind not in "fc":
+            np.testing.assert_array_equal(g, w, err_msg=err_msg)
+            continue
+        assert np.shape(g) == np.shape(w), f"{err_msg}: shapes {np.shape(g)} vs {np.shape(w)}"
+        np.testing.assert_array_equal(np.isfinite(g), np.isfinite(w), err_msg=err_msg)
+        fin = np.isfinite(w)
+        np.testing.assert_array_equal(g[~fin], w[~fin], err_msg=err_msg)
+        wide = np.complex128 if dt.kind == "c" else np.float64
+        part = np.dtype(dt).itemsize // (2 if dt.kind == "c" else 1)
+        tol = rtol if rtol is not None else _SUM_ORDER_RTOL.get(part, 1e-5)
+        diff = np.linalg.norm(g[fin].astype(wide) - w[fin].astype(wide))
+        scale = np.linalg.norm(w[fin].astype(wide))
+        assert diff <= tol * scale, (
+            f"{err_msg}: relative difference {diff / scale if scale else diff:.3g} over {tol:g} on a "
+            f"backend whose products and sums add in another order:\n actual={g!r}\n desired={w!r}")
+
+
 def _on_host(x) -> np.ndarray:
     buf = getattr(x, "_buf", x)
     if hasattr(buf, "shape") and not isinstance(buf, (np.ndarray, np.generic)):
@@ -204,5 +244,6 @@ def _on_host(x) -> np.ndarray:
     return np.asarray(buf)
 
 
-__all__ = ["assert_equal_up_to_device_ulps", "flush_subnormals", "flushes_float32_subnormals",
-           "ftz_nextafter", "ftz_reference", "ftz_spacing", "rounds_like_numpy", "ulp_distance"]
+__all__ = ["assert_equal_up_to_device_ulps", "assert_equal_up_to_summation_order", "flush_subnormals",
+           "flushes_float32_subnormals", "ftz_nextafter", "ftz_reference", "ftz_spacing", "rounds_like_numpy",
+           "ulp_distance"]

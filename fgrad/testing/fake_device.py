@@ -158,6 +158,8 @@ class FakeDeviceArray(np.ndarray):
         dev = _check((inputs, out), where)
         if ufunc is np.matmul and method == "__call__":
             _cupy_matmul_pointer_strides(*inputs[:2])
+        elif ufunc.__name__ in _NO_COMPLEX_LOOPS:
+            _cupy_no_complex_loop(ufunc.__name__, inputs)
         args = _unwrap(inputs)
         if out is not None:
             kwargs["out"] = _unwrap(out)
@@ -172,6 +174,7 @@ class FakeDeviceArray(np.ndarray):
         where = f"numpy.{getattr(func, '__name__', func)}"
         if func is np.where:
             _cupy_where_condition(args, kwargs)
+            _cupy_where_int_literal(args)
         dev = _check((args, kwargs), where)
         return _wrap(func(*_unwrap(args), **_unwrap(kwargs)), dev)
 
@@ -227,6 +230,28 @@ def _run_ufunc(ufunc, method: str, args, kwargs):
     if isinstance(res, tuple):
         return tuple(flush_subnormals(r) for r in res)
     return flush_subnormals(res)
+
+
+# cupy's logical ufuncs have no complex loops (cupy 14, seen on an H200 2026-11-27)
+_NO_COMPLEX_LOOPS = {"logical_and", "logical_or", "logical_xor", "logical_not"}
+
+
+def _cupy_no_complex_loop(name: str, args) -> None:
+    dts = tuple(a.dtype for a in args if isinstance(a, (np.ndarray, np.generic)))
+    if any(dt.kind == "c" for dt in dts):
+        raise TypeError(f"Wrong type ({dts}) of arguments for cupy_{name}")
+
+
+def _cupy_where_int_literal(args) -> None:
+    """``cupy.where(c, x, y)`` converts a Python int operand to its array partner's integer
+    dtype and refuses one out of that dtype's range, where NumPy wraps it."""
+    if len(args) != 3:
+        return
+    for v, other in ((args[1], args[2]), (args[2], args[1])):
+        if type(v) is int and isinstance(other, np.ndarray) and other.dtype.kind in "iu":
+            info = np.iinfo(other.dtype)
+            if not info.min <= v <= info.max:
+                raise OverflowError(f"Python integer {v} out of bounds for {other.dtype}")
 
 
 def _cupy_where_condition(args, kwargs) -> None:
@@ -388,6 +413,8 @@ class _FakeUfunc:
     def __call__(self, *args, **kwargs):
         if self.__name__ == "matmul":
             _cupy_matmul_pointer_strides(*args[:2])
+        elif self.__name__ in _NO_COMPLEX_LOOPS:
+            _cupy_no_complex_loop(self.__name__, args)
         return self._apply(self._uf, f"xp.{self.__name__}", args, kwargs)
 
     def _supported(self, method: str) -> None:
@@ -489,6 +516,7 @@ def _function(fn, name):
                                  f"(cupy.{name} needs a cupy.ndarray; the fake device likewise)")
         if name == "where":
             _cupy_where_condition(args, kwargs)
+            _cupy_where_int_literal(args)
         dev = _check((args, kwargs), where)
         return _wrap(fn(*_unwrap(args), **_unwrap(kwargs)), dev)
 

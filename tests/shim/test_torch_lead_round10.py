@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _peers import torch_is_pinned
 
 import fgrad.torch as torch
 
@@ -44,7 +45,10 @@ def test_signal_windows_equal_pytorchs(key):
 def test_signal_windows_live():
     real = pytest.importorskip("torch")
     for key in list(WINDOWS)[::7]:
-        np.testing.assert_array_equal(_window(real, key).numpy(), np.array(WINDOWS[key]))
+        if torch_is_pinned(real):
+            np.testing.assert_array_equal(_window(real, key).numpy(), np.array(WINDOWS[key]))
+        else:  # another release may round a window's last bit otherwise (2.11's exponential)
+            np.testing.assert_array_max_ulp(_window(real, key).numpy(), np.array(WINDOWS[key]), maxulp=2)
 
 
 def test_signal_windows_reject_bad_input_as_pytorch():
