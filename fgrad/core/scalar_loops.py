@@ -161,6 +161,19 @@ def _array(elems, dt, shape: tuple):
     return np.array(elems, dt).reshape(shape)
 
 
+def _broadcast(names: list, v, out) -> list:
+    """The element names of operand ``v`` of an elementwise equation broadcast (NumPy's rule)
+    to the shape of its result ``out``."""
+    shape, to = (() if len(names) == 1 else tuple(v.aval.shape)), tuple(out.aval.shape)
+    if shape == to:
+        return names
+    try:
+        idx = np.broadcast_to(np.arange(len(names)).reshape(shape), to)
+    except ValueError as err:
+        raise _Ineligible from err
+    return [names[k] for k in idx.reshape(-1).tolist()]
+
+
 def _plain(dt) -> bool:
     """NumPy's own bool, integer and float32/64 types (their scalar math is NumPy's loops')."""
     return dt.isbuiltin == 1 and dt.kind in "biuf" and not (dt.kind == "f" and dt.itemsize < 4)
@@ -268,8 +281,12 @@ class _Gen:
         ops, samples = [], []
         for v in e.invars:
             if type(v) is Literal:
-                val = _scalar_literal(v, e)
-                if val is None:
+                val = v.val
+                if isinstance(val, np.ndarray) and not val.ndim:
+                    val = val[()]
+                if not isinstance(val, np.generic):  # a Python scalar: NumPy's conversion of it
+                    val = _scalar_literal(v, e)
+                if val is None or not _plain(val.dtype):
                     raise _Ineligible
                 key = self.fresh("k")
                 self.ns[key] = val
@@ -286,8 +303,7 @@ class _Gen:
         n = _size(out)
         dt_out = np.dtype(out.aval.dtype)
         ops, samples = self._operands(e)
-        if any(len(o) not in (1, n) for o in ops):
-            raise _Ineligible
+        ops = [_broadcast(o, v, out) for o, v in zip(ops, e.invars)]
         try:  # the scalar ufunc's result type, checked once: it must be the traced one
             with np.errstate(all="ignore"):
                 got = ufunc(*samples)
@@ -303,7 +319,7 @@ class _Gen:
             self.ns[fn] = ufunc
         names = [self.fresh() for _ in range(n)]
         for j, r in enumerate(names):
-            args = [o[j] if len(o) > 1 else o[0] for o in ops]
+            args = [o[j] for o in ops]
             if op is not None and len(args) == 2:
                 self._emit(r, f"{args[0]} {op} {args[1]}", args, _OPERATOR_US)
             elif uop is not None and len(args) == 1:
@@ -319,13 +335,11 @@ class _Gen:
         if (len(cases) != 2 or np.dtype(pred.aval.dtype) != np.bool_
                 or any(type(c) is Literal or c.aval.dtype != out.aval.dtype for c in cases)):
             raise _Ineligible
-        p = self.elems(pred)
-        on_false, on_true = (self.names[c] for c in cases)
-        if any(len(x) not in (1, n) for x in (p, on_false, on_true)):
-            raise _Ineligible
+        p = _broadcast(self.elems(pred), pred, out)
+        on_false, on_true = (_broadcast(self.names[c], c, out) for c in cases)
         names = [self.fresh() for _ in range(n)]
         for j, r in enumerate(names):
-            a, b, q = (x[j] if len(x) > 1 else x[0] for x in (on_true, on_false, p))
+            a, b, q = on_true[j], on_false[j], p[j]
             self._emit(r, f"{a} if {q} else {b}", (a, q, b), _OPERATOR_US)
         self.names[out] = names
 
