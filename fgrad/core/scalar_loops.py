@@ -46,6 +46,7 @@ _BINARY = {np.add: "+", np.subtract: "-", np.multiply: "*", np.less: "<", np.les
            np.bitwise_and: "&", np.bitwise_or: "|", np.bitwise_xor: "^"}
 _FLOAT_BINARY = {np.divide: "/"}  # only on floats (ints: true division makes floats)
 _UNARY = {np.negative: "-", np.positive: "+"}
+_BOOL_OPERATORS = {"&", "|", "^", "==", "!="}
 
 # rough per-step costs (us) used to decide whether the scalar code pays
 _OPERATOR_US, _CALL_US, _ARRAY_EQN_US, _ELEMENT_IO_US = 0.05, 0.5, 1.0, 0.15
@@ -136,17 +137,25 @@ def _lhs(names: list) -> str:
     return ", ".join(names) + ","
 
 
-def _elems(x, dt, n: int) -> tuple:
-    """The elements of ``x`` (C order) as NumPy scalars of ``dt``."""
-    a = np.asarray(x, dt)
-    return tuple(a.reshape(n))
+def _elems(x, dt, n: int):
+    """The elements of ``x`` (C order) as scalars of ``dt`` (float64: Python floats)."""
+    a = np.asarray(x, dt).reshape(n)
+    return a.tolist() if dt is np.float64 else tuple(a)
 
 
 def _rows(x, dt, length: int) -> list:
-    """The scanned array ``x``: per step, its slice's element (NumPy scalar), or a tuple of
-    its elements when the slice has more than one."""
+    """The scanned array ``x``: per step, its slice's element, or a tuple of its elements
+    when the slice has more than one (as `_elems`)."""
     a = np.asarray(x, dt).reshape(length, -1)
+    if dt is np.float64:
+        return a[:, 0].tolist() if a.shape[1] == 1 else list(map(tuple, a.tolist()))
     return list(a[:, 0]) if a.shape[1] == 1 else list(zip(*a.T))
+
+
+def _divide(a: float, b: float) -> float:
+    """``a / b`` for float64 values held as Python floats whose divisor is zero (Python
+    raises there): NumPy's inf or nan."""
+    return float(np.divide(np.float64(a), b))
 
 
 def _stacked(cols: list, dt, shape: tuple, reverse: bool):
@@ -174,6 +183,13 @@ def _broadcast(names: list, v, out) -> list:
     return [names[k] for k in idx.reshape(-1).tolist()]
 
 
+def _held(x):
+    """How the generated code holds the NumPy scalar ``x``: a float64 as a Python float
+    (the same IEEE double, with Python's operators at a tenth of NumPy scalars' cost), any
+    other dtype as itself."""
+    return float(x) if type(x) is np.float64 else x
+
+
 def _plain(dt) -> bool:
     """NumPy's own bool, integer and float32/64 types (their scalar math is NumPy's loops')."""
     return dt.isbuiltin == 1 and dt.kind in "biuf" and not (dt.kind == "f" and dt.itemsize < 4)
@@ -183,7 +199,8 @@ class _Gen:
     """The per-element lines of a step: ``names[var]`` lists the names of its elements."""
 
     def __init__(self, jaxpr: Jaxpr, n_consts: int) -> None:
-        self.ns: dict = {"np": np, "_elems": _elems, "_rows": _rows, "_array": _array, "_stacked": _stacked}
+        self.ns: dict = {"np": np, "_elems": _elems, "_rows": _rows, "_array": _array, "_stacked": _stacked,
+                         "_divide": _divide}
         self.names: dict = {}
         self.lines: list = []
         self.line_of: list = []  # equation index -> first line index
@@ -236,7 +253,7 @@ class _Gen:
     def const(self, value, dt) -> str:
         key = self.fresh("k")
         with np.errstate(all="ignore"):
-            self.ns[key] = np.asarray(value, dt)[()]
+            self.ns[key] = _held(np.asarray(value, dt)[()])
         self.invariant.add(key)
         return key
 
@@ -289,13 +306,13 @@ class _Gen:
                 if val is None or not _plain(val.dtype):
                     raise _Ineligible
                 key = self.fresh("k")
-                self.ns[key] = val
+                self.ns[key] = _held(val)
                 self.invariant.add(key)
                 ops.append([key])
-                samples.append(val)
+                samples.append(_held(val))
             else:
                 ops.append(self.names[v])
-                samples.append(np.dtype(v.aval.dtype).type(1))
+                samples.append(_held(np.dtype(v.aval.dtype).type(1)))
         return ops, samples
 
     def _ufunc(self, e, ufunc) -> None:
@@ -313,17 +330,25 @@ class _Gen:
             raise _Ineligible
         kinds = {np.dtype(v.aval.dtype).kind for v in e.invars}
         op = _BINARY.get(ufunc) or (_FLOAT_BINARY.get(ufunc) if kinds == {"f"} else None)
+        if "b" in kinds and op not in _BOOL_OPERATORS:
+            op = None  # (bools may be Python's, whose + - * make ints)
         uop = _UNARY.get(ufunc) if kinds <= {"f", "i"} else None
+        py_division = op == "/" and dt_out == np.float64  # Python floats: raises on zero
         if op is None and uop is None:
             fn = self.fresh("u")
             self.ns[fn] = ufunc
         names = [self.fresh() for _ in range(n)]
         for j, r in enumerate(names):
             args = [o[j] for o in ops]
-            if op is not None and len(args) == 2:
+            if py_division:
+                a, b = args
+                self._emit(r, f"{a} / {b} if {b} else _divide({a}, {b})", args, _OPERATOR_US)
+            elif op is not None and len(args) == 2:
                 self._emit(r, f"{args[0]} {op} {args[1]}", args, _OPERATOR_US)
             elif uop is not None and len(args) == 1:
                 self._emit(r, f"{uop}{args[0]}", args, _OPERATOR_US)
+            elif dt_out == np.float64:  # held as a Python float
+                self._emit(r, f"float({fn}({', '.join(args)}))", args, _CALL_US, kinds == {"f"})
             else:
                 self._emit(r, f"{fn}({', '.join(args)})", args, _CALL_US, kinds == {"f"})
         self.names[out] = names
@@ -355,7 +380,7 @@ class _Gen:
         if src == dst:
             self.names[out] = self.names[x]
             return
-        ctor = self.dt(out)
+        ctor = "float" if dst == np.float64 else self.dt(out)
         names = [self.fresh() for _ in self.names[x]]
         for r, a in zip(names, self.names[x]):
             self._emit(r, f"{ctor}({a})", (a,), _OPERATOR_US)
