@@ -15,7 +15,7 @@ import numpy as np
 import jax
 from benchmarks.cases import loops
 names = []
-for case in (loops.LoopRK4, loops.LoopRK4Grad, loops.LoopNewtonScalar, loops.LoopKalman,
+for case in (loops.LoopRK4, loops.LoopRK4Grad, loops.LoopRK4GradF64, loops.LoopNewtonScalar, loops.LoopKalman,
              loops.LoopWhileScalar):
     c = case()
     c.n = 20
@@ -38,5 +38,5 @@ def test_loop_cases_agree_with_jax():
     root = pathlib.Path(__file__).resolve().parent.parent
     done = subprocess.run([sys.executable, "-c", CODE], cwd=root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["loop_rk4", "loop_rk4_grad", "loop_newton_scalar", "loop_kalman_grad",
-                                   "loop_while_scalar"]
+    assert done.stdout.split() == ["loop_rk4", "loop_rk4_grad", "loop_rk4_grad_f64", "loop_newton_scalar",
+                                   "loop_kalman_grad", "loop_while_scalar"]

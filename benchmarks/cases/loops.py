@@ -91,6 +91,23 @@ class LoopRK4Grad(_Loop):
         return lambda: _outs(*f(k, y0))
 
 
+@register
+class LoopRK4GradF64(_Loop):
+    name = "loop_rk4_grad_f64"
+    short = "jit: RK4 scan, value_and_grad, f64"
+    title = ("`jit(value_and_grad)` of an RK4 `lax.scan` of a 2-vector ODE w.r.t. its stiffness, "
+             "1,000 steps (float64)")
+    goals = [("jax", 30.0)]
+    jax_x64 = True
+    rtol, atol = 1e-12, 1e-14
+    n = 1000
+
+    def _run(self, lib, m, lax):
+        f = lib.jit(lib.value_and_grad(rk4_loss(m, lax, self.n)))
+        k, y0 = m.asarray(np.float64(2.0)), m.asarray(np.array([1.0, 0.0]))
+        return lambda: _outs(*f(k, y0))
+
+
 def newton_fixed_point(m, lax, n: int):
     """``a -> (sqrt(a) by n Newton steps, the fixed point of cos by n steps from a)``: two
     scalar `fori_loop`s."""
