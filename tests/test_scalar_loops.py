@@ -327,13 +327,19 @@ def test_integer_wrap_and_float_overflow_without_warnings(taken):
 
 
 def test_large_or_unsupported_bodies_keep_the_array_code(taken):
-    """A 100-element carry, a body with a matmul, and an expensive call per element on a
-    64-element carry (64 scalar calls cost more than one array call) are not scalarized."""
+    """A 100-element carry, a body with a matmul, an expensive call per element on a
+    64-element carry (64 scalar calls cost more than one array call) and an empty carry are
+    not scalarized."""
     w = fnp.asarray(np.eye(2))
     fgrad.jit(lambda c: lax.scan(lambda c, _: (c * 0.5, None), c, None, length=3))(fnp.ones(100))
     fgrad.jit(lambda c: lax.scan(lambda c, _: (w @ c, None), c, None, length=3))(fnp.ones(2))
     fgrad.jit(lambda c: lax.scan(lambda c, _: (fnp.sin(c), None), c, None, length=3))(fnp.ones(64))
     assert not any(taken)
+    # an empty value (no element to name) also keeps the array code, with its values
+    c, ys = fgrad.jit(lambda c: lax.scan(lambda c, _: ((c[0] + 1.0, c[1] * 2), c[1]), c, None, length=3))(
+        (fnp.asarray(1.0), fnp.zeros((0,))))
+    assert taken[-1:] == [False] or not ON_HOST
+    assert float(c[0]) == 4.0 and c[1].shape == (0,) and ys.shape == (3, 0)
 
 
 def test_generated_source_is_per_element():

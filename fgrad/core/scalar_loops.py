@@ -272,7 +272,7 @@ class _Gen:
     @staticmethod
     def _check(v) -> None:
         aval = getattr(v, "aval", None)
-        if aval is None or not _plain(np.dtype(aval.dtype)) or _size(v) > MAX_ELEMENTS:
+        if aval is None or not _plain(np.dtype(aval.dtype)) or not 0 < _size(v) <= MAX_ELEMENTS:
             raise _Ineligible
 
     def _eqn(self, e) -> None:
