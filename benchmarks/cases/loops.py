@@ -7,34 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import Case, block, register
+from . import block, register
+from .workloads import _JitVsJax
 
 
-class _Loop(Case):
-    """One ``_run(lib, numpy_module, lax)`` for fgrad and jax."""
+class _Loop(_JitVsJax):
+    """One ``_run(lib, numpy_module, lax)`` for fgrad and jax (float32, jax's default)."""
 
-    group = "jit"
-    issue = 16
-    reference = "jax"
-    first_call_matters = True
-    jax_x64 = False  # float32, as jax's default
     rtol, atol = 1e-5, 1e-6
     notes = {"jax": "`jax.jit`, same function"}
-
-    def _run(self, lib, m, lax):
-        raise NotImplementedError
-
-    def fgrad(self):
-        import fgrad
-        import fgrad.numpy as fnp
-
-        return self._run(fgrad, fnp, fgrad.lax)
-
-    def jax(self):
-        import jax
-        import jax.numpy as jnp
-
-        return self._run(jax, jnp, jax.lax)
 
 
 def _outs(*xs):
@@ -84,28 +65,23 @@ class LoopRK4Grad(_Loop):
              "1,000 steps (float32)")
     goals = [("jax", 30.0)]
     n = 1000
+    dtype = np.float32
 
     def _run(self, lib, m, lax):
         f = lib.jit(lib.value_and_grad(rk4_loss(m, lax, self.n)))
-        k, y0 = m.asarray(np.float32(2.0)), m.asarray(np.array([1.0, 0.0], np.float32))
+        k, y0 = m.asarray(self.dtype(2.0)), m.asarray(np.array([1.0, 0.0], self.dtype))
         return lambda: _outs(*f(k, y0))
 
 
 @register
-class LoopRK4GradF64(_Loop):
+class LoopRK4GradF64(LoopRK4Grad):
     name = "loop_rk4_grad_f64"
     short = "jit: RK4 scan, value_and_grad, f64"
     title = ("`jit(value_and_grad)` of an RK4 `lax.scan` of a 2-vector ODE w.r.t. its stiffness, "
              "1,000 steps (float64)")
-    goals = [("jax", 30.0)]
     jax_x64 = True
     rtol, atol = 1e-12, 1e-14
-    n = 1000
-
-    def _run(self, lib, m, lax):
-        f = lib.jit(lib.value_and_grad(rk4_loss(m, lax, self.n)))
-        k, y0 = m.asarray(np.float64(2.0)), m.asarray(np.array([1.0, 0.0]))
-        return lambda: _outs(*f(k, y0))
+    dtype = np.float64
 
 
 def newton_fixed_point(m, lax, n: int):
