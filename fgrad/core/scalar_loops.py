@@ -22,7 +22,7 @@ Example::
     >>> jx = fgrad.make_jaxpr(lambda c, x: (c * 0.5 + x, c))(np.float32(1), np.float32(2)).jaxpr
     >>> run = scalar_scan(jx, 0, 1, 3, False)
     >>> [np.asarray(o).tolist() for o in run([np.float32(1), np.arange(3, dtype=np.float32)])]
-    [3.625, [1.0, 0.5, 1.25]]
+    [2.625, [1.0, 0.5, 1.25]]
 """
 
 from __future__ import annotations
