@@ -392,3 +392,15 @@ def test_division_by_zero_nan_and_bools(taken, dtype):
     _assert_identical(got, want)
     q = np.asarray(got[1][0])
     assert np.isnan(q[0]) and q[1] == -np.inf and q[2] == 1.0  # 0/0, 1/-0, 2/2
+
+
+def test_long_steps_keep_the_array_code(taken, monkeypatch):
+    """A step longer than `MAX_LINES` (whose source would cost the first call more to
+    compile) keeps the array code, with the same values."""
+    loss = _rk4_loss(fnp, lax, 10)
+    want = _jit(loss)(fnp.asarray(K32), fnp.asarray(Y32))
+    monkeypatch.setattr(scalar_loops, "MAX_LINES", 20)
+    del taken[:]
+    got = _jit(loss)(fnp.asarray(K32), fnp.asarray(Y32))
+    assert taken == [False] or not ON_HOST
+    _assert_identical(got, want)

@@ -35,6 +35,7 @@ import numpy as np
 from .ir import Jaxpr, Literal, has_effects
 
 MAX_ELEMENTS = 64  # the largest value (elements) a scalarized loop holds
+MAX_LINES = 4000  # the longest step (lines): compiling longer source would cost the first call
 
 # primitives that only move elements: run once at generation time on arrays of element labels
 _STRUCTURAL = frozenset({"slice", "squeeze", "reshape", "broadcast_in_dim", "stack", "unstack",
@@ -224,6 +225,8 @@ class _Gen:
                 self._check(v)
             self._eqn(e)
         self.line_of.append(len(self.lines))
+        if len(self.lines) + len(self.pre) > MAX_LINES:
+            raise _Ineligible
         for v in jaxpr.outvars:
             self._check(v)
 
