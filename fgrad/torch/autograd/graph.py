@@ -857,8 +857,9 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
             avals.append((a.shape, a.dtype))
         else:
             b = a._buf
-            avals.append((b.shape, b.dtype))
-            if (a._rg or a._gfn is not None) and _dtype_kind(b.dtype) in "fc":
+            dt = b.dtype
+            avals.append((b.shape, dt))
+            if (a._rg or a._gfn is not None) and (dt.kind in "fc" or _dtype_kind(dt) in "fc"):
                 diff += (i,)
         i += 1
     if not diff:
@@ -912,9 +913,10 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
     node._next = tuple(nxt)
     k = 0
     for o in outs:
-        if o is not None and _dtype_kind(o._buf.dtype) in "fc":
+        if o is not None and (o._buf.dtype.kind in "fc" or _dtype_kind(o._buf.dtype) in "fc"):
             o._gfn = node
-            o._oi = k
+            if o._oi != k:  # (the class default is 0: no instance dict for a single output)
+                o._oi = k
             if o._nograd_view:  # a view made under an internal no_grad, now recorded
                 o._nograd_view = False
         k += 1
@@ -993,7 +995,8 @@ def _record_dynamic(name, fn, args, outs, edges, multi, diff):
     for k, o in enumerate(outs):
         if o is not None and _dtype_kind(o._buf.dtype) in "fc":
             o._gfn = node
-            o._oi = k
+            if o._oi != k:
+                o._oi = k
     return node
 
 
