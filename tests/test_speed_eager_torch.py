@@ -141,3 +141,41 @@ def test_version_counter_and_inplace_checks_still_fire():
     s.add_(1.0)
     with pytest.raises(RuntimeError, match="is at version 1; expected version 0"):
         s.sum().backward()
+
+
+def test_unary_entry_errors_and_torch_function_protocol():
+    # PyTorch 2.13's messages (stored); the entry of an (input, *, out=None) op gives them as the
+    # general entry does
+    x = torch.ones(2)
+    for call, msg in [(lambda: torch.sin(x, x), "sin() takes 1 positional argument but 2 were given"),
+                      (lambda: torch.sin("a"), "sin(): argument 'input' (position 1) must be Tensor, not str"),
+                      (lambda: torch.sin(x, out="a"), "sin(): argument 'out' must be Tensor, not str")]:
+        with pytest.raises(TypeError) as e:
+            call()
+        assert str(e.value) == msg
+    with pytest.raises(TypeError, match="sin()"):
+        torch.sin()
+    seen = []
+
+    class Mode(torch.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            seen.append((func, len(args), dict(kwargs or {})))
+            return func(*args, **(kwargs or {}))
+
+    o = torch.empty(2)
+    with Mode():
+        torch.sin(x)
+        torch.sin(x, out=o)
+        torch.sin(x, out=None)
+    sins = [(n, k) for f, n, k in seen if f is torch.sin]
+    assert sins == [(1, {}), (1, {"out": o}), (1, {"out": None})]  # the keywords as passed
+
+    class Sub(torch.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            seen.append(("sub", func))
+            return super().__torch_function__(func, types, args, kwargs or {})
+
+    seen.clear()
+    torch.sin(x.as_subclass(Sub))
+    assert ("sub", torch.sin) in seen
