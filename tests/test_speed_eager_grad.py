@@ -194,3 +194,41 @@ def test_sum_accumulator_dtype_is_numpys(dtype):
     a = np.ones(3, dtype)
     for _ in range(2):  # computed, then from the cache
         assert fnp.sum(fnp.asarray(a)).dtype == np.sum(a).dtype
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "bfloat16", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("case", [((), (16,), ()), ((3,), (2, 3), (1,)), ((3, 1), (3, 4), (0, 1)),
+                                  ((1,), (1024,), (0,)), ((1,), (1025,), (0,)), ((2,), (2, 2, 2), (1,))])
+def test_small_broadcast_host_kernel_equals_the_impl(dtype, case):
+    from fgrad.core.executor import straight_line
+    from fgrad.ops.shape import _bid_impl, broadcast_in_dim
+
+    in_shape, shape, dims = case
+    vals = np.array([-0.0, np.nan, 1.5, -2.0, np.inf, 3.0]) if dtype not in ("bool", "int8") else np.arange(6)
+    x = np.resize(vals, in_shape).astype(dtype)
+    jx = fgrad.make_jaxpr(lambda a: broadcast_in_dim(a, shape, dims))(fnp.asarray(x)).jaxpr
+    run = straight_line(jx)
+    got = run(np, [x])[0]
+    want = _bid_impl(np, x, shape, dims)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    bits = [np.ascontiguousarray(a).view(np.uint8) for a in (got, want)]
+    np.testing.assert_array_equal(*bits)  # bit for bit (-0.0, NaN)
+    assert (got.base is None) == (int(np.prod(shape)) <= 1024)  # a view beyond 1024 elements
+
+
+def test_tape_tracer_aval_is_its_primals():
+    from fgrad.core.array import get_aval
+
+    seen = []
+
+    def f(a):
+        seen.append((a.aval, get_aval(a.primal)))
+        b = a * 2.0
+        seen.append((b.aval, get_aval(b.primal)))
+        return fnp.sum(b)
+
+    fgrad.grad(f)(fnp.asarray(X16[:3]))
+    fgrad.grad(f)(fnp.asarray(2.0))  # weakly typed
+    for av, want in seen:
+        assert (av.shape, av.dtype, av.weak_type) == (want.shape, want.dtype, want.weak_type)
+    assert seen[-1][0].weak_type

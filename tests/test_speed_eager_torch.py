@@ -148,7 +148,8 @@ def test_unary_entry_errors_and_torch_function_protocol():
     # general entry does
     x = torch.ones(2)
     for call, msg in [(lambda: torch.sin(x, x), "sin() takes 1 positional argument but 2 were given"),
-                      (lambda: torch.sin("a"), "sin(): argument 'input' (position 1) must be Tensor, not str"),
+                      (lambda: torch.sin("a"),
+                       "sin(): argument 'input' (position 1) must be Tensor, not str"),
                       (lambda: torch.sin(x, out="a"), "sin(): argument 'out' must be Tensor, not str")]:
         with pytest.raises(TypeError) as e:
             call()

@@ -53,25 +53,17 @@ class _Uncacheable:
 
 
 class TapeTracer(Tracer):
-    __slots__ = ("primal", "node", "k", "_av")
+    # ``aval`` is a plain attribute, made once: the promotion and reduction wrappers ask each
+    # operand for it, several times per operation (the primal is immutable)
+    __slots__ = ("primal", "node", "k", "aval")
 
     def __init__(self, trace, primal: ArrayImpl, node: int, k: int) -> None:
         self._trace = trace
         self.primal = primal
         self.node = node
         self.k = k
-        self._av = None
-
-    @property
-    def aval(self):
-        # made once: the promotion and reduction wrappers ask each operand for it (the
-        # primal is immutable)
-        a = self._av
-        if a is None:
-            p = self.primal
-            b = p._buf
-            a = self._av = make_aval(b.shape, b.dtype, p._weak)
-        return a
+        b = primal._buf
+        self.aval = make_aval(b.shape, b.dtype, primal._weak)
 
     @property
     def shape(self):
