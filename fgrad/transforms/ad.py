@@ -259,12 +259,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
     out_tree = []
 
     def flat_fun(ins):
-        out = fun(*tree_unflatten(tree_p, ins))
-        if has_aux:
-            out, aux = out
-        flat, t = tree_flatten(out)
-        out_tree.append(t)
-        return (flat, aux) if has_aux else flat
+        return _flat_outputs(fun(*tree_unflatten(tree_p, ins)), has_aux, out_tree)
 
     where = origin(f"vjp of {_fname(fun)}")
     if state.trace is EVAL_TRACE and TAPE_ENABLED:
@@ -274,6 +269,16 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
         p_out, jaxpr, consts, mask, aux = linearize_flat(flat_fun, flat_p, where, has_aux)
         recorded = (p_out, None, mask, aux), jaxpr, consts
     return _vjp_result(flat_fun, flat_p, tree_p, out_tree[0], where, has_aux, *recorded)
+
+
+def _flat_outputs(out, has_aux: bool, out_tree: list):
+    """A differentiated function's result as `vjp`'s flat function returns it: the output's
+    leaves (and ``aux`` with ``has_aux``), its structure appended to ``out_tree``."""
+    if has_aux:
+        out, aux = out
+    flat, t = tree_flatten(out)
+    out_tree.append(t)
+    return (flat, aux) if has_aux else flat
 
 
 def _vjp_result(flat_fun, flat_p, tree_p, tree_o, where, has_aux, tape_out, jaxpr, consts):
@@ -525,12 +530,7 @@ def _tape_value_and_grad(fun, args, kwargs, argnum: int, has_aux: bool):
     def flat_fun(ins):
         a = list(args)
         a[argnum] = ins[0]
-        out = fun(*a, **kwargs)
-        if has_aux:
-            out, aux = out
-        flat, t = tree_flatten(out)
-        out_tree.append(t)
-        return (flat, aux) if has_aux else flat
+        return _flat_outputs(fun(*a, **kwargs), has_aux, out_tree)
 
     where = origin(f"vjp of {_fname(fun)}")
     p_out, backward, mask, aux = tape_out = tape_vjp(flat_fun, [x], where, has_aux)
