@@ -172,25 +172,21 @@ def public(fn, name: str | None = None, qualname: str | None = None):
     relu(): argument 'input' (position 1) must be Tensor, not str
     """
     op = name or fn.__name__
-    if _input_out_only(fn):
-        entry = _unary_entry(fn, op)
-        entry.__fgrad_public__ = True
-        entry.__fgrad_torch_name__ = qualname or f"torch.{op}"
-        return entry
+    face: list = []  # the function callers hold (handed to __torch_function__ handlers)
 
     @functools.wraps(fn)
     def entry(*args, **kwargs):
         # the __torch_function__ protocol: a mode, or an argument of a type that is not plain,
         # may take over
         if _ACTIVE and _active_modes():
-            return dispatch_call(entry, args, kwargs)
+            return dispatch_call(face[0], args, kwargs)
         for a in args:
             if type(a) not in _PLAIN and overloaded_arg(a):
-                return dispatch_call(entry, args, kwargs)
+                return dispatch_call(face[0], args, kwargs)
         if kwargs:
             for a in kwargs.values():
                 if type(a) not in _PLAIN and overloaded_arg(a):
-                    return dispatch_call(entry, args, kwargs)
+                    return dispatch_call(face[0], args, kwargs)
         try:
             return fn(*args, **kwargs)
         except AttributeError as e:
@@ -199,12 +195,15 @@ def public(fn, name: str | None = None, qualname: str | None = None):
                 raise
             raise wrong from None
 
+    if _input_out_only(fn):
+        entry = _unary_entry(fn, op, entry)
+    face.append(entry)
     entry.__fgrad_public__ = True
     entry.__fgrad_torch_name__ = qualname or f"torch.{op}"
     return entry
 
 
-_NO_OUT = object()  # ``out`` not passed (a mode sees the keywords the caller passed)
+_NO_INPUT = object()  # no positional argument
 
 
 def _input_out_only(fn) -> bool:
@@ -216,20 +215,24 @@ def _input_out_only(fn) -> bool:
             and not fn.__defaults__)
 
 
-def _unary_entry(fn, op: str):
-    """`public`'s entry for ``fn(input, *, out=None)``: the same protocol checks and errors as
-    the general entry, without packing and unpacking ``*args, **kwargs`` (a unary op on a
-    small Tensor costs about a microsecond: the general entry added a quarter)."""
+def _unary_entry(fn, op: str, general):
+    """`public`'s entry for ``fn(input, *, out=None)``: a call with one positional argument
+    and no keyword (a unary op in a loop) is checked and made here, with the protocol checks
+    and errors of ``general`` (the general entry) but without packing and unpacking
+    ``*args, **kwargs`` through it; every other call (``out=``, ``input=``, wrong arguments)
+    goes to ``general`` as it was made.  A unary op on a small Tensor costs about a
+    microsecond; the general entry added a quarter."""
 
     @functools.wraps(fn)
-    def entry(input, *, out=_NO_OUT):
-        if (_ACTIVE and _active_modes()) or (type(input) not in _PLAIN and overloaded_arg(input)) or (
-                out is not _NO_OUT and type(out) not in _PLAIN and overloaded_arg(out)):
-            return dispatch_call(entry, (input,), {} if out is _NO_OUT else {"out": out})
+    def entry(input=_NO_INPUT, /, *args, **kwargs):
+        if args or kwargs or input is _NO_INPUT:
+            return general(*args, **kwargs) if input is _NO_INPUT else general(input, *args, **kwargs)
+        if (_ACTIVE and _active_modes()) or (type(input) not in _PLAIN and overloaded_arg(input)):
+            return dispatch_call(entry, (input,), kwargs)
         try:
-            return fn(input) if out is _NO_OUT else fn(input, out=out)
+            return fn(input)
         except AttributeError as e:
-            wrong = _wrong_argument(fn, op, (input,), {} if out is _NO_OUT else {"out": out}, e)
+            wrong = _wrong_argument(fn, op, (input,), kwargs, e)
             if wrong is None:
                 raise
             raise wrong from None
