@@ -419,8 +419,10 @@ class _BinOp:
             and self.kind != "c"
             and (a._rg or a._gfn is not None or (tb and (b._rg or b._gfn is not None)))
         ):
+            f = self.fns.get(Rd)
             G.record(
-                self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
+                self.gname, (self.kp, Rd), f if f is not None else self.fn(Rd),
+                (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
             )
         elif STATE.inference:
             res._inf = True

@@ -36,7 +36,7 @@ import weakref
 import numpy as np
 from ...core.narrow_floats import dtype_kind as _dtype_kind
 
-from ..._lru import LRU
+from ..._lru import CLOCK as _CLOCK, LRU
 from ...core.array import ArrayImpl, ShapedArray, Tracer, wrap
 from ...core.executor import straight_line
 from ...core.ir import eval_jaxpr
@@ -436,6 +436,7 @@ class _Prog:
 
 # backward programs per op signature, bounded (config option ``autograd_cache_size``)
 _PROGS = LRU("autograd_cache_size")
+_PROGS_D = _PROGS._d  # noqa: SLF001 - read inline by `record`, the hot path
 LOG = get_logger("autograd")
 
 
@@ -865,9 +866,11 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
     if not diff:
         return None
     ck = (key, tuple(avals), diff)
-    prog = _PROGS.get(ck)
+    prog = _PROGS_D.get(ck)  # `_PROGS.get` inline (one call less per recorded op)
     if prog is None:
         prog = _program(ck, fn, avals, diff, multi)
+    else:
+        prog.tick = next(_CLOCK)  # marked as just used
     if type(prog) is _Dynamic:
         return _record_dynamic(name, fn, args, outs, edges, multi, diff)
     cls = _FN_CLASSES.get(name) if node_base is None else None
