@@ -93,14 +93,14 @@ def test_asarray_copy():
     lambda d: fnp.fft.rfftfreq(4, device=d),
 ])
 def test_creation_device_keyword(make):
-    assert str(make("cpu").device) == "cpu"
-    assert str(make(fgrad.devices()[0]).device) == "cpu"
+    assert str(make("cpu").device) == "cpu:0"
+    assert str(make(fgrad.devices("cpu")[0]).device) == "cpu:0"
 
 
 def test_to_device():
     x = fnp.arange(3.0)
-    assert str(fnp.to_device(x, "cpu").device) == "cpu"
-    assert str(x.to_device("cpu").device) == "cpu"
+    assert str(fnp.to_device(x, "cpu").device) == "cpu:0"
+    assert str(x.to_device("cpu").device) == "cpu:0"
     with pytest.raises(ValueError, match="stream"):
         x.to_device("cpu", stream=1)
 
