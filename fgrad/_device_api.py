@@ -124,7 +124,7 @@ def devices(backend: str | None = None) -> list:
     Example::
 
         >>> [str(d) for d in devices("cpu")]
-        ['cpu']
+        ['cpu:0']
     """
     platform = {"gpu": "cuda"}.get(backend, backend) if backend is not None else default_device().platform
     mine = _local_devices(platform)
@@ -143,7 +143,7 @@ def local_devices(process_index: int | None = None, backend: str | None = None) 
     Example::
 
         >>> [str(d) for d in local_devices(backend="cpu")]
-        ['cpu']
+        ['cpu:0']
     """
     comm = world()
     if process_index is not None and not 0 <= process_index < comm.size:
