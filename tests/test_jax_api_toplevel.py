@@ -251,3 +251,35 @@ def test_jacobian_is_jacrev():
     x = fnp.asarray([2.0, 0.5])
     np.testing.assert_allclose(np.asarray(fgrad.jacobian(f)(x)), np.asarray(fgrad.jacfwd(f)(x)))
     assert fgrad.jacobian is fgrad.jacrev
+
+
+# JAX 0.10.2's reprs of the values a function sees while jit/make_jaxpr trace it (x64 off)
+_JIT_TRACER_REPRS = [("jit", "arange3", "JitTracer(int32[3])"),
+                     ("jit", "py_float", "JitTracer(~float32[])"),
+                     ("make_jaxpr", "py_float", "JitTracer(~float32[])"),
+                     ("jit", "bool", "JitTracer(bool[])"),
+                     ("jit", "bf16", "JitTracer(bfloat16[2,3])")]
+
+
+def _traced_repr(m, transform, arg):
+    seen = []
+
+    def f(x):
+        seen.append((repr(x), str(x), f"{x}"))
+        return x
+
+    args = {"arange3": lambda: m.numpy.arange(3), "py_float": lambda: 1.0, "bool": lambda: True,
+            "bf16": lambda: m.numpy.ones((2, 3), m.numpy.bfloat16)}
+    getattr(m, transform)(f)(args[arg]())
+    return seen[0]
+
+
+@pytest.mark.parametrize("transform, arg, expected", _JIT_TRACER_REPRS)
+def test_jit_tracer_repr_is_jaxs(transform, arg, expected):
+    """``print(y)`` inside a jitted function (jax.disable_jit's docstring example) printed
+    ``Traced<int32[3]>with<StagingTrace>``; JAX prints ``JitTracer(int32[3])``."""
+    with fgrad.enable_x64(False):
+        assert _traced_repr(fgrad, transform, arg) == (expected,) * 3
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(False):
+        assert _traced_repr(jax, transform, arg) == (expected,) * 3
