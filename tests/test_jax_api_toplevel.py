@@ -283,3 +283,35 @@ def test_jit_tracer_repr_is_jaxs(transform, arg, expected):
     jax = pytest.importorskip("jax")
     with jax.enable_x64(False):
         assert _traced_repr(jax, transform, arg) == (expected,) * 3
+
+
+def test_fwd_and_bwd_matches_vjp_and_traces_once():
+    """``jax.fwd_and_bwd`` (missing: its docstring example raised AttributeError): bwd's
+    cotangents are vjp's (analytic here), both passes are traced once across steps, and
+    ``has_aux``/an int ``argnums`` return JAX's structures."""
+    calls = []
+
+    def f(x, w):
+        calls.append(1)
+        return fnp.sin(x) @ w
+
+    x = fnp.arange(12.0).reshape(3, 4) / 10
+    w = fnp.ones((4, 2))
+    ct = fnp.ones((3, 2))
+    fwd, bwd = fgrad.fwd_and_bwd(f, argnums=(0, 1))
+    for _ in range(3):
+        y, res = fwd(x, w)
+        gx, gw = bwd(res, ct)
+    assert len(calls) == 2  # one trace of fwd, one of bwd
+    np.testing.assert_allclose(np.asarray(y), np.sin(np.asarray(x)) @ np.ones((4, 2)), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(gx), np.cos(np.asarray(x)) * 2.0, rtol=1e-12)  # ct @ w.T = 2
+    np.testing.assert_allclose(np.asarray(gw), np.sin(np.asarray(x)).T @ np.ones((3, 2)), rtol=1e-12)
+    fwd1, bwd1 = fgrad.fwd_and_bwd(lambda a, b: (fnp.sum(a * b), a), argnums=1, has_aux=True,
+                                   jitted=False)
+    y1, res1, aux = fwd1(fnp.arange(3.0), fnp.ones(3))
+    assert float(y1) == 3.0 and np.asarray(aux).tolist() == [0.0, 1.0, 2.0]
+    assert np.asarray(bwd1(res1, 1.0)).tolist() == [0.0, 1.0, 2.0]  # d/db sum(a b) = a
+    jax = pytest.importorskip("jax")
+    jfwd, jbwd = jax.fwd_and_bwd(lambda a, b: (jax.numpy.sum(a * b), a), argnums=1, has_aux=True)
+    jy, jres, jaux = jfwd(jax.numpy.arange(3.0), jax.numpy.ones(3))
+    assert np.asarray(jbwd(jres, 1.0)).tolist() == [0.0, 1.0, 2.0]

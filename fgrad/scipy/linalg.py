@@ -797,9 +797,9 @@ def invpascal(n: int, kind: str | None = None) -> Shaped[Array, "n n"]:
 
     Example::
 
-        >>> invpascal(3, kind="lower")
-        Array([[ 1.,  0.,  0.],
-               [-1.,  1.,  0.],
+        >>> invpascal(3, kind="lower")  # -0. above the diagonal where i - j is odd, as JAX's
+        Array([[ 1., -0.,  0.],
+               [-1.,  1., -0.],
                [ 1., -2.,  1.]], dtype=float64)
     """
     kind = _pascal_kind(kind, "invpascal")
