@@ -242,6 +242,61 @@ def _check_jax_index(idx) -> None:
                             f"{type_name} at position {pos}, indexer value {item!r}")
 
 
+def _is_dslice(item) -> bool:
+    return getattr(type(item), "_fgrad_dslice", False) is True  # an fgrad.ds Slice
+
+
+def _has_dslice(idx) -> bool:
+    return _is_dslice(idx) or (type(idx) is tuple and any(_is_dslice(e) for e in idx))
+
+
+def _index_width(item) -> int:
+    """How many of the operand's axes an index entry consumes."""
+    if item is None or item is Ellipsis or isinstance(item, (bool, np.bool_)):
+        return 0
+    if isinstance(item, (ArrayImpl, Tracer, np.ndarray, list)):
+        a = get_aval(item) if isinstance(item, (ArrayImpl, Tracer)) else np.asarray(item)
+        return a.ndim if _dtype_kind(a.dtype) == "b" else 1
+    return 1
+
+
+def _apply_dslices(x, idx):
+    """``x[idx]`` where ``idx`` holds `fgrad.ds` Slices: each is taken along its axis first
+    (JAX's clamping: a stride-1 window is moved inside the axis, a strided one clamps each
+    index) and becomes a full slice in the index that remains."""
+    items = list(idx) if type(idx) is tuple else [idx]
+    shp = _shape(x)
+    ell = next((k for k, e in enumerate(items) if e is Ellipsis), None)
+    axis = 0
+    for k, e in enumerate(items):
+        if k == ell:
+            axis = len(shp) - sum(_index_width(f) for f in items[k + 1:])
+            continue
+        if _is_dslice(e):
+            x = _take_dslice(x, e, axis, shp[axis])
+            items[k] = slice(None)
+        axis += _index_width(e)
+    return x, tuple(items)
+
+
+def _take_dslice(x, s, axis: int, n: int):
+    size, stride, start = s.size, s.stride, s.start
+    if stride == 1 and size > n:
+        raise TypeError(f"slice slice_sizes must be less than or equal to operand shape, got "
+                        f"slice_sizes ({size},) for axis {axis} of size {n}")
+    steps = np.arange(size, dtype=np.int64) * stride
+    if isinstance(start, (int, np.integer)):
+        start = int(start)
+        if stride == 1:
+            start = min(max(start + n if start < 0 else start, 0), n - size)
+        return take(x, np.clip(start + steps, 0, max(n - 1, 0)), axis=axis)
+    from ._math import clip, where  # (fgrad.numpy._math imports this module)
+    start = _arr(start)
+    if stride == 1:
+        start = clip(where(start < 0, start + n, start), 0, n - size)
+    return take(x, clip(start + steps.astype(start.dtype), 0, max(n - 1, 0)), axis=axis)
+
+
 def _getitem(x, idx):
     """``x[idx]`` with NumPy semantics (out-of-bounds integer indices are clamped, as in JAX)."""
     if type(x) is ArrayImpl and _trace_state.trace is _EVAL_TRACE:
@@ -261,6 +316,8 @@ def _getitem(x, idx):
                 out = backend_xp(buf).asarray(out)
             return wrap(out, x._weak)
     x = _arr(x)
+    if _has_dslice(idx):
+        x, idx = _apply_dslices(x, idx)
     if idx is None or _basic_key(idx) is not None:
         out = _static_slice_index(x, idx)
         if out is not None:
