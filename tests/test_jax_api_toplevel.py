@@ -278,7 +278,7 @@ def _traced_repr(m, transform, arg):
 def test_jit_tracer_repr_is_jaxs(transform, arg, expected):
     """``print(y)`` inside a jitted function (jax.disable_jit's docstring example) printed
     ``Traced<int32[3]>with<StagingTrace>``; JAX prints ``JitTracer(int32[3])``."""
-    with fgrad.enable_x64(False):
+    with fgrad.enable_x64(False), fgrad.default_device("cpu"):  # (bfloat16 lives on the CPU)
         assert _traced_repr(fgrad, transform, arg) == (expected,) * 3
     jax = pytest.importorskip("jax")
     with jax.enable_x64(False):

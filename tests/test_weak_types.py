@@ -164,7 +164,7 @@ _VMAP_UNMAPPED_OUTPUTS = [
 def test_vmap_unmapped_python_number_outputs_are_weak(expr, jax_repr):
     """jax.vmap's docstring example printed ``Array([8., 8.], dtype=float32)``: the unmapped
     Python-float output lost its weak type when broadcast over the batch."""
-    with fgrad.enable_x64(False):
+    with fgrad.enable_x64(False), fgrad.default_device("cpu"):  # (a repr names other devices)
         assert repr(eval(expr, {"jax": fgrad, "jnp": fnp})) == jax_repr  # noqa: S307
     jax = pytest.importorskip("jax")
     with jax.enable_x64(False):
