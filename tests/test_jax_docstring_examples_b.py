@@ -10,7 +10,7 @@ must print the same text, with numbers equal to 2e-5 (the tool's "close"); a fun
 as "same" must stay exactly the same.  With JAX installed the stored outputs are checked
 against JAX's live output too.  JAX is imported only inside the live tests.
 
-The default run takes all but the slowest function (about 10 s in all); ``-m slow`` runs
+The default run takes all but the slowest function (about 6 s of CPU time); ``-m slow`` runs
 the rest.  docs/jax-docstring-examples-b.md lists what was found and fixed.
 """
 
