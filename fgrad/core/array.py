@@ -411,6 +411,12 @@ class Array:
     def repeat(self, repeats, axis=None, *, total_repeat_length=None, out_sharding=None):
         return N.repeat(self, repeats, axis=axis, total_repeat_length=total_repeat_length)
     def astype(self, dtype, copy=True, device=None): return N.astype(self, dtype, copy=copy, device=device)
+    def view(self, dtype=None, type=None):
+        """The array's bits as ``dtype`` (the last axis scales by the item sizes' ratio)."""
+        return N._view(self, dtype, type)
+    def byteswap(self):
+        """The array with each element's bytes reversed (little- <-> big-endian)."""
+        return N._byteswap(self)
 
     def to_device(self, device, /, *, stream=None): return N.to_device(self, device, stream=stream)
 
