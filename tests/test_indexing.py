@@ -884,3 +884,37 @@ def test_ds_gradient_pytree_and_errors():
         fnp.arange(10)[fgrad.ds(0, 11)]
     with pytest.raises(ValueError, match="Non-static stride"):
         fgrad.ds(0, 2, fnp.asarray(2))
+
+
+# JAX 0.10.2 (x64 off), x = arange(5.), x2 = arange(6.).reshape(2, 3): wrap_negative_indices=False
+# makes a negative index out of bounds (below 0): dropped, clamped to 0, or filled
+_NO_WRAP_CASES = [
+    ("x.at[-1].set(99, wrap_negative_indices=False, mode='drop')", [0.0, 1.0, 2.0, 3.0, 4.0]),
+    ("x.at[-1].set(99, wrap_negative_indices=False, mode='clip')", [99.0, 1.0, 2.0, 3.0, 4.0]),
+    ("x.at[-1].set(99, wrap_negative_indices=False)", [0.0, 1.0, 2.0, 3.0, 4.0]),
+    ("x.at[-1].get(wrap_negative_indices=False, mode='fill', fill_value=-7)", -7.0),
+    ("x.at[-1].get(wrap_negative_indices=False)", 0.0),
+    ("x.at[jnp.array([-1, 2])].add(10, wrap_negative_indices=False, mode='drop')",
+     [0.0, 1.0, 12.0, 3.0, 4.0]),
+    ("x2.at[..., -1].set(5, wrap_negative_indices=False, mode='drop')", [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]),
+    ("x2.at[-1, 1].set(5, wrap_negative_indices=False, mode='clip')", [[0.0, 5.0, 2.0], [3.0, 4.0, 5.0]]),
+    ("jax.jit(lambda i: x.at[i].set(99, wrap_negative_indices=False, mode='drop'))(-2)",
+     [0.0, 1.0, 2.0, 3.0, 4.0]),
+    ("x.at[-1].set(99, wrap_negative_indices=True)", [0.0, 1.0, 2.0, 3.0, 99.0]),
+]
+
+
+@pytest.mark.parametrize("expr, expected", _NO_WRAP_CASES)
+def test_at_wrap_negative_indices_false_as_jaxs(expr, expected):
+    """``x.at[-1].set(99, wrap_negative_indices=False, mode='drop')`` (jax.Array.at's docstring
+    example) raised TypeError: the argument was missing."""
+    def run(m):
+        names = {"jax": m, "jnp": m.numpy, "x": m.numpy.arange(5.0),
+                 "x2": m.numpy.arange(6.0).reshape(2, 3)}
+        return np.asarray(eval(expr, names)).tolist()  # noqa: S307
+
+    with fgrad.enable_x64(False):
+        assert run(fgrad) == expected
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(False):
+        assert run(jax) == expected

@@ -264,19 +264,50 @@ def _apply_dslices(x, idx):
     """``x[idx]`` where ``idx`` holds `fgrad.ds` Slices: each is taken along its axis first
     (JAX's clamping: a stride-1 window is moved inside the axis, a strided one clamps each
     index) and becomes a full slice in the index that remains."""
-    items = list(idx) if type(idx) is tuple else [idx]
     shp = _shape(x)
-    ell = next((k for k, e in enumerate(items) if e is Ellipsis), None)
-    axis = 0
-    for k, e in enumerate(items):
-        if k == ell:
-            axis = len(shp) - sum(_index_width(f) for f in items[k + 1:])
-            continue
+    items = []
+    for e, axis in _index_axes(idx, len(shp)):
         if _is_dslice(e):
             x = _take_dslice(x, e, axis, shp[axis])
-            items[k] = slice(None)
-        axis += _index_width(e)
+            e = slice(None)
+        items.append(e)
     return x, tuple(items)
+
+
+def _index_axes(idx, nd: int):
+    """``(entry, axis)`` for each entry of the index ``idx`` of an ``nd``-dimensional operand:
+    the first axis the entry consumes (Ellipsis and None consume none)."""
+    items = list(idx) if type(idx) is tuple else [idx]
+    ell = next((k for k, e in enumerate(items) if e is Ellipsis), None)
+    out, axis = [], 0
+    for k, e in enumerate(items):
+        if k == ell:
+            axis = nd - sum(_index_width(f) for f in items[k + 1:])
+        out.append((e, axis))
+        if k != ell:
+            axis += _index_width(e)
+    return out
+
+
+def _no_wrap_index(x, idx):
+    """``idx`` with its negative integer indices moved below ``-n`` (``n`` the axis size): the
+    indexing ops then see them as out of bounds instead of counting from the end (JAX's
+    ``x.at[i].set(..., wrap_negative_indices=False)``)."""
+    shp = _shape(x)
+    entries = _index_axes(idx, len(shp))
+    out = []
+    for e, axis in entries:
+        if isinstance(e, (bool, np.bool_)) or e is None or e is Ellipsis or isinstance(e, slice):
+            out.append(e)
+        elif isinstance(e, (int, np.integer)):
+            out.append(int(e) - shp[axis] if e < 0 else e)
+        else:
+            a = _arr(e) if isinstance(e, (ArrayImpl, Tracer)) else _arr(np.asarray(e))
+            if _dtype_kind(get_aval(a).dtype) in "iu":
+                from ._math import where  # (fgrad.numpy._math imports this module)
+                a = where(a < 0, a - shp[axis], a)
+            out.append(a)
+    return tuple(out) if type(idx) is tuple else out[0]
 
 
 def _take_dslice(x, s, axis: int, n: int):
