@@ -2,6 +2,7 @@
 
     python -m benchmarks.ab torch_lstm /tmp/old-checkout .      # 30 rounds of 5 calls
     python -m benchmarks.ab torch_lstm /tmp/old-checkout . --rounds 40 --number 5
+    python -m benchmarks.ab grad /tmp/old-checkout . --peer torch   # another column as the peer
 
 On a loaded machine (several processes sharing two cores) wall-clock minima swing by 2x
 between runs, so this driver starts one worker process per tree (each imports that tree's
@@ -23,7 +24,7 @@ import sys
 import time
 
 
-def _worker(tree: str, case: str) -> None:
+def _worker(tree: str, case: str, peer: str | None = None) -> None:
     sys.path.insert(0, os.path.abspath(tree))
     import benchmarks  # noqa: F401  (thread pinning before numpy/torch)
     from benchmarks.cases import all_cases
@@ -32,7 +33,7 @@ def _worker(tree: str, case: str) -> None:
     if not found:
         raise SystemExit(f"benchmarks.ab: no case named {case!r} in {tree}")
     c = found[0]()
-    if c.reference == "jax" or callable(getattr(c, "jax", None)):
+    if (peer or c.reference) == "jax" or callable(getattr(c, "jax", None)):
         try:
             import jax
         except ImportError:
@@ -40,7 +41,7 @@ def _worker(tree: str, case: str) -> None:
         else:  # as `benchmarks.run` does: float64 cases compare with JAX's float64
             jax.config.update("jax_enable_x64", bool(c.jax_x64))
     c.setup()
-    fns = {"fgrad": c.fgrad(), "peer": getattr(c, c.reference)()}
+    fns = {"fgrad": c.fgrad(), "peer": getattr(c, peer or c.reference)()}
     for f in fns.values():
         for _ in range(3):
             f()
@@ -64,15 +65,17 @@ def main(argv=None) -> None:
     ap.add_argument("new")
     ap.add_argument("--rounds", type=int, default=30)
     ap.add_argument("--number", type=int, default=5)
+    ap.add_argument("--peer", default=None, help="the column to compare with (default: the case's reference)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.worker:
-        _worker(a.old, a.case)
+        _worker(a.old, a.case, a.peer)
         return
     trees = {"old": a.old, "new": a.new}
     procs = {}
     for k, t in trees.items():
-        p = subprocess.Popen([sys.executable, os.path.abspath(__file__), a.case, t, t, "--worker"],
+        extra = ["--peer", a.peer] if a.peer else []
+        p = subprocess.Popen([sys.executable, os.path.abspath(__file__), a.case, t, t, "--worker", *extra],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=t)
         if p.stdout.readline().strip() != "ready":
             raise SystemExit(f"benchmarks.ab: the worker for {t} did not start")
@@ -100,7 +103,9 @@ def main(argv=None) -> None:
 
 def _t(s: float) -> str:
     """A per-call time in ms, or in µs under a millisecond."""
-    return f"{s * 1e3:.2f} ms" if s >= 1e-3 else f"{s * 1e6:.1f} µs"
+    if s >= 1e-3:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s * 1e6:.1f} µs" if s >= 1e-5 else f"{s * 1e6:.2f} µs"
 
 
 if __name__ == "__main__":

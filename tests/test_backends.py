@@ -65,7 +65,7 @@ def test_import_and_devices_without_a_gpu_stack():
     env = dict(os.environ, FGRAD_BACKEND="cupy", PYTHONPATH=REPO)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["['cpu']", "numpy", "cpu", "True"]
+    assert out.stdout.split() == ["['cpu:0']", "numpy", "cpu:0", "True"]
 
 
 def test_devices_lists_the_default_platform_and_cuda_only_when_available():
@@ -87,7 +87,7 @@ def test_devices_lists_the_default_platform_and_cuda_only_when_available():
 def test_fake_backend_registration(fake):
     assert [str(d) for d in fgrad.devices("fake")] == ["fake:0", "fake:1"]
     # devices() lists the default platform's devices (JAX's); the fake ones are named
-    assert [str(d) for d in fgrad.devices()] == ["cpu"] and "fake:1" not in fgrad.devices()
+    assert [str(d) for d in fgrad.devices()] == ["cpu:0"] and "fake:1" not in fgrad.devices()
     assert B.get_backend("fake") is fake and B.backend_of_buffer(fake.from_host(np.ones(2))) is fake
     fake_device.uninstall()
     assert "fake" not in B._BACKENDS and all(d.platform != "fake" for d in fgrad.devices())
@@ -140,7 +140,7 @@ def test_default_device_config_scope_and_env(fake):
     env = dict(os.environ, FGRAD_BACKEND="fake", PYTHONPATH=REPO)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["cuda:0", "fake", "refused", "True", "cpu", "cuda:0", "cpu"]
+    assert out.stdout.split() == ["cuda:0", "fake", "refused", "True", "cpu", "cuda:0", "cpu:0"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -421,7 +421,7 @@ def test_jit_cache_is_keyed_by_backend(fake):
 
     h = fnp.ones(3)
     d = fgrad.device_put(h, "fake")
-    assert [str(f(a).device) for a in (h, d, h, d)] == ["cpu", "fake:0", "cpu", "fake:0"]
+    assert [str(f(a).device) for a in (h, d, h, d)] == ["cpu:0", "fake:0", "cpu:0", "fake:0"]
     assert len(calls) == 2 and f.stats["traces"] == 2
 
 
@@ -680,7 +680,7 @@ def _same_numbers_where_the_data_is(data_on, default, names):
     with fgrad.default_device(default):
         for name in names:
             got = TRACED_PROGRAMS[name](x)
-            assert str(got.device) == data_on, name
+            assert got.device == data_on, name
             np.testing.assert_allclose(np.asarray(got), want[name], rtol=1e-12, err_msg=name)
 
 

@@ -352,7 +352,9 @@ def test_max_min_reductions(fn, ref):
 
 
 def _fused_steps():
-    return [s for s in control_flow._STEPS.values() if s is not control_flow._NO_STEP]
+    """The joined steps that run the body ahead (not the scalar loops of `host_only` steps,
+    which test the condition first: docs/speed-loops.md, session 15)."""
+    return [s for s in control_flow._STEPS.values() if s is not control_flow._NO_STEP and not s.host_only]
 
 
 def test_newton_runs_condition_and_body_as_one_program():

@@ -68,11 +68,11 @@ PROCESS_INDEX: list = [lambda: 0]
 class Device:
     """A place arrays live: ``platform`` (``"cpu"``, ``"cuda"``, ...) and ``id``.
 
-    ``str(d)`` is ``"cpu"`` or ``"cuda:0"``; a Device compares equal to its string
-    (``x.device == "cuda:0"``).  ``d.backend`` is the `Backend` that owns it.
+    ``str(d)`` is ``"cpu:0"`` or ``"cuda:0"`` (JAX's); a Device compares equal to its string
+    and, device 0, to its platform's name (``x.device == "cuda:0"``, ``x.device == "cpu"``).  ``d.backend`` is the `Backend` that owns it.
     ``d.process_index`` is the process that owns it (JAX's): this process's index for the
     devices fgrad computes on; a device of another process (in ``fgrad.devices()`` under
-    ``mpiexec``) carries its owner's index, prints as ``"cpu@process1"`` and equals no local
+    ``mpiexec``) carries its owner's index, prints as ``"cpu:0@process1"`` and equals no local
     device.
 
     Example::
@@ -111,7 +111,7 @@ class Device:
         return self.platform
 
     def __str__(self) -> str:
-        local = "cpu" if self.platform == "cpu" else f"{self.platform}:{self.id}"
+        local = f"{self.platform}:{self.id}"  # JAX's: print(x.device) shows cpu:0
         return local if self._process is None else f"{local}@process{self._process}"
 
     def __repr__(self) -> str:  # JAX's: CpuDevice(id=0), CudaDevice(id=0)

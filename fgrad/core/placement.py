@@ -60,7 +60,7 @@ def device_put(x, device=None):
         >>> import fgrad, fgrad.numpy as fnp
         >>> x = fgrad.device_put(fnp.arange(3.0), "cpu")
         >>> str(x.device)
-        'cpu'
+        'cpu:0'
     """
     sharding = None
     if isinstance(device, Sharding) and not isinstance(device, SingleDeviceSharding):

@@ -109,7 +109,7 @@ def to_device(x: ArrayLike, device: str | Device | None, /, *, stream: None = No
 
     >>> import fgrad.numpy as fnp
     >>> str(fnp.to_device(fnp.ones(2), "cpu").device)
-    'cpu'
+    'cpu:0'
     """
     if stream is not None:
         raise ValueError("to_device: fgrad has no streams; pass stream=None")

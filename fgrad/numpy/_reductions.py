@@ -49,9 +49,16 @@ def _mask(a, where, fill, name: str):
     return select(where, a, fill)
 
 
+_ACCUMULATOR: dict = {}
+
+
 def _accumulator_dtype(dt: np.dtype) -> np.dtype:
-    """The dtype ``numpy.sum``/``numpy.prod`` give for input ``dt`` (``np.add.reduce``'s rule)."""
-    return np.sum(np.ones((1,), dt)).dtype
+    """The dtype ``numpy.sum``/``numpy.prod`` give for input ``dt`` (``np.add.reduce``'s rule),
+    asked of NumPy once per dtype (a sum of one element costs as much as a small reduction)."""
+    acc = _ACCUMULATOR.get(dt)
+    if acc is None:
+        acc = _ACCUMULATOR[dt] = np.sum(np.ones((1,), dt)).dtype
+    return acc
 
 
 def _reduce(prim_fn, name):

@@ -28,6 +28,7 @@ from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
 from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..compile.passes import optimize
 from ..core.executor import host_loop, host_scan, straight_line
+from ..core.scalar_loops import scalar_scan, scalar_while
 from ..core.host_pool import empty as pooled_empty
 from ..core.quiet import switch
 from ..backends import NUMPY, backend_of_buffer, full, put_buffer
@@ -81,11 +82,13 @@ class Branch:
     """A traced function: a jaxpr whose first ``n_consts`` inputs are its constants.
     Hashed by identity; caches its compiled executor."""
 
-    __slots__ = ("jaxpr", "n_consts", "_run", "_runners", "_loop", "_scans")
+    __slots__ = ("jaxpr", "n_consts", "_run", "_runners", "_loop", "_scans", "host_only")
 
     def __init__(self, jaxpr: Jaxpr, n_consts: int) -> None:
         self.jaxpr, self.n_consts, self._run, self._runners = jaxpr, n_consts, None, None
         self._loop = self._scans = None
+        # a joined while step usable only as `host_loop`'s scalar loop (`_build_step`)
+        self.host_only = False
 
     @property
     def out_avals(self):
@@ -125,7 +128,9 @@ class Branch:
             first = live_eqns(jx.eqns, jx.outvars[:1])[0]
             ids = {id(e) for e in first}
             jx = Jaxpr(jx.constvars, jx.invars, first + [e for e in jx.eqns if id(e) not in ids], jx.outvars)
-            self._loop = host_loop(jx, self.n_consts)
+            # tiny carries: NumPy scalars, and the body never runs on the last carry
+            loop = scalar_while(jx, self.n_consts, len(first))
+            self._loop = loop if loop is not None or self.host_only else host_loop(jx, self.n_consts)
         return self._loop
 
     def host_scan(self, n_consts: int, n_carry: int, length: int, reverse: bool) -> Callable:
@@ -137,7 +142,9 @@ class Branch:
         scans = self._scans if self._scans is not None else {}
         run = scans.get(key)
         if run is None:
-            run = host_scan(_simplified(self.jaxpr), n_consts, n_carry, length, reverse, _stacked_like)
+            jx = _simplified(self.jaxpr)
+            run = (scalar_scan(jx, n_consts, n_carry, length, reverse)
+                   or host_scan(jx, n_consts, n_carry, length, reverse, _stacked_like))
             self._scans = {**scans, key: run} if len(scans) < 8 else {key: run}
         return run
 
@@ -1072,6 +1079,8 @@ def _while_impl(xp, *args, cond, body, n_cc, n_bc):
     step = None if CHECKS["on"] else _cond_and_body(cond, body, n_bc, alias)
     if xp is np and step is not None:  # the whole loop as one generated function
         return _run_host_loop(step, args, alias, n_cc, n_cc + n_bc)
+    if step is not None and step.host_only:
+        step = None
     if xp is np:  # 0-d arrays as NumPy scalars (what a step returns): scalar arithmetic from the start
         carry = [c[()] if type(c) is np.ndarray and not c.ndim else c for c in args[n_cc + n_bc:]]
     else:
@@ -1228,12 +1237,14 @@ def _build_step(cond: Branch, body: Branch, n_bc: int, alias: tuple):
     if any(p is None for p in parts):  # constants remain: `_simplified` would not simplify
         return None
     c_s, b_s, both_s = parts
-    if not all(_total(e) for e in b_s.eqns):
-        return None
+    step = Branch(both, len(own) + n_bc)
     shared = _vector_eqns(c_s) + _vector_eqns(b_s) - _vector_eqns(both_s)
-    if shared <= 0 or _vector_eqns(b_s) - shared > shared:
-        return None
-    return Branch(both, len(own) + n_bc)
+    if not all(_total(e) for e in b_s.eqns) or shared <= 0 or _vector_eqns(b_s) - shared > shared:
+        # the body may not run on the last carry, or joining does not pay: only as a loop on
+        # NumPy scalars (`scalar_while`), which tests the condition before the body
+        step.host_only = True
+        return step if step.host_loop() is not None else None
+    return step
 
 
 def _while_abstract(*avals, cond, body, n_cc, n_bc):

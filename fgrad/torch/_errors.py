@@ -172,20 +172,21 @@ def public(fn, name: str | None = None, qualname: str | None = None):
     relu(): argument 'input' (position 1) must be Tensor, not str
     """
     op = name or fn.__name__
+    face: list = []  # the function callers hold (handed to __torch_function__ handlers)
 
     @functools.wraps(fn)
     def entry(*args, **kwargs):
         # the __torch_function__ protocol: a mode, or an argument of a type that is not plain,
         # may take over
         if _ACTIVE and _active_modes():
-            return dispatch_call(entry, args, kwargs)
+            return dispatch_call(face[0], args, kwargs)
         for a in args:
             if type(a) not in _PLAIN and overloaded_arg(a):
-                return dispatch_call(entry, args, kwargs)
+                return dispatch_call(face[0], args, kwargs)
         if kwargs:
             for a in kwargs.values():
                 if type(a) not in _PLAIN and overloaded_arg(a):
-                    return dispatch_call(entry, args, kwargs)
+                    return dispatch_call(face[0], args, kwargs)
         try:
             return fn(*args, **kwargs)
         except AttributeError as e:
@@ -194,8 +195,48 @@ def public(fn, name: str | None = None, qualname: str | None = None):
                 raise
             raise wrong from None
 
+    if _input_out_only(fn):
+        entry = _unary_entry(fn, op, entry)
+    face.append(entry)
     entry.__fgrad_public__ = True
     entry.__fgrad_torch_name__ = qualname or f"torch.{op}"
+    return entry
+
+
+_NO_INPUT = object()  # no positional argument
+
+
+def _input_out_only(fn) -> bool:
+    """Whether ``fn``'s signature is exactly ``(input, *, out=None)`` (the unary ops)."""
+    code = getattr(fn, "__code__", None)
+    return (code is not None and code.co_argcount == 1 and code.co_kwonlyargcount == 1
+            and not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+            and code.co_varnames[1] == "out" and fn.__kwdefaults__ == {"out": None}
+            and not fn.__defaults__)
+
+
+def _unary_entry(fn, op: str, general):
+    """`public`'s entry for ``fn(input, *, out=None)``: a call with one positional argument
+    and no keyword (a unary op in a loop) is checked and made here, with the protocol checks
+    and errors of ``general`` (the general entry) but without packing and unpacking
+    ``*args, **kwargs`` through it; every other call (``out=``, ``input=``, wrong arguments)
+    goes to ``general`` as it was made.  A unary op on a small Tensor costs about a
+    microsecond; the general entry added a quarter."""
+
+    @functools.wraps(fn)
+    def entry(input=_NO_INPUT, /, *args, **kwargs):
+        if args or kwargs or input is _NO_INPUT:
+            return general(*args, **kwargs) if input is _NO_INPUT else general(input, *args, **kwargs)
+        if (_ACTIVE and _active_modes()) or (type(input) not in _PLAIN and overloaded_arg(input)):
+            return dispatch_call(entry, (input,), kwargs)
+        try:
+            return fn(input)
+        except AttributeError as e:
+            wrong = _wrong_argument(fn, op, (input,), kwargs, e)
+            if wrong is None:
+                raise
+            raise wrong from None
+
     return entry
 
 

@@ -93,6 +93,10 @@ def _unary(prim, gname, name, to_float=True):
     bind = prim.bind
     if not is_ufunc:  # a composite of NumPy calls: 16-bit floats computed in float32, rounded once
         uf, ufd = _via_float32(uf), _via_float32(ufd)
+    # a host float Tensor of a NumPy ufunc: the ufunc called inline, NumPy's error reports
+    # switched off around it where they may fire (no wrapper call per op; the same result)
+    raw = prim.ufunc if is_ufunc else None
+    switch_err = is_ufunc and getattr(prim, "may_warn", False)
 
     def op(input: Shaped[Tensor, "*shape"], *, out: Tensor | None = None) -> Shaped[Tensor, "*shape"]:
         try:
@@ -101,7 +105,8 @@ def _unary(prim, gname, name, to_float=True):
             raise TypeError(
                 f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
             ) from None
-        if type(b) is not _nd and type(b) not in _DEV:
+        tb = type(b)
+        if tb is not _nd and tb not in _DEV:
             res = run_functional(
                 cast_primitive(prim, D.DEFAULT.float.np)
                 if to_float and _dtype_kind(b.dtype) not in "fc" else bind, (
@@ -109,9 +114,19 @@ def _unary(prim, gname, name, to_float=True):
                 )
             )
         else:
-            if to_float and _dtype_kind(b.dtype) not in "fc":
-                b = b.astype(D.DEFAULT.float.np)
-            r = uf(b) if type(b) is _nd else ufd(b)
+            if tb is _nd and raw is not None and b.dtype.kind in "fc":
+                if switch_err:
+                    token = _set_err(_IGNORE_ERR)
+                    try:
+                        r = raw(b)
+                    finally:
+                        _reset_err(token)
+                else:
+                    r = raw(b)
+            else:
+                if to_float and _dtype_kind(b.dtype) not in "fc":
+                    b = b.astype(D.DEFAULT.float.np)
+                r = uf(b) if type(b) is _nd else ufd(b)
             if type(r) is not _nd and type(r) not in _DEV:
                 r = np.asarray(r)
             res = object.__new__(Tensor)
@@ -364,10 +379,13 @@ class _BinOp:
             tb_ is not Tensor and tb_ is not float and tb_ is not int and not isinstance(b, Tensor)
         ):
             a, b = binary_operands(a, b, self.name)
-        Rd = self.dtype(a, b)
-        if type(b) is int and Rd.kind in "iu":
-            b = wrapped_int(b, Rd)
         A = a._buf
+        if type(b) is float and A.dtype.kind in "fc":  # a float Tensor and a Python float: its dtype
+            Rd = A.dtype  # (`binary_result_dtype`'s rule, without the calls)
+        else:
+            Rd = self.dtype(a, b)
+            if type(b) is int and Rd.kind in "iu":
+                b = wrapped_int(b, Rd)
         tb = isinstance(b, Tensor)
         if type(A) is not _nd or (tb and type(b._buf) is not _nd):
             res = self._slow(a, b, tb, Rd)
@@ -401,8 +419,10 @@ class _BinOp:
             and self.kind != "c"
             and (a._rg or a._gfn is not None or (tb and (b._rg or b._gfn is not None)))
         ):
+            f = self.fns.get(Rd)
             G.record(
-                self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
+                self.gname, (self.kp, Rd), f if f is not None else self.fn(Rd),
+                (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
             )
         elif STATE.inference:
             res._inf = True

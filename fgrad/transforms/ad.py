@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from ..backends import _BY_TYPE, NUMPY
 from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_float0, wrap
@@ -258,22 +259,34 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
     out_tree = []
 
     def flat_fun(ins):
-        out = fun(*tree_unflatten(tree_p, ins))
-        if has_aux:
-            out, aux = out
-        flat, t = tree_flatten(out)
-        out_tree.append(t)
-        return (flat, aux) if has_aux else flat
+        return _flat_outputs(fun(*tree_unflatten(tree_p, ins)), has_aux, out_tree)
 
     where = origin(f"vjp of {_fname(fun)}")
     if state.trace is EVAL_TRACE and TAPE_ENABLED:
         # top level: cached per-op VJP programs on a tape (fgrad/transforms/tape.py)
-        p_out, tape_backward, mask, aux = tape_vjp(flat_fun, flat_p, where, has_aux)
+        recorded = tape_vjp(flat_fun, flat_p, where, has_aux), None, None
     else:
-        tape_backward = None
         p_out, jaxpr, consts, mask, aux = linearize_flat(flat_fun, flat_p, where, has_aux)
+        recorded = (p_out, None, mask, aux), jaxpr, consts
+    return _vjp_result(flat_fun, flat_p, tree_p, out_tree[0], where, has_aux, *recorded)
+
+
+def _flat_outputs(out, has_aux: bool, out_tree: list):
+    """A differentiated function's result as `vjp`'s flat function returns it: the output's
+    leaves (and ``aux`` with ``has_aux``), its structure appended to ``out_tree``."""
+    if has_aux:
+        out, aux = out
+    flat, t = tree_flatten(out)
+    out_tree.append(t)
+    return (flat, aux) if has_aux else flat
+
+
+def _vjp_result(flat_fun, flat_p, tree_p, tree_o, where, has_aux, tape_out, jaxpr, consts):
+    """``vjp``'s result once ``flat_fun`` has run on ``flat_p`` (of structure ``tree_p``):
+    ``tape_out`` is `tape_vjp`'s ``(p_out, backward, mask, aux)`` (``backward`` None when
+    ``jaxpr``, ``consts`` hold `linearize_flat`'s linear program instead)."""
+    p_out, tape_backward, mask, aux = tape_out
     diff_primals = [p for p, m in zip(flat_p, mask) if m]
-    tree_o = out_tree[0]
     general = []
 
     def transpose(flat_ct):
@@ -450,8 +463,10 @@ def value_and_grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, ha
         (Array(5., dtype=float64), Array([0., 2., 4.], dtype=float64))
     """
     _check_callable(fun, "value_and_grad")
+    # one differentiated argument, real inputs: `_tape_value_and_grad` at the top level
+    fast = type(argnums) is int and not holomorphic
 
-    def value_and_grad_f(*args, **kwargs):
+    def general(*args, **kwargs):
         name = f"grad of {_fname(fun)}"
         dyn, rebuild = _split_args(args, argnums, "grad")
         dyn = tree_map(_as_array, dyn)
@@ -464,24 +479,74 @@ def value_and_grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, ha
         if has_aux:
             out, f_vjp, aux = vjp(f_dyn, *dyn, has_aux=True)
         else:
-            out, f_vjp = vjp(f_dyn, *dyn)
-        av = get_aval(out) if not isinstance(out, (tuple, list, dict)) else None
-        if av is None or av.shape != ():
-            shape = av.shape if av is not None else type(out).__name__
-            raise TypeError(
-                f"Gradient only defined for scalar-output functions. Output of {name} had "
-                f"shape: {shape}. Reduce it (e.g. `.sum()`), or use `vjp`/`jacrev` for "
-                "non-scalar outputs."
-            )
-        _check_output_dtypes_rev(out, "grad", holomorphic)
-        # cotangent 1 (1+0j for complex outputs): for a holomorphic f this gives f'(z)
-        g = f_vjp(_unit_seed(out, av))
-        g = g[0] if isinstance(argnums, int) else tuple(g)
-        return ((out, aux), g) if has_aux else (out, g)
+            (out, f_vjp), aux = vjp(f_dyn, *dyn), None
+        return _grad_result(out, f_vjp, aux, name, argnums, has_aux, holomorphic)
+
+    def value_and_grad_f(*args, **kwargs):
+        if fast and state.trace is EVAL_TRACE and TAPE_ENABLED:
+            res = _tape_value_and_grad(fun, args, kwargs, argnums, has_aux)
+            if res is not None:
+                return res
+        return general(*args, **kwargs)
 
     value_and_grad_f.__name__ = f"value_and_grad_{_fname(fun)}"
     value_and_grad_f.__wrapped__ = fun
     return value_and_grad_f
+
+
+def _grad_result(out, f_vjp, aux, name, argnums, has_aux, holomorphic):
+    """``value_and_grad``'s result from ``vjp``'s: the output checked (a real scalar, or a
+    complex one with ``holomorphic``) and pulled back with the cotangent 1."""
+    av = get_aval(out) if not isinstance(out, (tuple, list, dict)) else None
+    if av is None or av.shape != ():
+        shape = av.shape if av is not None else type(out).__name__
+        raise TypeError(
+            f"Gradient only defined for scalar-output functions. Output of {name} had "
+            f"shape: {shape}. Reduce it (e.g. `.sum()`), or use `vjp`/`jacrev` for "
+            "non-scalar outputs."
+        )
+    _check_output_dtypes_rev(out, "grad", holomorphic)
+    # cotangent 1 (1+0j for complex outputs): for a holomorphic f this gives f'(z)
+    g = f_vjp(_unit_seed(out, av))
+    g = g[0] if isinstance(argnums, int) else tuple(g)
+    return ((out, aux), g) if has_aux else (out, g)
+
+def _tape_value_and_grad(fun, args, kwargs, argnum: int, has_aux: bool):
+    """``value_and_grad``'s result for one differentiated argument ``args[argnum]`` that is a
+    concrete inexact array, at the top level (the caller checked): `vjp`'s tape path without
+    its pytree and argument handling, which cannot change anything here (the argument is a
+    single leaf that needs no conversion and passes the input checks).  The same recording,
+    output checks, seed and backward walk, so the same numbers, dtypes and weak types.
+    None when the argument is anything else (the general path handles it)."""
+    n = len(args)
+    if not -n <= argnum < n:
+        return None
+    x = args[argnum]
+    if type(x) is not ArrayImpl or dtype_kind(x._buf.dtype) not in "fc":
+        return None
+    argnum %= n
+    out_tree = []
+
+    def flat_fun(ins):
+        a = list(args)
+        a[argnum] = ins[0]
+        return _flat_outputs(fun(*a, **kwargs), has_aux, out_tree)
+
+    where = origin(f"vjp of {_fname(fun)}")
+    p_out, backward, mask, aux = tape_out = tape_vjp(flat_fun, [x], where, has_aux)
+    o = p_out[0] if len(p_out) == 1 else None
+    if type(o) is not ArrayImpl or o._buf.shape != () or dtype_kind(o._buf.dtype) != "f" \
+            or out_tree[0].node_type is not None:
+        # not one real scalar array: `vjp`'s result and `value_and_grad`'s checks and errors
+        f_vjp = _vjp_result(flat_fun, [x], tree_flatten((x,))[1], out_tree[0], where, has_aux, tape_out,
+                            None, None)
+        out = f_vjp[0]
+        return _grad_result(out, f_vjp[1], aux, f"grad of {_fname(fun)}", argnum, has_aux, False)
+    b = o._buf
+    # the seed 1 (`_unit_seed`: ones_like on the output's device); a host scalar made directly
+    (g,) = backward([wrap(np.ones((), b.dtype)) if _BY_TYPE.get(type(b)) is NUMPY else ones_like(o)])
+    g = _weak_as(zeros_like_tangent(x) if g is None else g, x)
+    return ((o, aux), g) if has_aux else (o, g)
 
 
 def grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False,

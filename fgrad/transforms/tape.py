@@ -34,12 +34,14 @@ from ..core.constants import constant_like, full_placed_like, host_array
 from ..core.executor import device_of, place_consts
 from ..core.logs import get_logger
 from ..core.primitive import check_same_device, eval_primitive
+from ..core.quiet import switch
 from ..core.trace import ConcretizationError, Trace, new_trace, state
 from .backward_program import stage
 from .jvp_trace import linearize_flat, strip_aux
 from .transpose import backward_pass
 
 _PY = (int, float, bool, complex)
+_set_err, _IGNORE_ERR, _reset_err = switch()
 _cache = LRU("tape_cache_size")
 LOG = get_logger("tape")
 
@@ -51,18 +53,17 @@ class _Uncacheable:
 
 
 class TapeTracer(Tracer):
-    __slots__ = ("primal", "node", "k")
+    # ``aval`` is a plain attribute, made once: the promotion and reduction wrappers ask each
+    # operand for it, several times per operation (the primal is immutable)
+    __slots__ = ("primal", "node", "k", "aval")
 
     def __init__(self, trace, primal: ArrayImpl, node: int, k: int) -> None:
         self._trace = trace
         self.primal = primal
         self.node = node
         self.k = k
-
-    @property
-    def aval(self):
-        b = self.primal._buf
-        return make_aval(b.shape, b.dtype, self.primal._weak)
+        b = primal._buf
+        self.aval = make_aval(b.shape, b.dtype, primal._weak)
 
     @property
     def shape(self):
@@ -76,8 +77,8 @@ class TapeTracer(Tracer):
 class _OpVJP:
     """Cached programs for one primitive signature."""
 
-    __slots__ = ("primal_run", "n_out", "bwd_run", "consts", "ct_mask", "in_mask", "multi", "ct_avals",
-                 "tick")
+    __slots__ = ("primal_run", "primal_host", "n_out", "bwd_run", "bwd_host", "consts", "ct_mask", "in_mask",
+                 "multi", "ct_avals", "tick")
 
 
 def _build(prim, params, args, diff):
@@ -93,8 +94,10 @@ def _build(prim, params, args, diff):
     op = _OpVJP()
     op.consts = bp.consts
     op.primal_run = bp.primal_run()
+    op.primal_host = op.primal_run.host  # without the error-report switch: the caller sets it
     op.n_out = bp.n_out
     op.bwd_run = (bp.backward_run(), bp.bwd_consts)
+    op.bwd_host = op.bwd_run[0].host
     op.ct_mask = bp.ct_mask
     n_res = len(bp.primal.outvars) - bp.n_out
     op.ct_avals = [(v.aval.shape, v.aval.dtype) for v in bp.backward.invars[n_res:]]
@@ -127,57 +130,49 @@ class TapeTrace(Trace):
 
     def process(self, prim, args, params):
         # one pass: primal values, tape sources of differentiable inputs, the cache key
-        prims, sources, key = [], [], [prim]
+        prims, srcs, diff, key = [], [], [], [prim]
         bufs = []
-        any_diff = False
-        tb0, mixed = None, False
+        tb0, mixed, weak = None, False, False
         for a in args:
             t = type(a)
             if t is TapeTracer and a._trace is self:
                 p = a.primal
                 b = p._buf
                 if dtype_kind(b.dtype) in "fc":
-                    sources.append((a.node, a.k))
-                    any_diff = True
+                    srcs.append((a.node, a.k))
+                    diff.append(True)
                 else:
-                    sources.append(None)
-                prims.append(p)
-                bufs.append(b)
-                key.append(b.shape)
-                key.append(b.dtype)
-                tb = type(b)
-                key.append(tb)  # the backend: cached programs carry its constants
-                if tb0 is None:
-                    tb0 = tb
-                elif tb is not tb0:
-                    mixed = True
+                    diff.append(False)
             elif t is ArrayImpl:
+                p = a
                 b = a._buf
-                sources.append(None)
-                prims.append(a)
-                bufs.append(b)
-                key.append(b.shape)
-                key.append(b.dtype)
-                tb = type(b)
-                key.append(tb)
-                if tb0 is None:
-                    tb0 = tb
-                elif tb is not tb0:
-                    mixed = True
+                diff.append(False)
             elif t in _PY:
-                sources.append(None)
+                diff.append(False)
                 prims.append(a)
                 key.append(t)
                 key.append(a)
+                continue
             elif isinstance(a, Tracer):
                 return self.parent.process(prim, args, params)
             else:
                 return self.process(prim, [host_array(x) if x is a else x for x in args], params)
-        if not any_diff:
+            if p._weak:
+                weak = True
+            prims.append(p)
+            bufs.append(b)
+            tb = type(b)
+            key.append(b.shape)
+            key.append(b.dtype)
+            key.append(tb)  # the backend: cached programs carry its constants
+            if tb0 is None:
+                tb0 = tb
+            elif tb is not tb0:
+                mixed = True
+        if not srcs:
             return eval_primitive(prim, prims, params)
         if mixed:
             check_same_device(prim, prims)  # DeviceMismatchError before any compiled program runs
-        diff = [s is not None for s in sources]
         key.append(tuple(diff))
         try:
             if params:
@@ -197,16 +192,31 @@ class TapeTrace(Trace):
                 op = _Uncacheable()
             _cache[key] = op
         if type(op) is _Uncacheable:
-            return self._fallback(prim, params, prims, sources)
-        be = _BY_TYPE.get(type(bufs[0])) if bufs else None
+            it = iter(srcs)
+            return self._fallback(prim, params, prims, [next(it) if d else None for d in diff])
+        be = _BY_TYPE.get(tb0) if bufs else None
         xp = be.xp if be is not None else (xp_of(bufs[0]) if bufs else np)
-        res = op.primal_run(xp, op.consts + bufs if op.consts else bufs)
-        node = len(self.nodes)
+        if xp is np:  # the host: NumPy's error reports switched off inline (no wrapper call)
+            token = _set_err(_IGNORE_ERR)
+            try:
+                res = op.primal_host(np, op.consts + bufs if op.consts else bufs)
+            finally:
+                _reset_err(token)
+        else:
+            res = op.primal_run(xp, op.consts + bufs if op.consts else bufs)
+        nodes = self.nodes
+        node = len(nodes)
         n_out = op.n_out
-        self.nodes.append((op, res[n_out:], [s for s in sources if s is not None], xp))
-        outs = res[:n_out]
-        if any(type(p) is ArrayImpl and p._weak for p in prims):
-            outs = _weak_outputs(prim, prims, params, outs)
+        nodes.append((op, res[n_out:], srcs, xp))
+        if weak:
+            outs = _weak_outputs(prim, prims, params, res[:n_out])
+        elif n_out == 1 and not op.multi:
+            o = res[0]
+            if type(o) is not ArrayImpl:
+                o = wrap(np.asarray(o) if type(o) in _PY else o)
+            return TapeTracer(self, o, node, 0) if op.ct_mask[0] else o
+        else:
+            outs = res[:n_out]
         if n_out == 1 and not op.multi:
             o = outs[0]
             if type(o) is not ArrayImpl:
@@ -299,7 +309,14 @@ class TapeTrace(Trace):
                     live = [zeros_like_shaped(xp, ref, s, d) if c is None else c
                             for c, (s, d) in zip(live, op.ct_avals)]
                 bwd_run, bconsts = op.bwd_run
-                in_cts = iter(bwd_run(xp, [*bconsts, *res, *live]))
+                if xp is np:
+                    token = _set_err(_IGNORE_ERR)
+                    try:
+                        in_cts = iter(op.bwd_host(np, [*bconsts, *res, *live]))
+                    finally:
+                        _reset_err(token)
+                else:
+                    in_cts = iter(bwd_run(xp, [*bconsts, *res, *live]))
                 for s, m in zip(sources, op.in_mask):
                     if not m:
                         continue

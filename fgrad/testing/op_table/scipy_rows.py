@@ -190,7 +190,10 @@ def _mvn_args(rng, shapes, kw, dt):
 
 
 def _dirichlet_ref(x, alpha):
-    flat = x.reshape(-1, alpha.shape[-1])
+    # SciPy checks the simplex to ~1e-9: a float32 point's sum is an ulp off 1 (0.99999994),
+    # so the reference takes the point renormalized in float64 (within the row's tolerance)
+    x = np.asarray(x, np.float64)
+    flat = (x / x.sum(-1, keepdims=True)).reshape(-1, alpha.shape[-1])
     return np.asarray([_sst.dirichlet.logpdf(xi, alpha) for xi in flat]).reshape(x.shape[:-1])
 
 

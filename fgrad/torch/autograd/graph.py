@@ -36,7 +36,7 @@ import weakref
 import numpy as np
 from ...core.narrow_floats import dtype_kind as _dtype_kind
 
-from ..._lru import LRU
+from ..._lru import CLOCK as _CLOCK, LRU
 from ...core.array import ArrayImpl, ShapedArray, Tracer, wrap
 from ...core.executor import straight_line
 from ...core.ir import eval_jaxpr
@@ -436,6 +436,7 @@ class _Prog:
 
 # backward programs per op signature, bounded (config option ``autograd_cache_size``)
 _PROGS = LRU("autograd_cache_size")
+_PROGS_D = _PROGS._d  # noqa: SLF001 - read inline by `record`, the hot path
 LOG = get_logger("autograd")
 
 
@@ -857,16 +858,19 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
             avals.append((a.shape, a.dtype))
         else:
             b = a._buf
-            avals.append((b.shape, b.dtype))
-            if (a._rg or a._gfn is not None) and _dtype_kind(b.dtype) in "fc":
+            dt = b.dtype
+            avals.append((b.shape, dt))
+            if (a._rg or a._gfn is not None) and (dt.kind in "fc" or _dtype_kind(dt) in "fc"):
                 diff += (i,)
         i += 1
     if not diff:
         return None
     ck = (key, tuple(avals), diff)
-    prog = _PROGS.get(ck)
+    prog = _PROGS_D.get(ck)  # `_PROGS.get` inline (one call less per recorded op)
     if prog is None:
         prog = _program(ck, fn, avals, diff, multi)
+    else:
+        prog.tick = next(_CLOCK)  # marked as just used
     if type(prog) is _Dynamic:
         return _record_dynamic(name, fn, args, outs, edges, multi, diff)
     cls = _FN_CLASSES.get(name) if node_base is None else None
@@ -912,9 +916,10 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
     node._next = tuple(nxt)
     k = 0
     for o in outs:
-        if o is not None and _dtype_kind(o._buf.dtype) in "fc":
+        if o is not None and (o._buf.dtype.kind in "fc" or _dtype_kind(o._buf.dtype) in "fc"):
             o._gfn = node
-            o._oi = k
+            if o._oi != k:  # (the class default is 0: no instance dict for a single output)
+                o._oi = k
             if o._nograd_view:  # a view made under an internal no_grad, now recorded
                 o._nograd_view = False
         k += 1
@@ -993,7 +998,8 @@ def _record_dynamic(name, fn, args, outs, edges, multi, diff):
     for k, o in enumerate(outs):
         if o is not None and _dtype_kind(o._buf.dtype) in "fc":
             o._gfn = node
-            o._oi = k
+            if o._oi != k:
+                o._oi = k
     return node
 
 
