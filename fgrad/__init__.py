@@ -18,6 +18,8 @@ from .core.trace import ConcretizationError, UnexpectedTracerError
 from .core.primitive import Primitive
 from . import numpy  # noqa: F401  (installs the Array operator API)
 from .transforms.ad import grad, value_and_grad, jvp, vjp, linearize, jacfwd, jacrev, hessian
+from .transforms.fwd_and_bwd import fwd_and_bwd
+from ._dslice import ds
 from .transforms.batching import vmap
 from .transforms.custom import custom_jvp, custom_vjp
 from .transforms.custom_gradient import custom_gradient
@@ -99,7 +101,7 @@ from ._version import __version__, __version_info__  # noqa: E402,F401
 
 __all__ = [
     "Array", "ArrayImpl", "ShapedArray", "Tracer", "Primitive", "ConcretizationError",
-    "UnexpectedTracerError", "grad", "value_and_grad", "jvp", "vjp", "linearize",
+    "UnexpectedTracerError", "grad", "value_and_grad", "jvp", "vjp", "fwd_and_bwd", "ds", "linearize",
     "linear_transpose", "jacfwd",
     "jacrev", "hessian", "vmap", "custom_jvp", "custom_vjp", "custom_gradient", "closure_convert", "float0",
     "numpy",

@@ -250,12 +250,30 @@ def _draw(shape: Sequence[int], device: Any, use_color: bool, what: str) -> None
 
 def inspect_array_sharding(value: Any, *, callback: Callable[[Any], None]) -> None:
     """Call ``callback`` with ``value``'s sharding (JAX's ``jax.debug.inspect_array_sharding``);
-    fgrad's arrays have a single-device sharding.
+    fgrad's arrays have a single-device sharding.  A value traced by `fgrad.jit` is whole on
+    one device too: the callback gets ``NamedSharding(mesh, P())`` inside `fgrad.set_mesh`
+    (as JAX's), else the default device's `SingleDeviceSharding` (JAX, with no mesh, says
+    ``GSPMDSharding({replicated})``, which fgrad does not have).
 
     Example::
 
-        >>> import fgrad.numpy as fnp
-        >>> inspect_array_sharding(fnp.zeros(2), callback=lambda s: builtins.print(type(s).__name__))
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> show = lambda s: builtins.print(type(s).__name__)
+        >>> inspect_array_sharding(fnp.zeros(2), callback=show)
+        SingleDeviceSharding
+        >>> _ = fgrad.jit(lambda x: inspect_array_sharding(x, callback=show) or x)(fnp.zeros(2))
         SingleDeviceSharding
     """
-    callback(getattr(value, "sharding", None))
+    sharding = getattr(value, "sharding", None)
+    callback(_traced_sharding() if sharding is None else sharding)
+
+
+def _traced_sharding() -> Any:
+    """The sharding of a traced value: the current mesh's replicated one, else the default
+    device's."""
+    from . import sharding as S
+    from .backends import default_device
+    mesh = S._current.mesh
+    if isinstance(mesh, S.Mesh):
+        return S.NamedSharding(mesh, S.PartitionSpec())
+    return S.make_single_device_sharding(default_device())

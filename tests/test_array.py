@@ -465,3 +465,38 @@ def test_equality_with_non_arrays_follows_jax():
     assert (x == np.ones(2)).tolist() == [True, True] and (x != np.float32(1)).tolist() == [False, False]
     assert (x == fnp.arange(2.0)).tolist() == [False, True]
     assert fgrad.jit(lambda a, b: a == b)(x, x).tolist() == [True, True]
+
+
+# JAX 0.10.2 (x64 off): Array.view and Array.byteswap (their docstring examples and the bool
+# and complex paths); the methods were missing (AttributeError)
+_BIT_VIEW_CASES = [  # (expression, JAX's values as a list, JAX's dtype)
+    ("jnp.zeros([1, 2, 3], dtype=jnp.int16).view(jnp.int8).shape", (1, 2, 6), None),
+    ("jnp.zeros([1, 2, 4], dtype=jnp.int8).view(jnp.int16).shape", (1, 2, 2), None),
+    ("jnp.array([1, 0, 1], dtype=jnp.int8).view(jnp.bool_)", [True, False, True], "bool"),
+    ("jnp.array([True, False]).view(jnp.int8)", [1, 0], "int8"),
+    ("jnp.asarray(1.0, jnp.float32).view(jnp.int32)", 1065353216, "int32"),
+    ("jnp.array([1 + 2j, 3 - 4j], jnp.complex64).view(jnp.float32)", [1.0, 2.0, 3.0, -4.0], "float32"),
+    ("jnp.array([1.0, 2.0, 3.0, 4.0], jnp.float32).view(jnp.complex64)", [1 + 2j, 3 + 4j], "complex64"),
+    ("jnp.arange(5, dtype='int32').byteswap()", [0, 16777216, 33554432, 50331648, 67108864], "int32"),
+    ("jnp.arange(5, dtype='int32').byteswap().byteswap()", [0, 1, 2, 3, 4], "int32"),
+    ("jax.jit(lambda a: a.view(jnp.uint8))(jnp.arange(2, dtype=jnp.int16))", [0, 0, 1, 0], "uint8"),
+    ("jax.vmap(lambda a: a.byteswap())(jnp.arange(4, dtype=jnp.int16).reshape(2, 2))",
+     [[0, 256], [512, 768]], "int16"),
+]
+
+
+@pytest.mark.parametrize("expr, values, dtype", _BIT_VIEW_CASES)
+def test_array_view_and_byteswap_as_jaxs(expr, values, dtype):
+    def run(m):
+        out = eval(expr, {"jax": m, "jnp": m.numpy})  # noqa: S307
+        return (out, None) if isinstance(out, tuple) else (np.asarray(out).tolist(), str(out.dtype))
+
+    with fgrad.enable_x64(False):
+        assert run(fgrad) == (values, dtype)
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(False):
+        assert run(jax) == (values, dtype)
+    with pytest.raises(ValueError, match="0d array"):
+        fnp.asarray(1.0, np.float32).view(np.int8)
+    with pytest.raises(ValueError, match="divisor"):
+        fnp.zeros(3, np.int8).view(np.int16)

@@ -834,3 +834,87 @@ def test_basic_index_fast_path_parses_as_the_general_path(items, shape):
     assert got == want
     fast = I._parse_basic(len(shape), idx)
     assert fast is None or (fast, []) == want
+
+
+# JAX 0.10.2 (x64 off): x[jax.ds(...)] of x = arange(10) / arange(20).reshape(4, 5), eager and
+# under jit with a traced start -- windows clamped into the axis, strided indices clamped each
+_DS_CASES = [  # (expression, traced start under jit or None, JAX's values)
+    ("x[m.ds(4, 2)]", None, [4, 5]),
+    ("x[m.ds(-1, 2)]", None, [8, 9]),
+    ("x[m.ds(8, 3)]", None, [7, 8, 9]),
+    ("x[m.ds(5, 3, 3)]", None, [5, 8, 9]),
+    ("x[m.ds(-2, 3, 2)]", None, [0, 0, 2]),
+    ("x[m.ds(3)]", None, [0, 1, 2]),
+    ("x[m.ds(i, 2)]", 4, [4, 5]),
+    ("x[m.ds(i, 2)]", -1, [8, 9]),
+    ("x[m.ds(i, 3)]", 8, [7, 8, 9]),
+    ("x[m.ds(i, 3, 3)]", 5, [5, 8, 9]),
+    ("x2[..., m.ds(1, 2)]", None, [[1, 2], [6, 7], [11, 12], [16, 17]]),
+    ("x2[None, m.ds(i, 2), m.numpy.array([0, 1])]", 2, [[[10, 11], [15, 16]]]),
+    ("x2[m.ds(i, 2), 1]", 3, [11, 16]),
+]
+
+
+@pytest.mark.parametrize("expr, start, expected", _DS_CASES)
+def test_ds_dynamic_slices_index_as_jaxs(expr, start, expected):
+    """``jax.ds`` was missing (jax.ds's docstring example); fgrad.ds Slices index as JAX's,
+    eagerly and with a traced start under jit."""
+    def run(m):
+        x, x2 = m.numpy.arange(10), m.numpy.arange(20).reshape(4, 5)
+        f = lambda i: eval(expr, {"m": m, "x": x, "x2": x2, "i": i})  # noqa: E731, S307
+        out = f(None) if start is None else m.jit(f)(start)
+        return np.asarray(out).tolist(), str(out.dtype)
+
+    with fgrad.enable_x64(False):
+        assert run(fgrad) == (expected, "int32")
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(False):
+        assert run(jax) == (expected, "int32")
+
+
+def test_ds_gradient_pytree_and_errors():
+    """The gradient of a dynamic window is a scatter into it; a Slice with a traced start is
+    a pytree with that start as its leaf; a window longer than the axis is JAX's TypeError."""
+    g = fgrad.grad(lambda v, i: v[fgrad.ds(i, 2)].sum())(fnp.arange(5.0), 1)
+    assert np.asarray(g).tolist() == [0.0, 1.0, 1.0, 0.0, 0.0]
+    assert fgrad.tree_util.tree_leaves(fgrad.ds(1, 2)) == []
+    assert len(fgrad.tree_util.tree_leaves(fgrad.ds(fnp.asarray(1), 2))) == 1
+    assert fgrad.ds(None) == slice(None) and fgrad.ds(3) == fgrad.ds(0, 3)
+    with pytest.raises(TypeError, match="slice_sizes must be less than or equal"):
+        fnp.arange(10)[fgrad.ds(0, 11)]
+    with pytest.raises(ValueError, match="Non-static stride"):
+        fgrad.ds(0, 2, fnp.asarray(2))
+
+
+# JAX 0.10.2 (x64 off), x = arange(5.), x2 = arange(6.).reshape(2, 3): wrap_negative_indices=False
+# makes a negative index out of bounds (below 0): dropped, clamped to 0, or filled
+_NO_WRAP_CASES = [
+    ("x.at[-1].set(99, wrap_negative_indices=False, mode='drop')", [0.0, 1.0, 2.0, 3.0, 4.0]),
+    ("x.at[-1].set(99, wrap_negative_indices=False, mode='clip')", [99.0, 1.0, 2.0, 3.0, 4.0]),
+    ("x.at[-1].set(99, wrap_negative_indices=False)", [0.0, 1.0, 2.0, 3.0, 4.0]),
+    ("x.at[-1].get(wrap_negative_indices=False, mode='fill', fill_value=-7)", -7.0),
+    ("x.at[-1].get(wrap_negative_indices=False)", 0.0),
+    ("x.at[jnp.array([-1, 2])].add(10, wrap_negative_indices=False, mode='drop')",
+     [0.0, 1.0, 12.0, 3.0, 4.0]),
+    ("x2.at[..., -1].set(5, wrap_negative_indices=False, mode='drop')", [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]),
+    ("x2.at[-1, 1].set(5, wrap_negative_indices=False, mode='clip')", [[0.0, 5.0, 2.0], [3.0, 4.0, 5.0]]),
+    ("jax.jit(lambda i: x.at[i].set(99, wrap_negative_indices=False, mode='drop'))(-2)",
+     [0.0, 1.0, 2.0, 3.0, 4.0]),
+    ("x.at[-1].set(99, wrap_negative_indices=True)", [0.0, 1.0, 2.0, 3.0, 99.0]),
+]
+
+
+@pytest.mark.parametrize("expr, expected", _NO_WRAP_CASES)
+def test_at_wrap_negative_indices_false_as_jaxs(expr, expected):
+    """``x.at[-1].set(99, wrap_negative_indices=False, mode='drop')`` (jax.Array.at's docstring
+    example) raised TypeError: the argument was missing."""
+    def run(m):
+        names = {"jax": m, "jnp": m.numpy, "x": m.numpy.arange(5.0),
+                 "x2": m.numpy.arange(6.0).reshape(2, 3)}
+        return np.asarray(eval(expr, names)).tolist()  # noqa: S307
+
+    with fgrad.enable_x64(False):
+        assert run(fgrad) == expected
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(False):
+        assert run(jax) == expected

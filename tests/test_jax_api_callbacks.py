@@ -151,3 +151,39 @@ def test_pure_callback_with_custom_jvp_is_differentiable():
 
     assert abs(float(fgrad.grad(host_sin)(0.3)) - np.cos(0.3)) < 1e-12
     assert abs(float(fgrad.jit(fgrad.grad(host_sin))(0.3)) - np.cos(0.3)) < 1e-12
+
+
+# JAX 0.10.2 (the pure_callback docstring example): the shapes the callback sees for a batched
+# arange(4) and an unbatched operand, per vmap_method, and the result
+_EXPAND_DIMS_STORED = {("expand_dims", "1.0"): ("(4,) (1,)", [1.0, 2.0, 3.0, 4.0], "float32"),
+                       ("expand_dims", "2"): ("(4,) (1,)", [2, 3, 4, 5], "int32"),
+                       ("broadcast_all", "1.0"): ("(4,) (4,)", [1.0, 2.0, 3.0, 4.0], "float32")}
+
+
+def _shapes_program(m, method, y, jit):
+    seen = []
+
+    def callback(a, b):
+        seen.append(f"{np.shape(a)} {np.shape(b)}")
+        return np.asarray(a) + np.asarray(b)
+
+    def fun(a, b):
+        out = m.ShapeDtypeStruct(m.numpy.broadcast_shapes(m.numpy.shape(a), m.numpy.shape(b)),
+                                 m.numpy.result_type(a, b))
+        return m.pure_callback(callback, out, a, b, vmap_method=method)
+
+    f = m.vmap(fun, in_axes=(0, None))
+    out = (m.jit(f) if jit else f)(m.numpy.arange(4), eval(y))  # noqa: S307 - "1.0" or "2"
+    return seen[0], np.asarray(out).tolist(), str(out.dtype)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+@pytest.mark.parametrize("method, y", list(_EXPAND_DIMS_STORED))
+def test_expand_dims_gives_python_number_operands_a_batch_axis(method, y, jit):
+    """vmap_method="expand_dims" left an unbatched Python-number operand as it was, so the
+    callback saw shape () where JAX's sees (1,) (JAX's pure_callback docstring example)."""
+    with fgrad.enable_x64(False):
+        assert _shapes_program(fgrad, method, y, jit) == _EXPAND_DIMS_STORED[method, y]
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(False):
+        assert _shapes_program(jax, method, y, jit) == _EXPAND_DIMS_STORED[method, y]

@@ -252,3 +252,33 @@ def test_compiled_of_a_temporary_jit_is_callable():
     "'NoneType' object is not callable")."""
     assert float(fgrad.jit(lambda x: x * 2).lower(1.5).compile()(1.5)) == 3.0
     assert float(fgrad.jit(lambda x: x * 2).trace(1.0).lower().compile()(3.0)) == 6.0
+
+
+def test_inspect_array_sharding_of_a_traced_value():
+    """Under jit the callback got None (a tracer has no ``.sharding``); JAX's docstring example
+    (in_shardings under ``set_mesh(Mesh(devices, ('dev',)))``) prints JAX 0.10.2's
+    ``NamedSharding(mesh=Mesh('dev': 1, axis_types=(Auto,)), spec=P(), memory_kind=device)``;
+    without a mesh fgrad gives the default device's single-device sharding (JAX: a replicated
+    GSPMDSharding, a type fgrad does not have)."""
+    stored = "NamedSharding(mesh=Mesh('dev': 1, axis_types=(Auto,)), spec=P(), memory_kind=device)"
+
+    def run(m):
+        got = []
+
+        def f(x):
+            m.debug.inspect_array_sharding(m.numpy.sin(x), callback=got.append)
+            return x * 2
+
+        P = m.sharding.PartitionSpec
+        f = m.jit(f, in_shardings=P("dev"), out_shardings=P("dev"))
+        with m.set_mesh(m.sharding.Mesh(m.devices()[:1], ("dev",))):
+            f.lower(m.numpy.arange(8.0)).compile()
+        return got
+
+    with fgrad.default_device("cpu"):
+        assert [str(s) for s in run(fgrad)] == [stored]
+        seen = []
+        fgrad.jit(lambda x: fgrad.debug.inspect_array_sharding(x, callback=seen.append) or x)(fnp.ones(3))
+        assert type(seen[0]).__name__ == "SingleDeviceSharding" and seen[0].device == fnp.ones(1).device
+    jax = pytest.importorskip("jax")
+    assert [str(s) for s in run(jax)] == [stored]

@@ -251,3 +251,67 @@ def test_jacobian_is_jacrev():
     x = fnp.asarray([2.0, 0.5])
     np.testing.assert_allclose(np.asarray(fgrad.jacobian(f)(x)), np.asarray(fgrad.jacfwd(f)(x)))
     assert fgrad.jacobian is fgrad.jacrev
+
+
+# JAX 0.10.2's reprs of the values a function sees while jit/make_jaxpr trace it (x64 off)
+_JIT_TRACER_REPRS = [("jit", "arange3", "JitTracer(int32[3])"),
+                     ("jit", "py_float", "JitTracer(~float32[])"),
+                     ("make_jaxpr", "py_float", "JitTracer(~float32[])"),
+                     ("jit", "bool", "JitTracer(bool[])"),
+                     ("jit", "bf16", "JitTracer(bfloat16[2,3])")]
+
+
+def _traced_repr(m, transform, arg):
+    seen = []
+
+    def f(x):
+        seen.append((repr(x), str(x), f"{x}"))
+        return x
+
+    args = {"arange3": lambda: m.numpy.arange(3), "py_float": lambda: 1.0, "bool": lambda: True,
+            "bf16": lambda: m.numpy.ones((2, 3), m.numpy.bfloat16)}
+    getattr(m, transform)(f)(args[arg]())
+    return seen[0]
+
+
+@pytest.mark.parametrize("transform, arg, expected", _JIT_TRACER_REPRS)
+def test_jit_tracer_repr_is_jaxs(transform, arg, expected):
+    """``print(y)`` inside a jitted function (jax.disable_jit's docstring example) printed
+    ``Traced<int32[3]>with<StagingTrace>``; JAX prints ``JitTracer(int32[3])``."""
+    with fgrad.enable_x64(False), fgrad.default_device("cpu"):  # (bfloat16 lives on the CPU)
+        assert _traced_repr(fgrad, transform, arg) == (expected,) * 3
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(False):
+        assert _traced_repr(jax, transform, arg) == (expected,) * 3
+
+
+def test_fwd_and_bwd_matches_vjp_and_traces_once():
+    """``jax.fwd_and_bwd`` (missing: its docstring example raised AttributeError): bwd's
+    cotangents are vjp's (analytic here), both passes are traced once across steps, and
+    ``has_aux``/an int ``argnums`` return JAX's structures."""
+    calls = []
+
+    def f(x, w):
+        calls.append(1)
+        return fnp.sin(x) @ w
+
+    x = fnp.arange(12.0).reshape(3, 4) / 10
+    w = fnp.ones((4, 2))
+    ct = fnp.ones((3, 2))
+    fwd, bwd = fgrad.fwd_and_bwd(f, argnums=(0, 1))
+    for _ in range(3):
+        y, res = fwd(x, w)
+        gx, gw = bwd(res, ct)
+    assert len(calls) == 2  # one trace of fwd, one of bwd
+    np.testing.assert_allclose(np.asarray(y), np.sin(np.asarray(x)) @ np.ones((4, 2)), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(gx), np.cos(np.asarray(x)) * 2.0, rtol=1e-12)  # ct @ w.T = 2
+    np.testing.assert_allclose(np.asarray(gw), np.sin(np.asarray(x)).T @ np.ones((3, 2)), rtol=1e-12)
+    fwd1, bwd1 = fgrad.fwd_and_bwd(lambda a, b: (fnp.sum(a * b), a), argnums=1, has_aux=True,
+                                   jitted=False)
+    y1, res1, aux = fwd1(fnp.arange(3.0), fnp.ones(3))
+    assert float(y1) == 3.0 and np.asarray(aux).tolist() == [0.0, 1.0, 2.0]
+    assert np.asarray(bwd1(res1, 1.0)).tolist() == [0.0, 1.0, 2.0]  # d/db sum(a b) = a
+    jax = pytest.importorskip("jax")
+    jfwd, jbwd = jax.fwd_and_bwd(lambda a, b: (jax.numpy.sum(a * b), a), argnums=1, has_aux=True)
+    jy, jres, jaux = jfwd(jax.numpy.arange(3.0), jax.numpy.ones(3))
+    assert np.asarray(jbwd(jres, 1.0)).tolist() == [0.0, 1.0, 2.0]

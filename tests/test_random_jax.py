@@ -614,3 +614,22 @@ def test_gamma_family_draws_jax_stream_live():
         np.testing.assert_allclose(np_(random.gamma(random.PRNGKey(42), a, (64,))), want, rtol=1e-13)
         want = np.asarray(jax.random.loggamma(jk, a, (16,)))
         np.testing.assert_allclose(np_(random.loggamma(random.PRNGKey(42), a, (16,))), want, rtol=1e-13)
+
+
+def test_wrap_key_data_takes_a_key_dtype():
+    """JAX's wrap_key_data docstring example passes ``dtype=key.dtype``; fgrad had no
+    ``dtype`` argument (TypeError).  ``impl`` and ``dtype`` together, or a dtype that is not a
+    key dtype, raise ValueError as in JAX."""
+    def check(m):
+        key = m.random.key(42)
+        data = m.random.key_data(key)
+        again = m.random.wrap_key_data(data, dtype=key.dtype)
+        assert bool(key == again) and again.dtype == key.dtype
+        assert np.asarray(m.random.key_data(again)).tolist() == [0, 42]
+        with pytest.raises(ValueError, match="Cannot specify both `impl` and `dtype`"):
+            m.random.wrap_key_data(data, dtype=key.dtype, impl="threefry2x32")
+        with pytest.raises(ValueError):
+            m.random.wrap_key_data(data, dtype="float32")
+
+    check(fgrad)
+    check(pytest.importorskip("jax"))

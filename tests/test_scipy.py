@@ -630,3 +630,40 @@ def test_logsumexp_with_zero_weights_ignores_them_in_its_shift(dtype, x):
     w = fnp.asarray([0.5, 0.0, 2.0], dtype)
     np.testing.assert_allclose(np.asarray(fgrad.grad(lambda a: logsumexp(a, b=w))(vals)),
                                np.asarray(fgrad.grad(lambda a: fgrad.nn.logsumexp(a, b=w))(vals)))
+
+
+# JAX 0.10.2's result dtypes: jax.scipy.signal promotes its inputs to an inexact dtype
+# (promote_dtypes_inexact), so integer and bool inputs convolve as floats
+_SIGNAL_DTYPE_CASES = [  # (function, dtype1, dtype2, x64, JAX's result dtype)
+    ("convolve", "int32", "int32", False, "float32"),
+    ("convolve", "bool", "bool", False, "float32"),
+    ("correlate", "int32", "int32", False, "float32"),
+    ("convolve2d", "int32", "int32", False, "float32"),
+    ("correlate2d", "int32", "int32", False, "float32"),
+    ("fftconvolve", "int32", "int32", False, "float32"),
+    ("convolve", "int64", "int64", True, "float64"),
+    ("convolve", "int64", "float32", True, "float32"),
+    ("fftconvolve", "int8", "int8", True, "float32"),
+    ("convolve2d", "int16", "int8", True, "float32"),
+]
+
+
+@pytest.mark.parametrize("fn, dt1, dt2, x64, expected", _SIGNAL_DTYPE_CASES)
+def test_signal_convolutions_of_integers_are_inexact_as_jaxs(fn, dt1, dt2, x64, expected):
+    """fgrad kept SciPy's integer results (``convolve([1, 2, 3], [0, 1, 0.5])`` of ints was
+    int32); JAX's docstring examples print float32 (found by running them)."""
+    a = np.array([[1, 2, 3]] if fn.endswith("2d") else [1, 2, 3])
+    b = np.array([[0, 1, 1]] if fn.endswith("2d") else [0, 1, 1])
+    with fgrad.enable_x64(x64):
+        out = getattr(fsig, fn)(fnp.asarray(a, dt1), fnp.asarray(b, dt2))
+        assert out.dtype == np.dtype(expected)
+        x, k = a.astype(dt1).astype(float).ravel(), b.astype(dt2).astype(float).ravel()
+        ref = np.correlate(x, k, "full") if fn.startswith("correlate") else np.convolve(x, k)
+        ref = ref.reshape(out.shape)
+        np.testing.assert_allclose(np.asarray(out), ref, atol=1e-5)
+    jax = pytest.importorskip("jax")
+    jsig = importlib.import_module("jax.scipy.signal")
+    with jax.enable_x64(x64):
+        live = getattr(jsig, fn)(jax.numpy.asarray(a, dt1), jax.numpy.asarray(b, dt2))
+        assert str(live.dtype) == expected
+        np.testing.assert_allclose(np.asarray(live), ref, atol=1e-5)

@@ -5,6 +5,8 @@ finite differences (orders 1 and 2, both modes); vmap against a loop; jit agains
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -284,3 +286,35 @@ def test_errors():
                                                  select_range=(0.0, 1.0)))(fnp.ones(3))
     with pytest.raises(ValueError, match="expected"):
         fsl.qr_multiply(np.ones((3, 2)), np.ones(2))
+
+
+def test_dft_and_invpascal_signed_zeros_as_jaxs():
+    """JAX's docstring examples print ``dft(4).round(3)`` with JAX's rounding (its formula
+    ``exp(-2j pi a a^T / n)`` in the result's dtype: ``-0.-1.j`` at [1, 1]) and
+    ``invpascal(4, kind="lower")`` with -0. above the diagonal where i - j is odd; fgrad's
+    exact constructions printed 0.-1.j and 0. there."""
+    # JAX 0.10.2 with x64 off: the sign bits of dft(4)'s real and imaginary parts
+    dft_real_neg = [[0, 0, 0, 0], [0, 1, 1, 0], [0, 1, 0, 1], [0, 0, 1, 1]]
+    dft_imag_neg = [[0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+    invpascal_lower = [[1.0, -0.0, 0.0, -0.0], [-1.0, 1.0, -0.0, 0.0], [1.0, -2.0, 1.0, -0.0],
+                       [-1.0, 3.0, -3.0, 1.0]]
+
+    def check(m):
+        d = np.asarray(m.scipy.linalg.dft(4).round(3))
+        assert d.dtype == np.complex64
+        assert np.signbit(d.real).astype(int).tolist() == dft_real_neg
+        assert np.signbit(d.imag).astype(int).tolist() == dft_imag_neg
+        np.testing.assert_allclose(d, np.exp(-2j * np.pi * np.outer(np.arange(4), np.arange(4)) / 4),
+                                   atol=1e-6)
+        low = np.asarray(m.scipy.linalg.invpascal(4, kind="lower"))
+        np.testing.assert_allclose(low, invpascal_lower, rtol=1e-5)  # JAX's binom: gammaln
+        assert np.signbit(low).tolist() == np.signbit(invpascal_lower).tolist()
+        up = np.asarray(m.scipy.linalg.invpascal(4, kind="upper"))
+        assert np.signbit(up).tolist() == np.signbit(np.asarray(invpascal_lower).T).tolist()
+
+    with fgrad.enable_x64(False):
+        check(fgrad)
+    jax = pytest.importorskip("jax")
+    importlib.import_module("jax.scipy.linalg")
+    with jax.enable_x64(False):
+        check(jax)

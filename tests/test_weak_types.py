@@ -147,3 +147,25 @@ def test_gradient_through_weak_cast():
     # vmap over a weak batch keeps it weak (JAX: float64, weak_type=True)
     out = fgrad.vmap(lambda x: x * 2)(fnp.full(3, 2.0))
     assert out.weak_type and math.isclose(float(out[0]), 4.0)
+
+
+# (expression, JAX 0.10.2's repr with x64 off): vmap broadcasts an unmapped output made from
+# Python numbers as a weakly typed array
+_VMAP_UNMAPPED_OUTPUTS = [
+    ("jax.vmap(lambda x, y: (x + y, y * 2.), in_axes=(0, None), out_axes=0)(jnp.arange(2.), 4.)",
+     "(Array([4., 5.], dtype=float32), Array([8., 8.], dtype=float32, weak_type=True))"),
+    ("jax.vmap(lambda x: 3)(jnp.arange(2.))", "Array([3, 3], dtype=int32, weak_type=True)"),
+    ("jax.vmap(lambda x: 3.)(jnp.arange(2.))", "Array([3., 3.], dtype=float32, weak_type=True)"),
+    ("jax.vmap(lambda x: True)(jnp.arange(2.))", "Array([ True,  True], dtype=bool)"),
+]
+
+
+@pytest.mark.parametrize("expr, jax_repr", _VMAP_UNMAPPED_OUTPUTS)
+def test_vmap_unmapped_python_number_outputs_are_weak(expr, jax_repr):
+    """jax.vmap's docstring example printed ``Array([8., 8.], dtype=float32)``: the unmapped
+    Python-float output lost its weak type when broadcast over the batch."""
+    with fgrad.enable_x64(False), fgrad.default_device("cpu"):  # (a repr names other devices)
+        assert repr(eval(expr, {"jax": fgrad, "jnp": fnp})) == jax_repr  # noqa: S307
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(False):
+        assert repr(eval(expr, {"jax": jax, "jnp": jax.numpy})) == jax_repr  # noqa: S307

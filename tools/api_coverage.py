@@ -118,7 +118,7 @@ SKIPPED = {
     # the top level (``jax`` vs ``fgrad``)
     "JAX internals and compiler plumbing (no XLA in fgrad)": (
         "ad", "api_util", "interpreters", "lib", "ffi", "monitoring", "memory", "export",
-        "make_user_context", "fwd_and_bwd",
+        "make_user_context",
     ),
     "multi-device sharding (fgrad keeps each array whole on one device; docs/jax-api-more.md; "
     "shard_map is emulated, docs/shard-map-and-refs.md)": (
@@ -129,7 +129,7 @@ SKIPPED = {
         "threefry_partitionable", "legacy_prng_key", "enable_custom_prng", "allow_f16_reductions",
         "jax2tf_associative_scan_reductions",
     ),
-    "deprecated aliases (use process_indices / lax.dynamic_slice)": ("host_ids", "ds"),
+    "deprecated aliases (use process_indices)": ("host_ids",),
 }
 
 PAIRS = [

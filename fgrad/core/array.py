@@ -411,6 +411,12 @@ class Array:
     def repeat(self, repeats, axis=None, *, total_repeat_length=None, out_sharding=None):
         return N.repeat(self, repeats, axis=axis, total_repeat_length=total_repeat_length)
     def astype(self, dtype, copy=True, device=None): return N.astype(self, dtype, copy=copy, device=device)
+    def view(self, dtype=None, type=None):
+        """The array's bits as ``dtype`` (the last axis scales by the item sizes' ratio)."""
+        return N._view(self, dtype, type)
+    def byteswap(self):
+        """The array with each element's bytes reversed (little- <-> big-endian)."""
+        return N._byteswap(self)
 
     def to_device(self, device, /, *, stream=None): return N.to_device(self, device, stream=stream)
 
@@ -834,40 +840,57 @@ class _IndexUpdateRef:
     def __init__(self, array, idx) -> None:
         self.array, self.idx = array, idx
 
-    def _update(self, values, op, mode):
-        return N._scatter(self.array, self.idx, values, op, N._at_mode(mode, N._SET_MODES, "scatter"))
+    def _index(self, wrap_negative_indices):
+        """The index; without wrapping, negative entries are out of bounds (JAX's
+        ``wrap_negative_indices=False``: dropped by ``mode="drop"``, clamped to 0 by "clip")."""
+        return self.idx if wrap_negative_indices else N._no_wrap_index(self.array, self.idx)
 
-    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None):
+    def _update(self, values, op, mode, wrap_negative_indices=True):
+        return N._scatter(self.array, self._index(wrap_negative_indices), values, op,
+                          N._at_mode(mode, N._SET_MODES, "scatter"))
+
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None,
+            wrap_negative_indices=True):
         """The indexed values; out of bounds: clamped (default), or ``fill_value`` with
         ``mode="fill"`` (NaN for inexact dtypes)."""
-        return N._at_get(self.array, self.idx, mode, fill_value)
+        return N._at_get(self.array, self._index(wrap_negative_indices), mode, fill_value)
 
-    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        return self._update(values, "set", mode)
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            wrap_negative_indices=True):
+        return self._update(values, "set", mode, wrap_negative_indices)
 
-    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        return self._update(values, "add", mode)
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            wrap_negative_indices=True):
+        return self._update(values, "add", mode, wrap_negative_indices)
 
-    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        return self._update(N.negative(values), "add", mode)
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            wrap_negative_indices=True):
+        return self._update(N.negative(values), "add", mode, wrap_negative_indices)
 
-    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        return self._update(values, "mul", mode)
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            wrap_negative_indices=True):
+        return self._update(values, "mul", mode, wrap_negative_indices)
 
     mul = multiply
 
-    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        return self._update(N.reciprocal(values), "mul", mode)
+    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            wrap_negative_indices=True):
+        return self._update(N.reciprocal(values), "mul", mode, wrap_negative_indices)
 
-    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        return self._update(values, "min", mode)
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            wrap_negative_indices=True):
+        return self._update(values, "min", mode, wrap_negative_indices)
 
-    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        return self._update(values, "max", mode)
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            wrap_negative_indices=True):
+        return self._update(values, "max", mode, wrap_negative_indices)
 
-    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
-        return N._at_power(self.array, self.idx, values, mode, unique_indices)
+    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            wrap_negative_indices=True):
+        return N._at_power(self.array, self._index(wrap_negative_indices), values, mode, unique_indices)
 
-    def apply(self, func, *, indices_are_sorted=False, unique_indices=False, mode=None):
+    def apply(self, func, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            wrap_negative_indices=True):
         """``func`` (elementwise) applied to the indexed elements, once per index."""
-        return N._at_apply(self.array, self.idx, func, mode, unique_indices)
+        return N._at_apply(self.array, self._index(wrap_negative_indices), func, mode,
+                           unique_indices)

@@ -49,7 +49,8 @@ bool = bool_  # noqa: A001
 from ._optional import *  # noqa: F401,F403,E402
 from ._vectorize import vectorize  # noqa: F401,E402
 from ._ufunc import frompyfunc, ufunc  # noqa: F401,E402
-from ._optional import __array_namespace_info__, _at_apply, _at_get, _at_mode, _at_power, _getitem, _scatter, _SET_MODES, fft, linalg  # noqa: F401,E402,E501
+from ._bit_views import byteswap as _byteswap, view as _view  # noqa: F401,E402  (Array.byteswap/view)
+from ._optional import __array_namespace_info__, _at_apply, _at_get, _at_mode, _at_power, _getitem, _no_wrap_index, _scatter, _SET_MODES, fft, linalg  # noqa: F401,E402,E501
 
 _point_faces(globals(), "numpy")
 _array_mod._set_numpy_api(__import__(__name__, fromlist=["*"]))

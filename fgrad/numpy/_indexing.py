@@ -242,6 +242,92 @@ def _check_jax_index(idx) -> None:
                             f"{type_name} at position {pos}, indexer value {item!r}")
 
 
+def _is_dslice(item) -> bool:
+    return getattr(type(item), "_fgrad_dslice", False) is True  # an fgrad.ds Slice
+
+
+def _has_dslice(idx) -> bool:
+    return _is_dslice(idx) or (type(idx) is tuple and any(_is_dslice(e) for e in idx))
+
+
+def _index_width(item) -> int:
+    """How many of the operand's axes an index entry consumes."""
+    if item is None or item is Ellipsis or isinstance(item, (bool, np.bool_)):
+        return 0
+    if isinstance(item, (ArrayImpl, Tracer, np.ndarray, list)):
+        a = get_aval(item) if isinstance(item, (ArrayImpl, Tracer)) else np.asarray(item)
+        return a.ndim if _dtype_kind(a.dtype) == "b" else 1
+    return 1
+
+
+def _apply_dslices(x, idx):
+    """``x[idx]`` where ``idx`` holds `fgrad.ds` Slices: each is taken along its axis first
+    (JAX's clamping: a stride-1 window is moved inside the axis, a strided one clamps each
+    index) and becomes a full slice in the index that remains."""
+    shp = _shape(x)
+    items = []
+    for e, axis in _index_axes(idx, len(shp)):
+        if _is_dslice(e):
+            x = _take_dslice(x, e, axis, shp[axis])
+            e = slice(None)
+        items.append(e)
+    return x, tuple(items)
+
+
+def _index_axes(idx, nd: int):
+    """``(entry, axis)`` for each entry of the index ``idx`` of an ``nd``-dimensional operand:
+    the first axis the entry consumes (Ellipsis and None consume none)."""
+    items = list(idx) if type(idx) is tuple else [idx]
+    ell = next((k for k, e in enumerate(items) if e is Ellipsis), None)
+    out, axis = [], 0
+    for k, e in enumerate(items):
+        if k == ell:
+            axis = nd - sum(_index_width(f) for f in items[k + 1:])
+        out.append((e, axis))
+        if k != ell:
+            axis += _index_width(e)
+    return out
+
+
+def _no_wrap_index(x, idx):
+    """``idx`` with its negative integer indices moved below ``-n`` (``n`` the axis size): the
+    indexing ops then see them as out of bounds instead of counting from the end (JAX's
+    ``x.at[i].set(..., wrap_negative_indices=False)``)."""
+    shp = _shape(x)
+    entries = _index_axes(idx, len(shp))
+    out = []
+    for e, axis in entries:
+        if isinstance(e, (bool, np.bool_)) or e is None or e is Ellipsis or isinstance(e, slice):
+            out.append(e)
+        elif isinstance(e, (int, np.integer)):
+            out.append(int(e) - shp[axis] if e < 0 else e)
+        else:
+            a = _arr(e) if isinstance(e, (ArrayImpl, Tracer)) else _arr(np.asarray(e))
+            if _dtype_kind(get_aval(a).dtype) in "iu":
+                from ._math import where  # (fgrad.numpy._math imports this module)
+                a = where(a < 0, a - shp[axis], a)
+            out.append(a)
+    return tuple(out) if type(idx) is tuple else out[0]
+
+
+def _take_dslice(x, s, axis: int, n: int):
+    size, stride, start = s.size, s.stride, s.start
+    if stride == 1 and size > n:
+        raise TypeError(f"slice slice_sizes must be less than or equal to operand shape, got "
+                        f"slice_sizes ({size},) for axis {axis} of size {n}")
+    steps = np.arange(size, dtype=np.int64) * stride
+    if isinstance(start, (int, np.integer)):
+        start = int(start)
+        if stride == 1:
+            start = min(max(start + n if start < 0 else start, 0), n - size)
+        return take(x, np.clip(start + steps, 0, max(n - 1, 0)), axis=axis)
+    from ._math import clip, where  # (fgrad.numpy._math imports this module)
+    start = _arr(start)
+    if stride == 1:
+        start = clip(where(start < 0, start + n, start), 0, n - size)
+    return take(x, clip(start + steps.astype(start.dtype), 0, max(n - 1, 0)), axis=axis)
+
+
 def _getitem(x, idx):
     """``x[idx]`` with NumPy semantics (out-of-bounds integer indices are clamped, as in JAX)."""
     if type(x) is ArrayImpl and _trace_state.trace is _EVAL_TRACE:
@@ -261,6 +347,8 @@ def _getitem(x, idx):
                 out = backend_xp(buf).asarray(out)
             return wrap(out, x._weak)
     x = _arr(x)
+    if _has_dslice(idx):
+        x, idx = _apply_dslices(x, idx)
     if idx is None or _basic_key(idx) is not None:
         out = _static_slice_index(x, idx)
         if out is not None:

@@ -2,7 +2,7 @@
 ``__all__``; a missing function is an AttributeError, never a silent fallback."""
 # ruff: noqa: F401,F403
 from ._indexing import *
-from ._indexing import _at_apply, _at_get, _at_mode, _at_power, _getitem, _scatter, _SET_MODES
+from ._indexing import _at_apply, _at_get, _at_mode, _at_power, _getitem, _no_wrap_index, _scatter, _SET_MODES
 from ._products import *
 from ._sorting import *
 from ._array_api import *

@@ -188,8 +188,9 @@ def _pure_batch(axis_size, vals, dims, *, callback, result_avals, vmap_method):
         elif vmap_method == "broadcast_all":
             args.append(bdim_to_front(v, None, axis_size))
         elif vmap_method == "expand_dims":
-            av = get_aval(v)
-            args.append(reshape(v, (1,) + av.shape) if isinstance(v, (ArrayImpl, Tracer)) else v)
+            # a size-1 batch axis on every unbatched operand, Python numbers included (JAX's
+            # callback sees jnp.shape(1.0 under expand_dims) == (1,))
+            args.append(reshape(v, (1,) + get_aval(v).shape))
         else:  # legacy_vectorized: unbatched operands as they are
             args.append(v)
     avals = tuple(ShapedArray((axis_size,) + av.shape, av.dtype) for av in result_avals)

@@ -441,15 +441,26 @@ def key_data(keys: KeyArrayLike) -> Array:
     return k
 
 
-def wrap_key_data(key_bits_array: ArrayLike, *, impl: str | None = None) -> PRNGKeyArray:
-    """Typed keys over ``uint32[..., 2]`` data (the inverse of `key_data`).
+def wrap_key_data(key_bits_array: ArrayLike, *, impl: str | None = None,
+                  dtype: KeyDType | str | None = None) -> PRNGKeyArray:
+    """Typed keys over ``uint32[..., 2]`` data (the inverse of `key_data`); the implementation
+    is named by ``impl`` or by a key ``dtype`` (``key.dtype``), not both.
 
     Example::
 
         >>> import numpy as np, fgrad.random as random
         >>> random.wrap_key_data(np.zeros((3, 2), np.uint32)).shape
         (3,)
+        >>> random.wrap_key_data(np.zeros(2, np.uint32), dtype=random.key(0).dtype).dtype
+        key<fry>
     """
+    if dtype is not None:
+        if impl is not None:
+            raise ValueError("Cannot specify both `impl` and `dtype` arguments to "
+                             "fgrad.random.wrap_key_data")
+        if not isinstance(dtype, KeyDType) and dtype != KEY_DTYPE.name:
+            raise ValueError(f"fgrad.random.wrap_key_data: dtype must be a key dtype such as "
+                            f"{KEY_DTYPE.name} (a typed key's .dtype), got {dtype!r}")
     _check_impl(impl)
     d = _arr(key_bits_array)
     av = _get_aval(d)

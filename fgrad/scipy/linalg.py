@@ -27,6 +27,7 @@ from collections import namedtuple as _namedtuple
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.x64_mode import canonical_dtype
 
 from .. import numpy as fnp
 from ..ops.linalg import triangular_solve as _tri_solve
@@ -796,14 +797,17 @@ def invpascal(n: int, kind: str | None = None) -> Shaped[Array, "n n"]:
 
     Example::
 
-        >>> invpascal(3, kind="lower")
-        Array([[ 1.,  0.,  0.],
-               [-1.,  1.,  0.],
+        >>> invpascal(3, kind="lower")  # -0. above the diagonal where i - j is odd, as JAX's
+        Array([[ 1., -0.,  0.],
+               [-1.,  1., -0.],
                [ 1., -2.,  1.]], dtype=float64)
     """
     kind = _pascal_kind(kind, "invpascal")
-    low = np.asarray([[(-1) ** (i - j) * math.comb(i, j) for j in range(n)] for i in range(n)],
-                     dtype=np.int64).reshape(n, n).astype(np.float64)
+    # (-1)^(i-j) binom(i, j) in floats, as JAX: the zeros above the diagonal are -0. where
+    # i - j is odd
+    low = np.asarray([[(-1.0 if (i - j) % 2 else 1.0) * math.comb(i, j) if j <= i else
+                       (-0.0 if (i - j) % 2 else 0.0) for j in range(n)] for i in range(n)],
+                     dtype=np.float64).reshape(n, n)
     if kind == "lower":
         return fnp.asarray(low)
     if kind == "upper":
@@ -866,8 +870,10 @@ def dft(n: int, scale: str | None = None, *, dtype: DTypeLike | None = None) -> 
     dtype = np.dtype(np.complex128 if dtype is None else dtype)
     if dtype.kind != "c":
         raise ValueError(f"fgrad.scipy.linalg.dft: dtype must be a complex floating-point type; got {dtype}")
-    k = np.arange(n)
-    w = np.exp(-2j * np.pi * ((k[:, None] * k[None, :]) % max(n, 1)) / max(n, 1))
+    # JAX's formula in the result's dtype (its rounding: dft(4)[1, 1] is -4.4e-8 - 1j in
+    # complex64, printed -0.-1.j)
+    k = np.arange(n, dtype=canonical_dtype(dtype))
+    w = np.exp(-2j * np.pi * k[:, None] * k[None, :] / max(n, 1))
     if scale == "sqrtn":
         w = w / np.sqrt(n)
     elif scale == "n":

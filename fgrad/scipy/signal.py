@@ -50,7 +50,9 @@ def _check(in1, in2, mode, method, fn):
         if not (ge or le):
             raise ValueError(f"fgrad.scipy.signal.{fn}: for 'valid' mode, one input must be at least as "
                              f"large as the other in every dimension, got shapes {in1.shape} and {in2.shape}")
-    dt = np.result_type(in1.dtype, in2.dtype)
+    # JAX promotes to an inexact dtype (promote_dtypes_inexact): integer and bool inputs
+    # convolve as floats, int32 and float32 give float32
+    dt = _inexact_dtype(in1, in2, kinds="fc")
     return in1.astype(dt), in2.astype(dt)
 
 
@@ -87,18 +89,11 @@ def _convolve(in1, in2, mode, method, fn):
                          f"{in2.shape}")
     if method == "auto":
         method = "direct" if min(in1.size, in2.size) <= _DIRECT_MAX else "fft"
-    if _dtype_kind(in1.dtype) in "biu" and method == "fft":
-        restore = in1.dtype
-        in1, in2 = in1.astype(np.float64), in2.astype(np.float64)
-    else:
-        restore = None
     if method == "direct":
         small_second = in2.size <= in1.size
         full = _full_direct(in1, in2) if small_second else _full_direct(in2, in1)
     else:
         full = _full_fft(in1, in2)
-    if restore is not None:
-        full = fnp.round(full).astype(restore)
     if mode == "full":
         return full
     if mode == "same":

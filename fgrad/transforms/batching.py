@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wrap
+from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..core.trace import Trace, concretization_error_type, caller_site, current, new_trace, origin, state
 from ..core.constants import host_array, zeros_like
 from ..core.provenance import register_rule_frame
@@ -233,7 +234,10 @@ def _list_first(pair):
 def _as_array(x):
     if isinstance(x, (Tracer, ArrayImpl)):
         return x
-    return host_array(x)
+    out = host_array(x)
+    # a Python int/float/complex (an unmapped output computed from Python numbers) is weakly
+    # typed, as JAX's: vmap(lambda x, y: y * 2., in_axes=(0, None))(xs, 4.) is weak float32
+    return wrap(out._buf, True) if type(x) in WEAK_SCALAR_TYPES and type(out) is ArrayImpl else out
 
 
 def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_name: Hashable | None = None,

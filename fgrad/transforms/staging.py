@@ -64,6 +64,13 @@ class StagingTracer(Tracer):
     def aval(self) -> ShapedArray:
         return self._var.aval
 
+    def __repr__(self) -> str:
+        """JAX's: ``JitTracer(int32[3])``, ``~`` marking a weak type (``JitTracer(~float32[])``)."""
+        av = self._var.aval
+        return f"JitTracer({'~' if av.weak_type else ''}{av.str_short()})"
+
+    __str__ = __repr__
+
 
 class StagingTrace(Trace):
     __slots__ = ("partial", "linearizing", "eqns", "invars", "constvars", "consts", "_const_ids",
