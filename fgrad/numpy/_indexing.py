@@ -304,8 +304,7 @@ def _no_wrap_index(x, idx):
         else:
             a = _arr(e) if isinstance(e, (ArrayImpl, Tracer)) else _arr(np.asarray(e))
             if _dtype_kind(get_aval(a).dtype) in "iu":
-                from ._math import where  # (fgrad.numpy._math imports this module)
-                a = where(a < 0, a - shp[axis], a)
+                a = ew.select(a < 0, a - shp[axis], a)
             out.append(a)
     return tuple(out) if type(idx) is tuple else out[0]
 
@@ -321,11 +320,11 @@ def _take_dslice(x, s, axis: int, n: int):
         if stride == 1:
             start = min(max(start + n if start < 0 else start, 0), n - size)
         return take(x, np.clip(start + steps, 0, max(n - 1, 0)), axis=axis)
-    from ._math import clip, where  # (fgrad.numpy._math imports this module)
     start = _arr(start)
     if stride == 1:
-        start = clip(where(start < 0, start + n, start), 0, n - size)
-    return take(x, clip(start + steps.astype(start.dtype), 0, max(n - 1, 0)), axis=axis)
+        start = ew.minimum(ew.maximum(ew.select(start < 0, start + n, start), 0), n - size)
+    idx = ew.minimum(ew.maximum(start + steps.astype(start.dtype), 0), max(n - 1, 0))
+    return take(x, idx, axis=axis)
 
 
 def _getitem(x, idx):
