@@ -31,6 +31,7 @@ from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
+import fgrad.torch._errors as _errors
 from ._stl_order import topk_order as _topk_order
 from ._device import DEV as _DEV
 from ._dispatch import (  # noqa: F401
@@ -599,7 +600,7 @@ def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = 
 
     def fn(x, y):
         x, y = ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd)
-        z = ew.eq(x, 0)
+        z = ew.logical_and(ew.eq(x, 0), ew.eq(y, y))  # 0 where x == 0, but a NaN y stays NaN
         safe_y = ew.select(z, ew.add(ew.mul(y, 0), 1), y)
         return ew.select(z, ew.mul(x, 0), ew.mul(x, ew.log(safe_y)))
 
@@ -736,6 +737,10 @@ def isclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: flo
             equal_nan: bool = False) -> Tensor:
     a = input._buf
     b = other._buf if isinstance(other, Tensor) else other
+    if isinstance(other, Tensor) and a.shape != b.shape:
+        msg = _errors._broadcast_mismatch([a.shape, b.shape])
+        if msg:
+            raise RuntimeError(msg)  # PyTorch's error, not NumPy's ValueError
     Rd = result_dtype(input, other)
     if type(a) in _DEV or type(b) in _DEV:
         x, y = unify_devices(

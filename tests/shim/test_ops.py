@@ -516,3 +516,89 @@ def test_logcumsumexp_does_not_overflow_or_underflow():
     a.logcumsumexp(1).backward(ft.tensor(g))
     b.logcumsumexp(1).backward(torch.tensor(g))
     np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-5, atol=1e-5)
+
+
+# -- found running PyTorch's own docstring examples (tools/torch_docstring_examples.py) --------
+
+
+def _live_torch():
+    return pytest.importorskip("torch")
+
+
+def test_xlogy_keeps_nan_of_other_where_input_is_zero():
+    # torch.special.xlogy's docstring: xlogy(0, nan) is nan (fgrad gave 0)
+    x, y = ft.zeros(5), ft.tensor([-1, 0, 1, float("inf"), float("nan")])
+    want = [0.0, 0.0, 0.0, 0.0, math.nan]  # PyTorch 2.13
+    for fn in (ft.xlogy, ft.special.xlogy, lambda a, b: a.xlogy(b)):
+        np.testing.assert_array_equal(fn(x, y).numpy(), want)
+    np.testing.assert_array_equal(ft.xlogy(ft.tensor([0.0, 2.0]), float("nan")).numpy(), [math.nan] * 2)
+    torch = _live_torch()
+    np.testing.assert_array_equal(torch.xlogy(torch.zeros(5), torch.tensor(y.tolist())).numpy(), want)
+
+
+def test_diag_embed_any_pair_of_output_dims():
+    # torch.diag_embed's docstring: diag_embed(a, offset=1, dim1=0, dim2=2) (fgrad raised NotImplementedError)
+    a = ft.arange(1.0, 7.0).reshape(2, 3)
+    want_02 = [[[0.0, 1.0, 0.0, 0.0], [0.0, 4.0, 0.0, 0.0]], [[0.0, 0.0, 2.0, 0.0], [0.0, 0.0, 5.0, 0.0]],
+               [[0.0, 0.0, 0.0, 3.0], [0.0, 0.0, 0.0, 6.0]], [[0.0] * 4, [0.0] * 4]]
+    want_21 = [[[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0], [0.0, 0.0, 0.0, 3.0], [0.0] * 4],
+               [[0.0, 4.0, 0.0, 0.0], [0.0, 0.0, 5.0, 0.0], [0.0, 0.0, 0.0, 6.0], [0.0] * 4]]
+    assert ft.diag_embed(a, offset=1, dim1=0, dim2=2).tolist() == want_02
+    assert ft.diag_embed(a, offset=-1, dim1=2, dim2=1).tolist() == want_21
+    with pytest.raises(RuntimeError, match="cannot be identical"):
+        ft.diag_embed(a, dim1=1, dim2=-2)
+    w = ft.arange(1.0, 7.0).reshape(2, 3).requires_grad_()
+    ft.diag_embed(w, offset=1, dim1=0, dim2=2).sum().backward()
+    assert w.grad.tolist() == [[1.0] * 3] * 2
+    torch = _live_torch()
+    t = torch.arange(1.0, 7.0).reshape(2, 3)
+    assert torch.diag_embed(t, offset=1, dim1=0, dim2=2).tolist() == want_02
+    assert torch.diag_embed(t, offset=-1, dim1=2, dim2=1).tolist() == want_21
+
+
+def test_masked_scatter_broadcasts_input_with_mask():
+    # Tensor.masked_scatter's docstring: a [5] input with a [2, 5] mask gives [2, 5] (fgrad raised ValueError)
+    mask = [[0, 0, 0, 1, 1], [1, 1, 0, 1, 1]]
+    want = [[0, 0, 0, 0, 1], [2, 3, 0, 4, 5]]  # PyTorch 2.13
+    got = ft.tensor([0, 0, 0, 0, 0]).masked_scatter(ft.tensor(mask, dtype=ft.bool), ft.arange(10).reshape(2, 5))
+    assert got.tolist() == want
+    torch = _live_torch()
+    t = torch.tensor([0] * 5).masked_scatter(torch.tensor(mask, dtype=torch.bool), torch.arange(10).reshape(2, 5))
+    assert t.tolist() == want
+
+
+def test_reductions_take_numpy_keyword_names():
+    # torch.nn.CrossEntropyLoss's docstring: target.sum(axis=1) (fgrad raised TypeError)
+    t = ft.arange(6.0).reshape(2, 3)
+    assert t.sum(axis=1).tolist() == [3.0, 12.0]
+    assert ft.mean(t, axis=0, keepdims=True).tolist() == [[1.5, 2.5, 3.5]]
+    assert t.amax(axis=1, keepdims=True).tolist() == [[2.0], [5.0]]
+    with pytest.raises(TypeError, match="'foo'"):
+        ft.sum(t, foo=1)
+    with pytest.raises(TypeError, match="axis"):
+        t.sum(axis=1, dim=0)  # both names: PyTorch's TypeError too
+    torch = _live_torch()
+    tt = torch.arange(6.0).reshape(2, 3)
+    assert tt.sum(axis=1).tolist() == [3.0, 12.0] and torch.mean(tt, axis=0, keepdims=True).tolist() == [[1.5, 2.5, 3.5]]
+
+
+def test_typename_of_classes_and_modules():
+    # torch.typename's docstring: typename(torch.nn.Parameter) (fgrad gave '_TensorMeta')
+    want = ("torch.nn.parameter.Parameter", "torch.nn.modules.linear.Linear", "int", "torch.LongTensor")
+    got = (ft.typename(ft.nn.Parameter), ft.typename(ft.nn.Linear(1, 1)), ft.typename(1), ft.typename(ft.tensor([1])))
+    assert got == want
+    torch = _live_torch()
+    assert (torch.typename(torch.nn.Parameter), torch.typename(torch.nn.Linear(1, 1)), torch.typename(1),
+            torch.typename(torch.tensor([1]))) == want
+
+
+def test_allclose_of_shapes_that_do_not_broadcast_raises_runtime_error():
+    # torch.qr's docstring: allclose(q.mT @ q, eye(5)) with 4x4 q (fgrad raised NumPy's ValueError)
+    msg = "The size of tensor a \\(4\\) must match the size of tensor b \\(5\\) at non-singleton dimension 1"
+    for fn in (ft.allclose, ft.isclose):
+        with pytest.raises(RuntimeError, match=msg):
+            fn(ft.zeros(4, 4), ft.eye(5))
+    assert ft.allclose(ft.zeros(4, 4), ft.zeros(1))
+    torch = _live_torch()
+    with pytest.raises(RuntimeError, match=msg):
+        torch.allclose(torch.zeros(4, 4), torch.eye(5))
