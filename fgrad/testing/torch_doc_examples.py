@@ -136,8 +136,13 @@ def _values(a: np.ndarray) -> Any:
     return [_values(s) for s in a]
 
 
+FULL_VALUES = 512  # tensors up to this many elements are recorded whole
+FIRST = 32  # of a larger one, the first values (with its sum and sum of magnitudes)
+
+
 def encode(v: Any, torch: Any) -> Any:
-    """A JSON-able record of an expression's value: tensors by dtype, shape and values;
+    """A JSON-able record of an expression's value: tensors by dtype, shape and values (a large
+    one by its first values, sum and sum of magnitudes);
     tuples, lists and named tuples element-wise; anything else by ``repr``.
 
     >>> import fgrad.torch as torch
@@ -147,7 +152,13 @@ def encode(v: Any, torch: Any) -> Any:
     if isinstance(v, torch.Tensor):
         if str(getattr(v, "device", "cpu")) == "meta":
             return {"tensor": str(v.dtype), "shape": list(v.shape), "values": "meta"}
-        return {"tensor": str(v.dtype), "shape": list(v.shape), "values": _values(_to_numpy(v))}
+        a = _to_numpy(v)
+        if a.size <= FULL_VALUES:
+            return {"tensor": str(v.dtype), "shape": list(v.shape), "values": _values(a)}
+        flat = a.reshape(-1)  # a large tensor: its first values and its sums stand for it
+        wide = flat.astype(np.complex128 if np.iscomplexobj(flat) else np.float64)
+        return {"tensor": str(v.dtype), "shape": list(v.shape), "first": _values(flat[:FIRST]),
+                "sum": _plain(wide.sum()), "abs_sum": _plain(np.abs(wide).sum())}
     if isinstance(v, (tuple, list)) and not isinstance(v, torch.Size):
         kind = type(v).__name__ if hasattr(v, "_fields") or type(v).__module__.startswith(
             ("torch.return_types", "fgrad")) else type(v).__name__
@@ -258,6 +269,17 @@ def _same_value(a: Any, b: Any, rtol: float, atol: float) -> str | None:
     if "tensor" in a:
         if a["tensor"] != b["tensor"] or a["shape"] != b["shape"]:
             return f"{a['tensor']}{a['shape']} vs {b['tensor']}{b['shape']}"
+        if "values" not in b:
+            if "first" not in a:
+                return "values vs summary"
+            scale = max(1.0, _max_abs(b["first"]))
+            if not _close(a["first"], b["first"], rtol, atol * scale):
+                return f"first values {_short(a['first'])} vs {_short(b['first'])}"
+            tol = atol * max(1.0, _max_abs(b["abs_sum"])) * 10
+            for key in ("sum", "abs_sum"):
+                if not _close(a[key], b[key], rtol, tol):
+                    return f"{key} {a[key]} vs {b[key]}"
+            return None
         scale = max(1.0, _max_abs(b["values"]))  # float32 sums of many terms: error ~ eps * magnitude
         if not _close(a["values"], b["values"], rtol, atol * scale):
             return f"values {_short(a['values'])} vs {_short(b['values'])}"

@@ -2019,14 +2019,22 @@ def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Te
     return res if out is None else write_out(out, res, "heaviside")
 
 
+def _integer_binary(name: str, ufunc, input: Tensor, other: TensorOrScalar, out: Tensor | None) -> Tensor:
+    """``gcd``/``lcm``: integer operands only (PyTorch's NotImplementedError naming the kernel,
+    not NumPy's missing-loop error)."""
+    R = np.dtype(result_dtype(input, other))
+    if _dtype_kind(R) not in "iu":
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{D.from_np(R)._legacy}'")
+    res = result_tensor(ufunc(input._buf, other._buf if isinstance(other, Tensor) else other))
+    return res if out is None else write_out(out, res, name)
+
+
 def gcd(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
-    res = result_tensor(np.gcd(input._buf, other._buf if isinstance(other, Tensor) else other))
-    return res if out is None else write_out(out, res, "gcd")
+    return _integer_binary("gcd", np.gcd, input, other, out)
 
 
 def lcm(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
-    res = result_tensor(np.lcm(input._buf, other._buf if isinstance(other, Tensor) else other))
-    return res if out is None else write_out(out, res, "lcm")
+    return _integer_binary("lcm", np.lcm, input, other, out)
 
 
 def ldexp(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:

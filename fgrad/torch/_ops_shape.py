@@ -2258,6 +2258,11 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
 
 def histc(input: Tensor, bins: int = 100, min: Number = 0, max: Number = 0) -> Tensor:  # noqa: A002
     b = input._buf
+    kind = _dtype_kind(b.dtype)
+    if kind != "f":  # PyTorch's kernels refuse what NumPy would silently count
+        legacy = input.dtype._legacy
+        kernel = {"b": "linspace_cpu", "c": "aminmax_cpu"}.get(kind, "histogram_cpu")
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{legacy}'")
     lo, hi = float(min), float(max)
     if lo == hi:
         lo, hi = float(b.min()), float(b.max())

@@ -560,10 +560,11 @@ def test_masked_scatter_broadcasts_input_with_mask():
     # Tensor.masked_scatter's docstring: a [5] input with a [2, 5] mask gives [2, 5] (fgrad raised ValueError)
     mask = [[0, 0, 0, 1, 1], [1, 1, 0, 1, 1]]
     want = [[0, 0, 0, 0, 1], [2, 3, 0, 4, 5]]  # PyTorch 2.13
-    got = ft.tensor([0, 0, 0, 0, 0]).masked_scatter(ft.tensor(mask, dtype=ft.bool), ft.arange(10).reshape(2, 5))
+    got = ft.tensor([0] * 5).masked_scatter(ft.tensor(mask, dtype=ft.bool), ft.arange(10).reshape(2, 5))
     assert got.tolist() == want
     torch = _live_torch()
-    t = torch.tensor([0] * 5).masked_scatter(torch.tensor(mask, dtype=torch.bool), torch.arange(10).reshape(2, 5))
+    t = torch.tensor([0] * 5).masked_scatter(torch.tensor(mask, dtype=torch.bool),
+                                             torch.arange(10).reshape(2, 5))
     assert t.tolist() == want
 
 
@@ -579,13 +580,15 @@ def test_reductions_take_numpy_keyword_names():
         t.sum(axis=1, dim=0)  # both names: PyTorch's TypeError too
     torch = _live_torch()
     tt = torch.arange(6.0).reshape(2, 3)
-    assert tt.sum(axis=1).tolist() == [3.0, 12.0] and torch.mean(tt, axis=0, keepdims=True).tolist() == [[1.5, 2.5, 3.5]]
+    assert tt.sum(axis=1).tolist() == [3.0, 12.0]
+    assert torch.mean(tt, axis=0, keepdims=True).tolist() == [[1.5, 2.5, 3.5]]
 
 
 def test_typename_of_classes_and_modules():
     # torch.typename's docstring: typename(torch.nn.Parameter) (fgrad gave '_TensorMeta')
     want = ("torch.nn.parameter.Parameter", "torch.nn.modules.linear.Linear", "int", "torch.LongTensor")
-    got = (ft.typename(ft.nn.Parameter), ft.typename(ft.nn.Linear(1, 1)), ft.typename(1), ft.typename(ft.tensor([1])))
+    got = (ft.typename(ft.nn.Parameter), ft.typename(ft.nn.Linear(1, 1)), ft.typename(1),
+           ft.typename(ft.tensor([1])))
     assert got == want
     torch = _live_torch()
     assert (torch.typename(torch.nn.Parameter), torch.typename(torch.nn.Linear(1, 1)), torch.typename(1),
@@ -602,3 +605,33 @@ def test_allclose_of_shapes_that_do_not_broadcast_raises_runtime_error():
     torch = _live_torch()
     with pytest.raises(RuntimeError, match=msg):
         torch.allclose(torch.zeros(4, 4), torch.eye(5))
+
+
+# PyTorch 2.13's errors for integer-only / float-only kernels given the other kind (fgrad raised
+# RuntimeError, NumPy's UFuncTypeError, or counted booleans and complex numbers silently)
+KERNEL_DTYPE_ERRORS = [  # (name, call, kernel, PyTorch's type name)
+    ("poisson", lambda t: t.poisson(t.tensor([4])), "poisson_cpu", "Long"),
+    ("Poisson.sample", lambda t: t.distributions.Poisson(t.tensor([4])).sample(), "poisson_cpu", "Long"),
+    ("nextafter", lambda t: t.nextafter(t.tensor([1]), t.tensor([2])), "nextafter_cpu", "Long"),
+    ("histc long", lambda t: t.histc(t.tensor([1, 2, 3]), bins=3), "histogram_cpu", "Long"),
+    ("histc bool", lambda t: t.histc(t.tensor([True, False]), bins=3), "linspace_cpu", "Bool"),
+    ("histc complex", lambda t: t.histc(t.tensor([1j]), bins=3), "aminmax_cpu", "ComplexFloat"),
+    ("histogram", lambda t: t.histogram(t.tensor([1, 2]), bins=2), "histogramdd", "Long"),
+    ("dirichlet", lambda t: t._sample_dirichlet(t.tensor([1])), "dirichlet", "Long"),
+    ("gcd float", lambda t: t.gcd(t.tensor([1.0]), t.tensor([2.0])), "gcd_cpu", "Float"),
+    ("lcm mixed", lambda t: t.lcm(t.tensor([1]), t.tensor([2.0])), "lcm_cpu", "Float"),
+]
+
+
+@pytest.mark.parametrize("case", KERNEL_DTYPE_ERRORS, ids=[c[0] for c in KERNEL_DTYPE_ERRORS])
+def test_kernel_dtype_errors_are_not_implemented_errors(case):
+    _, call, kernel, type_name = case
+    msg = f"\"{kernel}\" not implemented for '{type_name}'"
+    with pytest.raises(NotImplementedError) as e:
+        call(ft)
+    assert str(e.value) == msg
+    assert ft.gcd(ft.tensor([4, 6]), ft.tensor([6, 9])).tolist() == [2, 3]
+    torch = _live_torch()
+    with pytest.raises(NotImplementedError) as e:
+        call(torch)
+    assert str(e.value) == msg
