@@ -161,16 +161,6 @@ def skip_reason(name: str, sources: list[str]) -> str | None:
     return None
 
 
-def _reset(face) -> None:
-    face.set_default_dtype(face.float32)
-    face.set_printoptions(profile="default")
-    face.set_grad_enabled(True)
-    try:
-        face.use_deterministic_algorithms(False)
-    except Exception:  # noqa: BLE001
-        pass
-
-
 def run_all(only: set[str] | None, verbose: bool) -> list[dict]:
     rows = []
     for group, name, doc in _doc_entries():
@@ -189,11 +179,9 @@ def run_all(only: set[str] | None, verbose: bool) -> list[dict]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t_steps = run_example(sources, torch, qualname=name)
-            _reset(torch)
             t0 = time.perf_counter()
             f_steps = run_example(sources, ftorch, qualname=name)
             row["fgrad_seconds"] = round(time.perf_counter() - t0, 4)
-            _reset(ftorch)
         row["torch_steps"] = t_steps
         if t_steps[-1]["kind"] == "raises" and t_steps[-1]["error"] == "NameError":
             row.update(status="skipped", why="undefined names (PyTorch's own run: "

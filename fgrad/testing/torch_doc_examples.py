@@ -20,6 +20,7 @@ import itertools
 import math
 import re
 import signal
+import warnings
 from typing import Any
 
 import numpy as np
@@ -188,14 +189,18 @@ def run_example(sources: list[str], torch: Any, *, qualname: str = "", seed: int
     """Run an example's statements in order in a fresh namespace after ``torch.manual_seed(seed)``.
 
     Each statement gives a step: ``{"kind": "value", "value": ...}`` for an expression statement
-    (its :func:`encode`), ``{"kind": "exec"}`` otherwise, with ``"stdout"`` (what it printed) and,
+    (its :func:`encode`), ``{"kind": "exec"}`` otherwise, with ``"stdout"`` (what it printed),
+    ``"warns"`` (the categories of the warnings it gave, when it gave any) and,
     when it raised, ``{"kind": "raises", "error": type name}``; the run stops at the first error.
     When the namespace ends with an ``optimizer``, a last ``"state"`` step holds its learning rates.
+    The switches an example may flip (default dtype, print options, grad mode) are put back after.
 
     >>> import fgrad.torch as torch
-    >>> run_example(["print(1 + 1)"], torch)
-    [{'kind': 'exec', 'stdout': '2\\n'}]
+    >>> run_example(["x = 2", "print(x)", "x + 1"], torch)
+    [{'kind': 'exec', 'stdout': ''}, {'kind': 'value', 'value': {'repr': 'None'}, 'stdout': '2\\n'}, \
+{'kind': 'value', 'value': {'repr': '3'}, 'stdout': ''}]
     """
+    saved = (torch.get_default_dtype(), torch.is_grad_enabled(), torch.are_deterministic_algorithms_enabled())
     torch.manual_seed(seed)
     ns = namespace_for(torch, qualname)
     steps: list[dict] = []
@@ -207,9 +212,11 @@ def run_example(sources: list[str], torch: Any, *, qualname: str = "", seed: int
         for src in sources:
             out = io.StringIO()
             step: dict[str, Any]
+            caught: list = []
             try:
                 tree = ast.parse(src, mode="exec")
-                with contextlib.redirect_stdout(out):
+                with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
                     if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr):
                         v = eval(compile(ast.Expression(tree.body[0].value), "<example>", "eval"), ns)
                         step = {"kind": "value", "value": encode(v, torch)}
@@ -223,6 +230,8 @@ def run_example(sources: list[str], torch: Any, *, qualname: str = "", seed: int
                     raise
                 step = {"kind": "raises", "error": type(e).__name__, "message": str(e)[:300]}
             step["stdout"] = out.getvalue()
+            if caught:  # the warnings' categories (PyTorch's deprecations, scheduler order...)
+                step["warns"] = sorted({w.category.__name__ for w in caught})
             steps.append(step)
             if step["kind"] == "raises":
                 break
@@ -238,7 +247,18 @@ def run_example(sources: list[str], torch: Any, *, qualname: str = "", seed: int
         if use_alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old)
+        _restore(torch, saved)
     return steps
+
+
+def _restore(torch: Any, saved: tuple) -> None:
+    """Undo the process-wide switches examples flip (default dtype, print options, grad mode,
+    deterministic algorithms), so the next example starts as the first did."""
+    dtype, grad, deterministic = saved
+    torch.set_default_dtype(dtype)
+    torch.set_printoptions(profile="default")
+    torch.set_grad_enabled(grad)
+    torch.use_deterministic_algorithms(deterministic)
 
 
 def _close(a: Any, b: Any, rtol: float, atol: float) -> bool:
@@ -345,6 +365,8 @@ def compare_steps(fgrad_steps: list[dict], torch_steps: list[dict], *, rtol: flo
             d = _same_value(f["value"], t["value"], rtol, atol)
             if d:
                 return f"step {i}: {d}"
+        if f.get("warns") != t.get("warns"):
+            return f"step {i}: warns {f.get('warns')} vs {t.get('warns')}"
         if not _same_stdout(f["stdout"], t["stdout"], rtol, atol):
             return f"step {i}: printed {_short(f['stdout'])} vs {_short(t['stdout'])}"
     if len(fgrad_steps) != len(torch_steps):

@@ -2072,13 +2072,13 @@ def nanquantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: boo
     if not np.isnan(b).any():
         return quantile(input, q, dim, keepdim, interpolation=interpolation, out=out)
     qv = q._buf if isinstance(q, Tensor) else q
-    r = np.nanquantile(
-        b if dim is not None else b.reshape(-1),
-        qv,
-        axis=0 if dim is None else dim,
-        keepdims=keepdim and dim is not None,
-        method=interpolation,
-    )
+    x = b if dim is not None else b.reshape(-1)
+    ax = 0 if dim is None else _wrap_dim(dim, b.ndim)
+    allnan = np.isnan(x).all(axis=ax, keepdims=True)  # those give NaN (NumPy would also warn)
+    r = np.nanquantile(np.where(allnan, 0, x), qv, axis=ax, keepdims=True, method=interpolation)
+    r = np.where(allnan, np.nan, r)
+    if not (keepdim and dim is not None):
+        r = np.squeeze(r, axis=np.ndim(qv) + ax)
     res = result_tensor(_asb(r).astype(b.dtype))
     return res if out is None else write_out(out, res, "nanquantile")
 

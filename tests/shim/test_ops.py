@@ -635,3 +635,44 @@ def test_kernel_dtype_errors_are_not_implemented_errors(case):
     with pytest.raises(NotImplementedError) as e:
         call(torch)
     assert str(e.value) == msg
+
+
+def test_nanquantile_of_an_all_nan_row_is_nan_without_a_warning():
+    # torch.nanquantile's docstring: t.nanquantile(0.5, dim=1) with a row of NaNs (fgrad let NumPy's
+    # "All-NaN slice encountered" RuntimeWarning out; PyTorch gives NaN silently)
+    nan = math.nan
+    t = ft.tensor([[nan, nan], [1.0, 2.0]])
+    np.testing.assert_array_equal(t.nanquantile(0.5, dim=1).numpy(), [nan, 1.5])  # PyTorch 2.13
+    np.testing.assert_array_equal(t.nanquantile(0.5, dim=-1, keepdim=True).numpy(), [[nan], [1.5]])
+    np.testing.assert_array_equal(t.nanquantile(ft.tensor([0.25, 0.5]), dim=1).numpy(),
+                                  [[nan, 1.25], [nan, 1.5]])
+    assert t.nanquantile(ft.tensor([0.25, 0.5]), dim=0, keepdim=True).shape == (2, 1, 2)
+    assert math.isnan(ft.tensor([nan] * 3).nanquantile(0.5).item())
+    torch = _live_torch()
+    tt = torch.tensor([[nan, nan], [1.0, 2.0]])
+    np.testing.assert_array_equal(tt.nanquantile(0.5, dim=1).numpy(), [nan, 1.5])
+
+
+def test_asarray_of_a_tensor_keeps_history_as_pytorch_2_13(monkeypatch):
+    # torch.asarray's docstring: asarray(a, copy=True) (fgrad gave a detached copy and torch.tensor's
+    # "To copy construct from a tensor" warning)
+    import fgrad.torch._ops_creation as creation
+
+    monkeypatch.setattr(creation, "_ASARRAY_WARNED", [])
+    a = ft.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with pytest.warns(UserWarning, match="unspecified requires_grad now defaults to obj.requires_grad"):
+        c = ft.asarray(a, copy=True)
+    assert c.requires_grad and type(c.grad_fn).__name__ == "CloneBackward0"
+    assert c.data_ptr() != a.data_ptr()
+    d = ft.asarray(a, copy=True, requires_grad=False)
+    assert not d.requires_grad and d.grad_fn is None
+    e = ft.asarray(a * 2, copy=True, requires_grad=True)
+    assert type(e.grad_fn).__name__ == "CloneBackward0"
+    f = ft.asarray(a, copy=True, dtype=ft.float64)
+    assert type(f.grad_fn).__name__ == "ToCopyBackward0" and f.dtype == ft.float64
+    (c.sum() * 3).backward()
+    assert a.grad.tolist() == [3.0, 3.0, 3.0]
+    torch = _live_torch()
+    ta = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    assert type(torch.asarray(ta, copy=True, requires_grad=True).grad_fn).__name__ == "CloneBackward0"
+    assert torch.asarray(ta, copy=True, requires_grad=False).grad_fn is None

@@ -38,6 +38,14 @@ def _cases():
 CASES = _cases()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_warn_once(monkeypatch):
+    # PyTorch's once-per-process warnings (torch.asarray's) were fresh in the stored run
+    import fgrad.torch._ops_creation as creation
+
+    monkeypatch.setattr(creation, "_ASARRAY_WARNED", [])
+
+
 @pytest.mark.parametrize("ex", CASES)
 def test_example_agrees_with_pytorch(ex):
     steps = run_example(ex["sources"], ft, qualname=ex["name"], time_limit=60.0)
