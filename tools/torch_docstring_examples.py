@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import torch  # noqa: E402
 
 import fgrad.torch as ftorch  # noqa: E402
-from fgrad.testing.torch_doc_examples import compare_steps, run_example  # noqa: E402
+from fgrad.testing.torch_doc_examples import compare_steps, missing_warnings, run_example  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "stored",
                    "torch_docstring_examples.json")
@@ -189,6 +189,8 @@ def run_all(only: set[str] | None, verbose: bool) -> list[dict]:
             rows.append(row)
             continue
         diff = compare_steps(f_steps, t_steps)
+        if missing_warnings(f_steps, t_steps):
+            row["missing_warnings"] = missing_warnings(f_steps, t_steps)
         if diff is None:
             row["status"] = "same"
         elif f_steps[-1]["kind"] == "raises" and len(f_steps) <= len(t_steps) and (
@@ -220,6 +222,10 @@ def report(rows: list[dict]) -> str:
         for r in rows:
             if r["status"] == s:
                 lines.append(f"- {s}: `{r['name']}`: {r.get('diff', r.get('why', ''))}")
+    for r in rows:
+        if r.get("missing_warnings"):
+            warns = ", ".join(r["missing_warnings"])
+            lines.append(f"- PyTorch warns, fgrad does not: `{r['name']}`: {warns}")
     return "\n".join(lines)
 
 

@@ -173,6 +173,8 @@ def numpy_keywords(fn, args, kwargs, exc: TypeError):
     >>> torch.sum(torch.ones(2, 3), axis=1, keepdims=True).shape
     torch.Size([2, 1])
     """
+    if not kwargs:
+        raise exc
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
@@ -203,8 +205,6 @@ def accepts_numpy_keywords(fn):
         try:
             return fn(*args, **kwargs)
         except TypeError as e:
-            if not kwargs:
-                raise
             return numpy_keywords(fn, args, kwargs, e)
 
     return method
@@ -240,8 +240,6 @@ def public(fn, name: str | None = None, qualname: str | None = None):
         try:
             return fn(*args, **kwargs)
         except TypeError as e:
-            if not kwargs:
-                raise
             return numpy_keywords(fn, args, kwargs, e)
         except AttributeError as e:
             wrong = _wrong_argument(fn, op, args, kwargs, e)
