@@ -599,10 +599,8 @@ def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = 
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
 
     def fn(x, y):
-        x, y = ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd)
-        z = ew.logical_and(ew.eq(x, 0), ew.eq(y, y))  # 0 where x == 0, but a NaN y stays NaN
-        safe_y = ew.select(z, ew.add(ew.mul(y, 0), 1), y)
-        return ew.select(z, ew.mul(x, 0), ew.mul(x, ew.log(safe_y)))
+        # 0 where x == 0 (a NaN y stays NaN), PyTorch's derivatives there (_conventions.xlogy)
+        return _conv.xlogy(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd))
 
     res = apply_op("XlogyBackward0", ("xlogy", Rd), fn, (a, bb), edges=(0, 1))
     return res if out is None else write_out(out, res, "xlogy")

@@ -676,3 +676,29 @@ def test_asarray_of_a_tensor_keeps_history_as_pytorch_2_13(monkeypatch):
     ta = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     assert type(torch.asarray(ta, copy=True, requires_grad=True).grad_fn).__name__ == "CloneBackward0"
     assert torch.asarray(ta, copy=True, requires_grad=False).grad_fn is None
+
+
+def test_xlogy_gradients_at_zero_are_pytorchs():
+    # found fixing xlogy(0, nan): the derivative for input was 0 wherever input == 0 (PyTorch: log(other),
+    # masked to 0 where other <= 0), so xlogy(0, 2) had gradient 0 instead of log(2)
+    nan, inf = math.nan, math.inf
+    x = [0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 3.0]
+    y = [0.0, 2.0, 0.0, -1.0, -1.0, nan, 0.5]
+    want_value = [0.0, 0.0, -inf, 0.0, nan, nan, -2.0794415]  # PyTorch 2.13
+    want_gx = [0.0, 0.6931472, -inf, 0.0, nan, nan, -0.6931472]
+    want_gy = [0.0, 0.0, inf, -0.0, -2.0, nan, 6.0]  # PyTorch: NaN at (0, 0), fgrad's recorded deviation
+    # (tests/shim/test_torch_special_points.py: kl_div's target gradient stays finite at target 0)
+    a, b = ft.tensor(x, requires_grad=True), ft.tensor(y, requires_grad=True)
+    r = ft.xlogy(a, b)
+    r.sum().backward()
+    for got, want in ((r.detach(), want_value), (a.grad, want_gx), (b.grad, want_gy)):
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    xd = ft.tensor([0.5, 1.5], dtype=ft.float64, requires_grad=True)
+    yd = ft.tensor([0.7, 2.0], dtype=ft.float64, requires_grad=True)
+    assert ft.autograd.gradcheck(ft.xlogy, (xd, yd)) and ft.autograd.gradgradcheck(ft.xlogy, (xd, yd))
+    torch = _live_torch()
+    ta, tb = torch.tensor(x, requires_grad=True), torch.tensor(y, requires_grad=True)
+    torch.xlogy(ta, tb).sum().backward()
+    np.testing.assert_allclose(ta.grad.numpy(), want_gx, rtol=1e-6)
+    np.testing.assert_allclose(tb.grad.numpy()[1:], want_gy[1:], rtol=1e-6)
+    assert math.isnan(tb.grad[0].item())
