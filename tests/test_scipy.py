@@ -457,6 +457,21 @@ def test_xlogy_at_zero():
     assert fsp.xlogy(fnp.ones(2, dtype=np.float32), 2.0).dtype == np.float32
 
 
+def test_xlogy_xlog1py_keep_nan_of_y_at_zero():
+    # JAX and SciPy: a NaN y propagates even where x == 0 (fgrad gave 0; found by torch.special.xlogy's
+    # docstring example)
+    y = fnp.asarray([np.nan, 0.0, 2.0])
+    want_y, want_1p = [np.nan, 0.0, 0.0], [np.nan, 0.0, 0.0]  # scipy.special.xlogy(0, y) / xlog1py(0, y)
+    np.testing.assert_array_equal(fsp.xlogy(fnp.zeros(3), y), want_y)
+    np.testing.assert_array_equal(fsp.xlog1py(fnp.zeros(3), y), want_1p)
+    assert float(fgrad.grad(lambda x: fsp.xlogy(x, 3.0))(0.0)) == pytest.approx(np.log(3.0))
+    scipy_special = pytest.importorskip("scipy.special")
+    np.testing.assert_array_equal(scipy_special.xlogy(0.0, np.asarray(y)), want_y)
+    np.testing.assert_array_equal(scipy_special.xlog1py(0.0, np.asarray(y)), want_1p)
+    jsp = pytest.importorskip("jax.scipy.special")
+    np.testing.assert_array_equal(jsp.xlogy(0.0, np.asarray(y)), want_y)
+
+
 def test_logsumexp_sign_and_edges():
     a = fnp.asarray([0.0, np.log(2.0)])
     out, sign = fsp.logsumexp(a, b=fnp.asarray([1.0, -1.0]), return_sign=True)

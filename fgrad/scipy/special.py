@@ -294,8 +294,9 @@ def logit(p: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
 
 @_custom_jvp
 def _xlogy(x, y):
-    safe_y = fnp.where(x == 0, fnp.ones_like(y), y)
-    return fnp.where(x == 0, fnp.zeros_like(x * y), x * fnp.log(safe_y))
+    zero = (x == 0) & ~fnp.isnan(y)  # a NaN y stays NaN (JAX's and SciPy's xlogy)
+    safe_y = fnp.where(zero, fnp.ones_like(y), y)
+    return fnp.where(zero, fnp.zeros_like(x * y), x * fnp.log(safe_y))
 
 
 @_xlogy.defjvp
@@ -313,8 +314,9 @@ def _xlogy_jvp(primals, tangents):
 
 @_custom_jvp
 def _xlog1py(x, y):
-    safe_y = fnp.where(x == 0, fnp.zeros_like(y), y)
-    return fnp.where(x == 0, fnp.zeros_like(x * y), x * fnp.log1p(safe_y))
+    zero = (x == 0) & ~fnp.isnan(y)  # a NaN y stays NaN (JAX's and SciPy's xlog1py)
+    safe_y = fnp.where(zero, fnp.zeros_like(y), y)
+    return fnp.where(zero, fnp.zeros_like(x * y), x * fnp.log1p(safe_y))
 
 
 @_xlog1py.defjvp

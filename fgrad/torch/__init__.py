@@ -263,9 +263,22 @@ def can_cast(from_: dtype, to: dtype) -> _b.bool:
 
 
 def typename(obj: _Any) -> str:
+    """PyTorch's name of ``obj``'s type: a tensor's ``type()``, else ``module.qualname`` of a
+    class or function (of ``obj``'s class otherwise), fgrad.torch's modules named as PyTorch's.
+
+    >>> import fgrad.torch as torch
+    >>> torch.typename(torch.nn.Parameter), torch.typename(torch.nn.Linear(1, 1)), torch.typename(1)
+    ('torch.nn.parameter.Parameter', 'torch.nn.modules.linear.Linear', 'int')
+    """
     if isinstance(obj, Tensor):
         return obj.type()
-    return type(obj).__name__
+    if hasattr(obj, "__qualname__") or hasattr(obj, "__name__"):
+        module = getattr(obj, "__module__", "") or ""
+        qualname = getattr(obj, "__qualname__", None) or obj.__name__
+    else:
+        module, qualname = type(obj).__module__ or "", type(obj).__qualname__
+    module = module.removeprefix("fgrad.")
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
 def set_default_tensor_type(tensor_type: type | str) -> None:

@@ -159,6 +159,57 @@ def _wrong_argument(fn, name: str, args, kwargs, exc: AttributeError):
     return None
 
 
+# NumPy's keyword names PyTorch's argument parser takes for its own (``x.sum(axis=1)``)
+_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim", "x1": "input", "x2": "other"}
+
+
+def numpy_keywords(fn, args, kwargs, exc: TypeError):
+    """Call ``fn`` again with NumPy's keyword names (``axis``, ``keepdims``, ``x1``, ``x2``) read
+    as PyTorch's (``dim``, ``keepdim``, ``input``, ``other``) when ``exc`` is the call's own
+    "unexpected keyword argument" for one of them (raised binding the call, before ``fn`` ran);
+    re-raise ``exc`` otherwise.
+
+    >>> import fgrad.torch as torch
+    >>> torch.sum(torch.ones(2, 3), axis=1, keepdims=True).shape
+    torch.Size([2, 1])
+    """
+    if not kwargs:
+        raise exc
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    bad = next((k for k in kwargs if k in _NUMPY_NAMES and f"keyword argument '{k}'" in str(exc)), None)
+    own = tb is None or tb.tb_frame.f_code is not getattr(fn, "__code__", None)
+    if bad is None or not own or _NUMPY_NAMES[bad] in kwargs:
+        raise exc
+    renamed = {_NUMPY_NAMES.get(k, k): v for k, v in kwargs.items()}
+    try:
+        return fn(*args, **renamed)
+    except TypeError as again:
+        if "unexpected keyword argument" in str(again):
+            raise exc from None
+        raise
+
+
+def accepts_numpy_keywords(fn):
+    """``fn`` (a Tensor method) that also takes NumPy's keyword names (see `numpy_keywords`);
+    no cost beyond one call unless a keyword is refused.
+
+    >>> import fgrad.torch as torch
+    >>> torch.ones(2, 3).mean(axis=0)
+    tensor([1., 1., 1.])
+    """
+
+    @functools.wraps(fn)
+    def method(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as e:
+            return numpy_keywords(fn, args, kwargs, e)
+
+    return method
+
+
 def public(fn, name: str | None = None, qualname: str | None = None):
     """``fn`` as a public entry point: an argument that is not a Tensor where the op needs one
     raises PyTorch's ``TypeError`` naming the argument, instead of an ``AttributeError`` from
@@ -189,6 +240,8 @@ def public(fn, name: str | None = None, qualname: str | None = None):
                     return dispatch_call(face[0], args, kwargs)
         try:
             return fn(*args, **kwargs)
+        except TypeError as e:
+            return numpy_keywords(fn, args, kwargs, e)
         except AttributeError as e:
             wrong = _wrong_argument(fn, op, args, kwargs, e)
             if wrong is None:

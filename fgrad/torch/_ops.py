@@ -31,6 +31,7 @@ from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
+import fgrad.torch._errors as _errors
 from ._stl_order import topk_order as _topk_order
 from ._device import DEV as _DEV
 from ._dispatch import (  # noqa: F401
@@ -598,10 +599,8 @@ def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = 
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
 
     def fn(x, y):
-        x, y = ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd)
-        z = ew.eq(x, 0)
-        safe_y = ew.select(z, ew.add(ew.mul(y, 0), 1), y)
-        return ew.select(z, ew.mul(x, 0), ew.mul(x, ew.log(safe_y)))
+        # 0 where x == 0 (a NaN y stays NaN), PyTorch's derivatives there (_conventions.xlogy)
+        return _conv.xlogy(ew.convert_element_type(x, Rd), ew.convert_element_type(y, Rd))
 
     res = apply_op("XlogyBackward0", ("xlogy", Rd), fn, (a, bb), edges=(0, 1))
     return res if out is None else write_out(out, res, "xlogy")
@@ -736,6 +735,10 @@ def isclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: flo
             equal_nan: bool = False) -> Tensor:
     a = input._buf
     b = other._buf if isinstance(other, Tensor) else other
+    if isinstance(other, Tensor) and a.shape != b.shape:
+        msg = _errors._broadcast_mismatch([a.shape, b.shape])
+        if msg:
+            raise RuntimeError(msg)  # PyTorch's error, not NumPy's ValueError
     Rd = result_dtype(input, other)
     if type(a) in _DEV or type(b) in _DEV:
         x, y = unify_devices(
@@ -2014,14 +2017,22 @@ def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Te
     return res if out is None else write_out(out, res, "heaviside")
 
 
+def _integer_binary(name: str, ufunc, input: Tensor, other: TensorOrScalar, out: Tensor | None) -> Tensor:
+    """``gcd``/``lcm``: integer operands only (PyTorch's NotImplementedError naming the kernel,
+    not NumPy's missing-loop error)."""
+    R = np.dtype(result_dtype(input, other))
+    if _dtype_kind(R) not in "iu":
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{D.from_np(R)._legacy}'")
+    res = result_tensor(ufunc(input._buf, other._buf if isinstance(other, Tensor) else other))
+    return res if out is None else write_out(out, res, name)
+
+
 def gcd(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
-    res = result_tensor(np.gcd(input._buf, other._buf if isinstance(other, Tensor) else other))
-    return res if out is None else write_out(out, res, "gcd")
+    return _integer_binary("gcd", np.gcd, input, other, out)
 
 
 def lcm(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
-    res = result_tensor(np.lcm(input._buf, other._buf if isinstance(other, Tensor) else other))
-    return res if out is None else write_out(out, res, "lcm")
+    return _integer_binary("lcm", np.lcm, input, other, out)
 
 
 def ldexp(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
@@ -2059,13 +2070,13 @@ def nanquantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: boo
     if not np.isnan(b).any():
         return quantile(input, q, dim, keepdim, interpolation=interpolation, out=out)
     qv = q._buf if isinstance(q, Tensor) else q
-    r = np.nanquantile(
-        b if dim is not None else b.reshape(-1),
-        qv,
-        axis=0 if dim is None else dim,
-        keepdims=keepdim and dim is not None,
-        method=interpolation,
-    )
+    x = b if dim is not None else b.reshape(-1)
+    ax = 0 if dim is None else _wrap_dim(dim, b.ndim)
+    allnan = np.isnan(x).all(axis=ax, keepdims=True)  # those give NaN (NumPy would also warn)
+    r = np.nanquantile(np.where(allnan, 0, x), qv, axis=ax, keepdims=True, method=interpolation)
+    r = np.where(allnan, np.nan, r)
+    if not (keepdim and dim is not None):
+        r = np.squeeze(r, axis=np.ndim(qv) + ax)
     res = result_tensor(_asb(r).astype(b.dtype))
     return res if out is None else write_out(out, res, "nanquantile")
 

@@ -227,8 +227,32 @@ def as_tensor(data: Any, dtype: DType | None = None, device: Device = None) -> T
     return tensor(data, dtype=dtype)
 
 
+_ASARRAY_WARNED: list[bool] = []  # PyTorch warns once per process
+
+
 def asarray(obj: Any, *, dtype: DType | None = None, device: Device = None, copy: bool | None = None,
-            requires_grad: bool = False) -> Tensor:
+            requires_grad: bool | None = None) -> Tensor:
+    """``obj`` as a tensor, sharing memory where it can (``copy=True``: never).  A tensor keeps its
+    autograd history unless ``requires_grad=False`` (PyTorch 2.13: unspecified now means
+    ``obj.requires_grad``, with a one-time warning when that is True).
+
+    >>> import fgrad.torch as torch
+    >>> a = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> torch.asarray(a * 2, copy=True, requires_grad=True)
+    tensor([2., 4.], grad_fn=<CloneBackward0>)
+    """
+    if isinstance(obj, Tensor):
+        if requires_grad is None and obj.requires_grad and not _ASARRAY_WARNED:
+            _ASARRAY_WARNED.append(True)
+            warnings.warn("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad "
+                          "instead of False. Pass requires_grad=False explicitly to get the old behavior and "
+                          "silence this warning.", UserWarning, stacklevel=3)
+        if copy:  # a copy with autograd history (CloneBackward0 / ToCopyBackward0), or detached
+            src = obj if requires_grad is None or requires_grad else obj.detach()
+            t = src.to(dtype=dtype, device=device, copy=True)
+            if requires_grad and not t.requires_grad:
+                t.requires_grad_()
+            return t
     if copy:
         t = tensor(obj, dtype=dtype, device=device)
     else:

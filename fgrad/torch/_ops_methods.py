@@ -612,8 +612,8 @@ def _bind() -> None:
         "cummin",
         "logcumsumexp",
     ]
-    for n in reductions:
-        m[n] = getattr(tensor_ops, n)
+    for n in reductions:  # x.sum(axis=1, keepdims=True) as PyTorch's parser reads it
+        m[n] = _errors.accepts_numpy_keywords(getattr(tensor_ops, n))
     m["cumsum_"] = _cumsum_
     shape_ops = [
         "view",

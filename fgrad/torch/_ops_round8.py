@@ -47,20 +47,12 @@ def _int_operands(name: str, input, other) -> tuple[Tensor, Tensor]:
     other = other if isinstance(other, Tensor) else torch.tensor(other, device=input.device)
     for t in (input, other):
         if t.is_floating_point() or t.is_complex() or t.dtype == torch.bool:
-            raise RuntimeError(f"\"{name}_cpu\" not implemented for '{_type_name(t)}'")
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_type_name(t)}'")
     return input, other
 
 
 def _type_name(t: Tensor) -> str:
-    return {
-        "float32": "Float",
-        "float64": "Double",
-        "float16": "Half",
-        "bfloat16": "BFloat16",
-        "bool": "Bool",
-        "complex64": "ComplexFloat",
-        "complex128": "ComplexDouble",
-    }.get(str(t.dtype).replace("torch.", ""), str(t.dtype))
+    return t.dtype._legacy  # PyTorch's name in kernel errors: 'Long', 'Float', 'ComplexFloat'...
 
 
 def _shift(name: str, input, other, left: bool) -> Tensor:
@@ -167,7 +159,7 @@ def nextafter(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Ten
     y = _operand(other, x)
     R = torch.result_type(x, y)
     if not R.is_floating_point:
-        raise RuntimeError(f"\"nextafter_cpu\" not implemented for '{_type_name(x.to(R))}'")
+        raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{_type_name(x.to(R))}'")
     return _out(apply_op("NextafterBackward0", ("nextafter",), fnp.nextafter, (x.to(R), y.to(R))), out)
 
 
@@ -601,11 +593,11 @@ def histogram(
     """
     x = as_tensor_arg(input, "histogram")
     if not x.is_floating_point():
+        if not isinstance(bins, Tensor):
+            raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_name(x)}'")
         raise RuntimeError(
             f"torch.histogram: input tensor and bins tensors should have the same dtype, but got "
             f"input {_type_name(x).lower()} and bins float"
-            if isinstance(bins, Tensor)
-            else f"\"histogram_cpu\" not implemented for '{_type_name(x)}'"
         )
     args = [x.detach()]
     edges = isinstance(bins, Tensor)
@@ -1048,7 +1040,7 @@ def histogramdd(
     """
     x = as_tensor_arg(input, "histogramdd")
     if not x.is_floating_point():
-        raise RuntimeError(f"\"histogramdd\" not implemented for '{_type_name(x)}'")
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_name(x)}'")
     d = x.shape[-1] if x.dim() else 1
     pts = x.detach().reshape(-1, d)
     args = [pts]

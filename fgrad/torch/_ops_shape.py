@@ -1681,6 +1681,9 @@ def masked_fill_(self: Tensor, mask: Tensor, value: TensorOrScalar) -> Tensor:
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    shape = broadcast_shapes(input.shape, mask.shape)  # out of place, input and mask broadcast together
+    if tuple(input.shape) != tuple(shape):
+        input = input.expand(shape)
     mb = _dev.xp_of(mask._buf).broadcast_to(mask._buf, input._buf.shape)
     n = int(mb.sum())
     src = reshape(source, (-1,))[:n] if n else None
@@ -2102,8 +2105,11 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     for i in range(b.shape[-1]):
         r, c = (i, i + offset) if offset >= 0 else (i - offset, i)
         eye[i, r, c] = True
-    if (dim1, dim2) not in ((-2, -1), (b.ndim - 1, b.ndim)):
-        raise NotImplementedError("diag_embed: only the last two output dims are supported")
+    d1, d2 = _wrap_dim(dim1, b.ndim + 1), _wrap_dim(dim2, b.ndim + 1)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    if (d1, d2) != (b.ndim - 1, b.ndim):  # the matrices on the last two dims, moved to (dim1, dim2)
+        return movedim(diag_embed(input, offset), (-2, -1), (d1, d2))
 
     def fn(x, e):
         return fnp.sum(ew.mul(x[..., :, None, None], ew.convert_element_type(e, x.dtype)), axis=-3)
@@ -2252,6 +2258,11 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
 
 def histc(input: Tensor, bins: int = 100, min: Number = 0, max: Number = 0) -> Tensor:  # noqa: A002
     b = input._buf
+    kind = _dtype_kind(b.dtype)
+    if kind != "f":  # PyTorch's kernels refuse what NumPy would silently count
+        legacy = input.dtype._legacy
+        kernel = {"b": "linspace_cpu", "c": "aminmax_cpu"}.get(kind, "histogram_cpu")
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{legacy}'")
     lo, hi = float(min), float(max)
     if lo == hi:
         lo, hi = float(b.min()), float(b.max())

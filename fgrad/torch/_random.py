@@ -199,7 +199,7 @@ def set_rng_state(new_state: Tensor) -> None:
 def _float_dt(dtype) -> np.dtype:
     npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
     if _dtype_kind(npd) not in "fc":
-        raise RuntimeError(f"\"check_uniform_bounds\" not implemented for '{D.from_np(npd)._legacy}'")
+        raise NotImplementedError(f"\"check_uniform_bounds\" not implemented for '{D.from_np(npd)._legacy}'")
     return npd
 
 
@@ -391,7 +391,8 @@ def _check_float(name: str, t: Tensor, narrow: bool = False) -> None:
     dt = t._buf.dtype
     ok = dt in (np.float32, np.float64) or (narrow and _dtype_kind(dt) == "f")
     if not ok:
-        raise RuntimeError(f"\"{name}_cpu\" not implemented for '{D.from_np(dt)._legacy}'")
+        kernel = name if name == "dirichlet" else f"{name}_cpu"  # PyTorch's kernel names
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.from_np(dt)._legacy}'")
 
 
 @custom_jvp
@@ -548,9 +549,30 @@ def _fill(self, values, name):
     return self
 
 
+
+_C_TYPE = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+           "uint8": "unsigned char", "bool": "bool"}
+
+
+def _check_continuous_fill(name: str, buf) -> None:
+    """PyTorch's errors for a continuous random fill of an integer or bool tensor (its values
+    would be truncated): ``uniform_``, ``normal_``, ``log_normal_`` raise NotImplementedError
+    naming their kernel, ``cauchy_`` and ``exponential_`` a RuntimeError."""
+    if _dtype_kind(buf.dtype) not in "biu":
+        return
+    legacy = D.from_np(buf.dtype)._legacy
+    if name in ("cauchy", "exponential"):
+        kind = _C_TYPE.get(np.dtype(buf.dtype).name, legacy) if name == "cauchy" else legacy
+        raise RuntimeError(f"{name.capitalize()} distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified {kind}")
+    kernel = {"uniform": "check_uniform_bounds", "normal": "normal_kernel_cpu",
+              "log_normal": "log_normal_cpu"}[name]
+    raise NotImplementedError(f"\"{kernel}\" not implemented for '{legacy}'")
+
 @_meta.skips_meta
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Generator | None = None) -> Tensor:
     buf = self._buf
+    _check_continuous_fill("uniform", buf)
     return _fill(self, _uniform(_grng(generator, buf), buf.shape, buf.dtype, a, b), "UniformBackward0")
 
 
@@ -558,6 +580,7 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Generat
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
     buf = self._buf
+    _check_continuous_fill("normal", buf)
     eng = _grng(generator, buf)
     if type(buf) is np.ndarray and buf.dtype.kind == "f" and not buf.flags.c_contiguous and buf.size:
         # not contiguous: PyTorch's element-by-element kernel, in memory order
@@ -636,6 +659,7 @@ def _double_uniform(self, generator):
 @_meta.skips_meta
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | None = None) -> Tensor:
     buf = self._buf
+    _check_continuous_fill("exponential", buf)
     vals = _grng(generator, buf).exponential(buf.size, lambd).reshape(buf.shape)
     return _fill(self, vals.astype(buf.dtype), "ExponentialBackward0")
 
@@ -649,6 +673,7 @@ def geometric_(self: Tensor, p: float, *, generator: Generator | None = None) ->
 @_meta.skips_meta
 def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
                 generator: Generator | None = None) -> Tensor:
+    _check_continuous_fill("log_normal", self._buf)
     eng = _grng(generator, self._buf)
     z = np.array([eng.double_normal() for _ in range(self._buf.size)], np.float64).reshape(self._buf.shape)
     return _fill(self, np.exp(z * std + mean).astype(self._buf.dtype), "LogNormalBackward0")
@@ -657,6 +682,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
 @_meta.skips_meta
 def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
+    _check_continuous_fill("cauchy", self._buf)
     u = _double_uniform(self, generator)
     vals = median + sigma * np.tan(math.pi * (u - 0.5))
     return _fill(self, vals.astype(self._buf.dtype), "CauchyBackward0")

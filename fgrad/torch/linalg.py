@@ -96,6 +96,9 @@ def eigvalsh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> Tensor
 
 def qr(A: Tensor, mode: str = "reduced", *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     _float_in(A, "linalg.qr")
+    if mode == "r":  # R only; Q is an empty tensor (PyTorch's), not R's first row
+        r = _apply_op("LinalgQrBackward0", ("qr", mode), lambda x: _fnp.linalg.qr(x, mode), (A,))
+        return _return_type("linalg_qr", ("Q", "R"))(A.new_zeros((0,)), r)
 
     def fn(x):
         r = _fnp.linalg.qr(x, mode)
@@ -169,6 +172,16 @@ def norm(A: Tensor, ord: float | str | None = None, dim: types.Dims = None, keep
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
 
+def _lstsq_solution(a, b):
+    if a.ndim == 2:
+        return _fnp.linalg.lstsq(a, b)[0]
+    import fgrad
+
+    flat = fgrad.vmap(lambda x, y: _fnp.linalg.lstsq(x, y)[0])(
+        a.reshape((-1,) + a.shape[-2:]), b.reshape((-1,) + b.shape[-2:]))
+    return flat.reshape(a.shape[:-2] + flat.shape[-2:])
+
+
 def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *,
           driver: str | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """The least-squares solution of ``A X = B`` with what the CPU's LAPACK ``driver`` reports
@@ -190,13 +203,12 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *,
     if drv not in _LSTSQ_DRIVERS:
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of "
                            "(gels, gelsy, gelsd, gelss)")
-    sol = _apply_op(
-        "LinalgLstsqBackward0",
-        ("lstsq",),
-        lambda a, b: _fnp.linalg.lstsq(a, b)[0],
-        (A, B),
-    )
-    a_h = _dev.to_host(A._buf)
+    a_b, b_b = A, B
+    if A.ndim > 2 and B.ndim >= 2:  # batches broadcast (PyTorch's); each matrix solved as the 2-D case
+        batch = np.broadcast_shapes(tuple(A.shape[:-2]), tuple(B.shape[:-2]))
+        a_b, b_b = A.expand(*batch, *A.shape[-2:]), B.expand(*batch, *B.shape[-2:])
+    sol = _apply_op("LinalgLstsqBackward0", ("lstsq",), _lstsq_solution, (a_b, b_b))
+    a_h = _dev.to_host(A._buf)  # rank and singular values: of A's own batch (PyTorch's)
     m, n = a_h.shape[-2:]
     s = np.linalg.svd(a_h, compute_uv=False)
     tol = (np.finfo(s.dtype).eps * max(m, n) if rcond is None else rcond) * s[..., :1]

@@ -710,3 +710,40 @@ def test_lobpcg_gradient_live():
         return a.grad.numpy()
 
     np.testing.assert_allclose(grad(torch), grad(pt), atol=1e-6)
+
+
+def test_linalg_qr_mode_r_gives_empty_q_and_r():
+    # torch.linalg.qr's docstring: qr(A, mode='r') (fgrad gave Q = R's first row, R = its second)
+    import fgrad.torch as ft
+
+    A = [[12.0, -51, 4], [6, 167, -68], [-4, 24, -41]]
+    want_r = [[-14.0, -21.0, 14.0], [0.0, -175.0, 70.0], [0.0, 0.0, -35.0]]  # PyTorch 2.13
+    q, r = ft.linalg.qr(ft.tensor(A), mode="r")
+    assert q.shape == (0,) and q.dtype == ft.float32
+    np.testing.assert_allclose(r.numpy(), want_r, atol=2e-5)
+    assert ft.equal(r, ft.linalg.qr(ft.tensor(A)).R)
+    torch = pytest.importorskip("torch")
+    tq, tr = torch.linalg.qr(torch.tensor(A), mode="r")
+    assert tq.shape == (0,)
+    np.testing.assert_allclose(tr.numpy(), want_r, atol=2e-5)
+
+
+def test_linalg_lstsq_broadcasts_batches():
+    # torch.linalg.lstsq's docstring: A [1, 3, 3] with B [2, 3, 3] (fgrad raised "a must be two-dimensional")
+    import fgrad.torch as ft
+
+    A = [[[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]]]
+    want = [[[-0.2222224, 0.2222222], [0.4444447, 0.5555556], [0.8888891, 1.1111112]],
+            [[2.4444437, 2.8888881], [1.1111113, 1.2222222], [2.2222226, 2.4444447]]]  # PyTorch 2.13
+    want_grad = [[[-2.370369, -1.481480, -2.962961], [-0.592589, -0.370370, -0.740739],
+                  [-1.185182, -0.740740, -1.481479]]]
+    a = ft.tensor(A, requires_grad=True)
+    r = ft.linalg.lstsq(a, ft.arange(12.0).reshape(2, 3, 2), driver="gelsd")
+    np.testing.assert_allclose(r.solution.detach().numpy(), want, rtol=1e-5, atol=1e-5)
+    assert r.rank.tolist() == [3] and r.singular_values.shape == (1, 3)  # of A's own batch
+    np.testing.assert_allclose(r.singular_values.numpy(), [[4.7320504, 3.0, 1.2679492]], rtol=1e-5)
+    r.solution.sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), want_grad, rtol=1e-4, atol=1e-5)
+    torch = pytest.importorskip("torch")
+    t = torch.linalg.lstsq(torch.tensor(A), torch.arange(12.0).reshape(2, 3, 2), driver="gelsd")
+    np.testing.assert_allclose(t.solution.numpy(), want, rtol=1e-5, atol=1e-5)

@@ -516,3 +516,189 @@ def test_logcumsumexp_does_not_overflow_or_underflow():
     a.logcumsumexp(1).backward(ft.tensor(g))
     b.logcumsumexp(1).backward(torch.tensor(g))
     np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-5, atol=1e-5)
+
+
+# -- found running PyTorch's own docstring examples (tools/torch_docstring_examples.py) --------
+
+
+def _live_torch():
+    return pytest.importorskip("torch")
+
+
+def test_xlogy_keeps_nan_of_other_where_input_is_zero():
+    # torch.special.xlogy's docstring: xlogy(0, nan) is nan (fgrad gave 0)
+    x, y = ft.zeros(5), ft.tensor([-1, 0, 1, float("inf"), float("nan")])
+    want = [0.0, 0.0, 0.0, 0.0, math.nan]  # PyTorch 2.13
+    for fn in (ft.xlogy, ft.special.xlogy, lambda a, b: a.xlogy(b)):
+        np.testing.assert_array_equal(fn(x, y).numpy(), want)
+    np.testing.assert_array_equal(ft.xlogy(ft.tensor([0.0, 2.0]), float("nan")).numpy(), [math.nan] * 2)
+    torch = _live_torch()
+    np.testing.assert_array_equal(torch.xlogy(torch.zeros(5), torch.tensor(y.tolist())).numpy(), want)
+
+
+def test_diag_embed_any_pair_of_output_dims():
+    # torch.diag_embed's docstring: diag_embed(a, offset=1, dim1=0, dim2=2) (fgrad raised NotImplementedError)
+    a = ft.arange(1.0, 7.0).reshape(2, 3)
+    want_02 = [[[0.0, 1.0, 0.0, 0.0], [0.0, 4.0, 0.0, 0.0]], [[0.0, 0.0, 2.0, 0.0], [0.0, 0.0, 5.0, 0.0]],
+               [[0.0, 0.0, 0.0, 3.0], [0.0, 0.0, 0.0, 6.0]], [[0.0] * 4, [0.0] * 4]]
+    want_21 = [[[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0], [0.0, 0.0, 0.0, 3.0], [0.0] * 4],
+               [[0.0, 4.0, 0.0, 0.0], [0.0, 0.0, 5.0, 0.0], [0.0, 0.0, 0.0, 6.0], [0.0] * 4]]
+    assert ft.diag_embed(a, offset=1, dim1=0, dim2=2).tolist() == want_02
+    assert ft.diag_embed(a, offset=-1, dim1=2, dim2=1).tolist() == want_21
+    with pytest.raises(RuntimeError, match="cannot be identical"):
+        ft.diag_embed(a, dim1=1, dim2=-2)
+    w = ft.arange(1.0, 7.0).reshape(2, 3).requires_grad_()
+    ft.diag_embed(w, offset=1, dim1=0, dim2=2).sum().backward()
+    assert w.grad.tolist() == [[1.0] * 3] * 2
+    torch = _live_torch()
+    t = torch.arange(1.0, 7.0).reshape(2, 3)
+    assert torch.diag_embed(t, offset=1, dim1=0, dim2=2).tolist() == want_02
+    assert torch.diag_embed(t, offset=-1, dim1=2, dim2=1).tolist() == want_21
+
+
+def test_masked_scatter_broadcasts_input_with_mask():
+    # Tensor.masked_scatter's docstring: a [5] input with a [2, 5] mask gives [2, 5] (fgrad raised ValueError)
+    mask = [[0, 0, 0, 1, 1], [1, 1, 0, 1, 1]]
+    want = [[0, 0, 0, 0, 1], [2, 3, 0, 4, 5]]  # PyTorch 2.13
+    got = ft.tensor([0] * 5).masked_scatter(ft.tensor(mask, dtype=ft.bool), ft.arange(10).reshape(2, 5))
+    assert got.tolist() == want
+    torch = _live_torch()
+    t = torch.tensor([0] * 5).masked_scatter(torch.tensor(mask, dtype=torch.bool),
+                                             torch.arange(10).reshape(2, 5))
+    assert t.tolist() == want
+
+
+def test_reductions_take_numpy_keyword_names():
+    # torch.nn.CrossEntropyLoss's docstring: target.sum(axis=1) (fgrad raised TypeError)
+    t = ft.arange(6.0).reshape(2, 3)
+    assert t.sum(axis=1).tolist() == [3.0, 12.0]
+    assert ft.mean(t, axis=0, keepdims=True).tolist() == [[1.5, 2.5, 3.5]]
+    assert t.amax(axis=1, keepdims=True).tolist() == [[2.0], [5.0]]
+    with pytest.raises(TypeError, match="'foo'"):
+        ft.sum(t, foo=1)
+    with pytest.raises(TypeError, match="axis"):
+        t.sum(axis=1, dim=0)  # both names: PyTorch's TypeError too
+    torch = _live_torch()
+    tt = torch.arange(6.0).reshape(2, 3)
+    assert tt.sum(axis=1).tolist() == [3.0, 12.0]
+    assert torch.mean(tt, axis=0, keepdims=True).tolist() == [[1.5, 2.5, 3.5]]
+
+
+def test_typename_of_classes_and_modules():
+    # torch.typename's docstring: typename(torch.nn.Parameter) (fgrad gave '_TensorMeta')
+    want = ("torch.nn.parameter.Parameter", "torch.nn.modules.linear.Linear", "int", "torch.LongTensor")
+    got = (ft.typename(ft.nn.Parameter), ft.typename(ft.nn.Linear(1, 1)), ft.typename(1),
+           ft.typename(ft.tensor([1])))
+    assert got == want
+    torch = _live_torch()
+    assert (torch.typename(torch.nn.Parameter), torch.typename(torch.nn.Linear(1, 1)), torch.typename(1),
+            torch.typename(torch.tensor([1]))) == want
+
+
+def test_allclose_of_shapes_that_do_not_broadcast_raises_runtime_error():
+    # torch.qr's docstring: allclose(q.mT @ q, eye(5)) with 4x4 q (fgrad raised NumPy's ValueError)
+    msg = "The size of tensor a \\(4\\) must match the size of tensor b \\(5\\) at non-singleton dimension 1"
+    for fn in (ft.allclose, ft.isclose):
+        with pytest.raises(RuntimeError, match=msg):
+            fn(ft.zeros(4, 4), ft.eye(5))
+    assert ft.allclose(ft.zeros(4, 4), ft.zeros(1))
+    torch = _live_torch()
+    with pytest.raises(RuntimeError, match=msg):
+        torch.allclose(torch.zeros(4, 4), torch.eye(5))
+
+
+# PyTorch 2.13's errors for integer-only / float-only kernels given the other kind (fgrad raised
+# RuntimeError, NumPy's UFuncTypeError, or counted booleans and complex numbers silently)
+KERNEL_DTYPE_ERRORS = [  # (name, call, kernel, PyTorch's type name)
+    ("poisson", lambda t: t.poisson(t.tensor([4])), "poisson_cpu", "Long"),
+    ("Poisson.sample", lambda t: t.distributions.Poisson(t.tensor([4])).sample(), "poisson_cpu", "Long"),
+    ("nextafter", lambda t: t.nextafter(t.tensor([1]), t.tensor([2])), "nextafter_cpu", "Long"),
+    ("histc long", lambda t: t.histc(t.tensor([1, 2, 3]), bins=3), "histogram_cpu", "Long"),
+    ("histc bool", lambda t: t.histc(t.tensor([True, False]), bins=3), "linspace_cpu", "Bool"),
+    ("histc complex", lambda t: t.histc(t.tensor([1j]), bins=3), "aminmax_cpu", "ComplexFloat"),
+    ("histogram", lambda t: t.histogram(t.tensor([1, 2]), bins=2), "histogramdd", "Long"),
+    ("dirichlet", lambda t: t._sample_dirichlet(t.tensor([1])), "dirichlet", "Long"),
+    ("gcd float", lambda t: t.gcd(t.tensor([1.0]), t.tensor([2.0])), "gcd_cpu", "Float"),
+    ("lcm mixed", lambda t: t.lcm(t.tensor([1]), t.tensor([2.0])), "lcm_cpu", "Float"),
+]
+
+
+@pytest.mark.parametrize("case", KERNEL_DTYPE_ERRORS, ids=[c[0] for c in KERNEL_DTYPE_ERRORS])
+def test_kernel_dtype_errors_are_not_implemented_errors(case):
+    _, call, kernel, type_name = case
+    msg = f"\"{kernel}\" not implemented for '{type_name}'"
+    with pytest.raises(NotImplementedError) as e:
+        call(ft)
+    assert str(e.value) == msg
+    assert ft.gcd(ft.tensor([4, 6]), ft.tensor([6, 9])).tolist() == [2, 3]
+    torch = _live_torch()
+    with pytest.raises(NotImplementedError) as e:
+        call(torch)
+    assert str(e.value) == msg
+
+
+def test_nanquantile_of_an_all_nan_row_is_nan_without_a_warning():
+    # torch.nanquantile's docstring: t.nanquantile(0.5, dim=1) with a row of NaNs (fgrad let NumPy's
+    # "All-NaN slice encountered" RuntimeWarning out; PyTorch gives NaN silently)
+    nan = math.nan
+    t = ft.tensor([[nan, nan], [1.0, 2.0]])
+    np.testing.assert_array_equal(t.nanquantile(0.5, dim=1).numpy(), [nan, 1.5])  # PyTorch 2.13
+    np.testing.assert_array_equal(t.nanquantile(0.5, dim=-1, keepdim=True).numpy(), [[nan], [1.5]])
+    np.testing.assert_array_equal(t.nanquantile(ft.tensor([0.25, 0.5]), dim=1).numpy(),
+                                  [[nan, 1.25], [nan, 1.5]])
+    assert t.nanquantile(ft.tensor([0.25, 0.5]), dim=0, keepdim=True).shape == (2, 1, 2)
+    assert math.isnan(ft.tensor([nan] * 3).nanquantile(0.5).item())
+    torch = _live_torch()
+    tt = torch.tensor([[nan, nan], [1.0, 2.0]])
+    np.testing.assert_array_equal(tt.nanquantile(0.5, dim=1).numpy(), [nan, 1.5])
+
+
+def test_asarray_of_a_tensor_keeps_history_as_pytorch_2_13(monkeypatch):
+    # torch.asarray's docstring: asarray(a, copy=True) (fgrad gave a detached copy and torch.tensor's
+    # "To copy construct from a tensor" warning)
+    import fgrad.torch._ops_creation as creation
+
+    monkeypatch.setattr(creation, "_ASARRAY_WARNED", [])
+    a = ft.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with pytest.warns(UserWarning, match="unspecified requires_grad now defaults to obj.requires_grad"):
+        c = ft.asarray(a, copy=True)
+    assert c.requires_grad and type(c.grad_fn).__name__ == "CloneBackward0"
+    assert c.data_ptr() != a.data_ptr()
+    d = ft.asarray(a, copy=True, requires_grad=False)
+    assert not d.requires_grad and d.grad_fn is None
+    e = ft.asarray(a * 2, copy=True, requires_grad=True)
+    assert type(e.grad_fn).__name__ == "CloneBackward0"
+    f = ft.asarray(a, copy=True, dtype=ft.float64)
+    assert type(f.grad_fn).__name__ == "ToCopyBackward0" and f.dtype == ft.float64
+    (c.sum() * 3).backward()
+    assert a.grad.tolist() == [3.0, 3.0, 3.0]
+    torch = _live_torch()
+    ta = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    assert type(torch.asarray(ta, copy=True, requires_grad=True).grad_fn).__name__ == "CloneBackward0"
+    assert torch.asarray(ta, copy=True, requires_grad=False).grad_fn is None
+
+
+def test_xlogy_gradients_at_zero_are_pytorchs():
+    # found fixing xlogy(0, nan): the derivative for input was 0 wherever input == 0 (PyTorch: log(other),
+    # masked to 0 where other <= 0), so xlogy(0, 2) had gradient 0 instead of log(2)
+    nan, inf = math.nan, math.inf
+    x = [0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 3.0]
+    y = [0.0, 2.0, 0.0, -1.0, -1.0, nan, 0.5]
+    want_value = [0.0, 0.0, -inf, 0.0, nan, nan, -2.0794415]  # PyTorch 2.13
+    want_gx = [0.0, 0.6931472, -inf, 0.0, nan, nan, -0.6931472]
+    want_gy = [0.0, 0.0, inf, -0.0, -2.0, nan, 6.0]  # PyTorch: NaN at (0, 0), fgrad's recorded deviation
+    # (tests/shim/test_torch_special_points.py: kl_div's target gradient stays finite at target 0)
+    a, b = ft.tensor(x, requires_grad=True), ft.tensor(y, requires_grad=True)
+    r = ft.xlogy(a, b)
+    r.sum().backward()
+    for got, want in ((r.detach(), want_value), (a.grad, want_gx), (b.grad, want_gy)):
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    xd = ft.tensor([0.5, 1.5], dtype=ft.float64, requires_grad=True)
+    yd = ft.tensor([0.7, 2.0], dtype=ft.float64, requires_grad=True)
+    assert ft.autograd.gradcheck(ft.xlogy, (xd, yd)) and ft.autograd.gradgradcheck(ft.xlogy, (xd, yd))
+    torch = _live_torch()
+    ta, tb = torch.tensor(x, requires_grad=True), torch.tensor(y, requires_grad=True)
+    torch.xlogy(ta, tb).sum().backward()
+    np.testing.assert_allclose(ta.grad.numpy(), want_gx, rtol=1e-6)
+    np.testing.assert_allclose(tb.grad.numpy()[1:], want_gy[1:], rtol=1e-6)
+    assert math.isnan(tb.grad[0].item())

@@ -290,3 +290,41 @@ def test_randperm_matches_live_pytorch_at_large_sizes(n):
         ftorch.manual_seed(seed)
         np.testing.assert_array_equal(ftorch.randperm(n).numpy(), torch.randperm(n).numpy())
         np.testing.assert_array_equal(ftorch.rand(3).numpy(), torch.rand(3).numpy())  # same position
+
+
+# a continuous random fill of an integer or bool tensor: PyTorch 2.13 refuses it (fgrad truncated the
+# draws into the integers, silently)
+_FILL_ERRORS = {
+    "uniform_": (NotImplementedError, "\"check_uniform_bounds\" not implemented for '{legacy}'"),
+    "normal_": (NotImplementedError, "\"normal_kernel_cpu\" not implemented for '{legacy}'"),
+    "log_normal_": (NotImplementedError, "\"log_normal_cpu\" not implemented for '{legacy}'"),
+    "cauchy_": (RuntimeError, "Cauchy distribution is a continuous probability distribution. dtype must be a "
+                "floating point but you specified {ctype}"),
+    "exponential_": (RuntimeError, "Exponential distribution is a continuous probability distribution. "
+                     "dtype must be a floating point but you specified {legacy}"),
+}
+_INT_TYPES = [("int64", "Long", "long int"), ("int32", "Int", "int"), ("int16", "Short", "short int"),
+              ("int8", "Char", "signed char"), ("uint8", "Byte", "unsigned char"), ("bool", "Bool", "bool")]
+
+
+@pytest.mark.parametrize("method", sorted(_FILL_ERRORS))
+def test_continuous_random_fill_of_integers_raises(method):
+    import fgrad.torch as ft
+
+    exc, template = _FILL_ERRORS[method]
+    faces = [ft]
+    try:
+        import torch as real
+    except ImportError:
+        real = None
+    else:
+        faces.append(real)
+    for face in faces:
+        for dt, legacy, ctype in _INT_TYPES:
+            x = face.zeros(3, dtype=getattr(face, dt))
+            with pytest.raises(exc) as e:
+                getattr(x, method)()
+            assert str(e.value) == template.format(legacy=legacy, ctype=ctype)
+            assert x.tolist() == [0] * 3  # left unchanged
+        face.manual_seed(0)
+        assert face.zeros(2).uniform_().dtype == face.float32  # floats still fill
