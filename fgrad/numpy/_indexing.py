@@ -948,11 +948,41 @@ def _static_obj(obj, op):
     return obj
 
 
-def delete(arr: ArrayLike, obj: ArrayLike, axis: int | None = None) -> Array:
-    """Delete sub-arrays along ``axis`` (``obj``: int, slice, or concrete index/boolean array)."""
+def delete(arr: ArrayLike, obj: ArrayLike, axis: int | None = None, *,
+           assume_unique_indices: bool = False) -> Array:
+    """Delete sub-arrays along ``axis`` (``obj``: int, slice, or concrete index/boolean
+    array).  With ``assume_unique_indices=True`` integer indices may be traced (JAX's: the
+    output size is known), so ``jit(delete, static_argnames=["assume_unique_indices"])``
+    takes an index array.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> f = fgrad.jit(fnp.delete, static_argnames=["assume_unique_indices"])
+        >>> f(fnp.arange(5), fnp.asarray([3, 0]), assume_unique_indices=True)
+        Array([1, 2, 4], dtype=int64)
+    """
     arr = _arr(arr)
+    if assume_unique_indices and isinstance(obj, Tracer) and _dtype_kind(get_aval(obj).dtype) in "iu":
+        return _delete_unique(arr, obj, axis)
     obj = _static_obj(obj, "delete")
     return _index_map(arr, "delete", lambda ids: np.delete(ids, obj, axis))
+
+
+def _delete_unique(arr, obj, axis):
+    """JAX's `delete` of unique (traced) integer indices: the kept positions are
+    ``i + #{deleted positions <= the i-th kept one}``, gathered with `take`."""
+    from . import _building_blocks as fnp  # the package's composites (imported by now)
+    if axis is None:
+        arr, axis = ravel(arr), 0
+    axis = normalize_axis(axis, get_aval(arr).ndim, "delete")
+    n = get_aval(arr).shape[axis]
+    idx = fnp.ravel(obj)
+    idx = fnp.sort(fnp.clip(fnp.where(idx < 0, idx + n, idx), 0, n))
+    idx = idx - fnp.arange(get_aval(idx).size, dtype=get_aval(idx).dtype)
+    keep = fnp.arange(n - get_aval(idx).size, dtype=get_aval(idx).dtype)
+    keep = keep + fnp.sum(keep[None, :] >= idx[:, None], axis=0, dtype=get_aval(keep).dtype)
+    return fnp.take(arr, keep, axis=axis)
 
 
 def insert(arr: ArrayLike, obj: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
@@ -1103,8 +1133,10 @@ def _pad_stat(seg, mode, ax, dt):
 def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
     """NumPy ``pad``.  ``mode`` is 'constant' (default; ``constant_values`` may be traced),
     'edge', 'reflect', 'symmetric', 'wrap', 'empty', 'linear_ramp', 'maximum', 'minimum',
-    'mean' or 'median' (the statistics over ``stat_length`` entries of each edge, or all).
-    All modes are differentiable in the array.
+    'mean' or 'median' (the statistics over ``stat_length`` entries of each edge, or all),
+    or a function ``mode(row, (before, after), axis, kwargs)`` that returns each 1-D slice
+    of the zero-padded array with its pads filled (mapped with `vmap`, as JAX; NumPy's
+    functions write into ``row`` instead).  All modes are differentiable in the array.
 
     Example::
 
@@ -1115,8 +1147,12 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
     x = _arr(array)
     nd = _ndim(x)
     widths = _pad_widths(pad_width, nd)
-    if callable(mode):
-        raise NotImplementedError("fgrad.numpy.pad: callable modes are not supported")
+    if callable(mode):  # JAX's: zero-pad, then map mode(row, (before, after), axis, kwargs) over each axis
+        from ._calculus import apply_along_axis  # a composite above this module (imported by now)
+        x = ST.pad(x, 0, [(lo, hi, 0) for lo, hi in widths])
+        for ax in range(nd):
+            x = apply_along_axis(mode, ax, x, tuple(widths[ax]), ax, kwargs)
+        return x
     if mode == "constant":
         cv = kwargs.pop("constant_values", 0)
         _no_kwargs(kwargs, mode)
