@@ -834,3 +834,11 @@ def test_basic_index_fast_path_parses_as_the_general_path(items, shape):
     assert got == want
     fast = I._parse_basic(len(shape), idx)
     assert fast is None or (fast, []) == want
+
+
+# ---------------------------------------------------------------------------------------------
+# session 15: differences found by running JAX's jax.numpy docstring examples on fgrad
+# (tools/jax_docstring_examples.py); snippets and JAX's output in tests/stored/jax_docstring_fixes.json
+from jax_snippets import snippet_tests  # noqa: E402
+
+test_jax_docstring_fixes_indexing, test_jax_docstring_fixes_indexing_live = snippet_tests("indexing")

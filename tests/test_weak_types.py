@@ -147,3 +147,11 @@ def test_gradient_through_weak_cast():
     # vmap over a weak batch keeps it weak (JAX: float64, weak_type=True)
     out = fgrad.vmap(lambda x: x * 2)(fnp.full(3, 2.0))
     assert out.weak_type and math.isclose(float(out[0]), 4.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# session 15: differences found by running JAX's jax.numpy docstring examples on fgrad
+# (tools/jax_docstring_examples.py); snippets and JAX's output in tests/stored/jax_docstring_fixes.json
+from jax_snippets import snippet_tests  # noqa: E402
+
+test_jax_docstring_fixes_weak, test_jax_docstring_fixes_weak_live = snippet_tests("weak")

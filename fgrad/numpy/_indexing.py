@@ -890,7 +890,17 @@ def tile(A: ArrayLike, reps: int | Sequence[int] | ArrayLike) -> Array:
 
 def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *,
            total_repeat_length: int | None = None) -> Array:
-    """Repeat elements; ``repeats`` is an int or a (concrete) array of per-element counts."""
+    """Repeat elements; ``repeats`` is an int or an array of per-element counts, concrete
+    unless ``total_repeat_length`` is given (JAX's: then the counts may be traced, under `jit`;
+    the output is cut at, or filled with the last element up to, that length).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> f = fgrad.jit(fnp.repeat, static_argnames=["total_repeat_length"])
+        >>> f(fnp.asarray([1, 2, 3]), fnp.asarray([2, 0, 1]), total_repeat_length=4)
+        Array([1, 1, 3, 3], dtype=int64)
+    """
     a = _arr(a)
     if axis is None:
         a = shape_ops.reshape(a, (get_aval(a).size,))
@@ -905,6 +915,8 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *,
         x = shape_ops.reshape(a, shp[:axis + 1] + (1,) + shp[axis + 1:])
         x = shape_ops.broadcast_to(x, shp[:axis + 1] + (r,) + shp[axis + 1:])
         out = shape_ops.reshape(x, shp[:axis] + (n * r,) + shp[axis + 1:])
+    elif total_repeat_length is not None and not _is_concrete(repeats):
+        return _take_axis(a, _repeat_gather_indices(repeats, n, int(total_repeat_length)), axis)
     else:
         reps = _concrete(repeats, "repeat", "Pass a Python int or concrete repeats.").astype(np.int64)
         idx = np.repeat(np.arange(n, dtype=np.intp), reps)
@@ -918,6 +930,18 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *,
             last = _take_axis(out, wrap(np.full((t - m,), m - 1, np.intp)), axis)
             out = concatenate([out, last], axis)
     return out
+
+
+def _repeat_gather_indices(repeats, n: int, total: int):
+    """JAX's gather indices of a `repeat` with traced counts and a static total: the blocks'
+    starts (an exclusive cumulative sum) marked in a length-``total`` buffer (starts past the
+    end dropped), whose cumulative sum minus one is each output's source (the last source
+    repeats when the counts sum to less than ``total``)."""
+    from . import _building_blocks as fnp  # the package's composites (imported by now)
+    reps = fnp.broadcast_to(fnp.asarray(repeats), (n,))
+    starts = fnp.cumsum(fnp.concatenate([fnp.zeros(1, get_aval(reps).dtype), reps[:-1]]))
+    marks = fnp.zeros(total, np.int32).at[starts].add(1, mode="drop")
+    return fnp.cumsum(marks) - 1
 
 
 def _index_map(arr, op, fn, *extra):
