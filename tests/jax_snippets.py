@@ -7,6 +7,7 @@ JAX when it is installed.  Importing this module does not import ``jax``.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -20,10 +21,20 @@ if _TOOLS not in sys.path:
 import jax_docstring_examples as runner  # noqa: E402
 
 
+# on an accelerator (FGRAD_BACKEND=fake, a GPU) fgrad's reprs name the device; JAX's never do
+_DEVICE = re.compile(r", device=[\w:]+(?=\))")
+
+
+def strip_device(text: str) -> str:
+    """``text`` without the ``, device=...`` of fgrad's reprs of arrays off the CPU."""
+    return _DEVICE.sub("", text)
+
+
 def check_snippets(sources: Sequence[str], stored: Sequence[str], x64: bool = False) -> None:
     """Each snippet run on fgrad (``jax_enable_x64`` = ``x64``) prints exactly the stored
     (JAX's) text; the snippets run in order in one namespace."""
     got, messages = runner.run_source(sources, "fgrad", x64)
+    got = [strip_device(g) for g in got]
     wrong = [f"{src}\n  fgrad: {g!r} {m}\n  JAX:   {w!r}"
              for src, g, w, m in zip(sources, got, stored, messages, strict=True) if g != w]
     assert not wrong, "fgrad prints other text than JAX:\n" + "\n".join(wrong)
