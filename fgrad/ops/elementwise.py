@@ -62,7 +62,7 @@ def _join_is_weak(prim, strong: list, weak: list) -> bool:
     constant and its ``isfinite`` of integers is ``full_like(x, True, dtype=bool)``: their
     results are never weak (``jnp.isinf(jnp.inf)`` is a strong bool, ``isnan`` a weak one)."""
     name = prim.name
-    if name in ("isinf", "signbit") or (name == "isfinite" and dtype_kind(weak[0]) not in "fc"):
+    if name in ("isinf", "signbit") or (name == "isfinite" and weak and dtype_kind(weak[0]) not in "fc"):
         return False
     return join_is_weak(strong, weak)
 
