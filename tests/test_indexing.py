@@ -918,3 +918,11 @@ def test_at_wrap_negative_indices_false_as_jaxs(expr, expected):
     jax = pytest.importorskip("jax")
     with jax.enable_x64(False):
         assert run(jax) == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# session 15: differences found by running JAX's jax.numpy docstring examples on fgrad
+# (tools/jax_docstring_examples.py); snippets and JAX's output in tests/stored/jax_docstring_fixes.json
+from jax_snippets import snippet_tests  # noqa: E402
+
+test_jax_docstring_fixes_indexing, test_jax_docstring_fixes_indexing_live = snippet_tests("indexing")

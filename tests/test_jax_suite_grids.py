@@ -65,8 +65,6 @@ KNOWN: list[tuple[str, tuple[str, ...]]] = [
     (r"^reducers/nanmedian/some_nan\[3x4:bfloat16\|axis=1, keepdims=True\]", _BOTH),
     # linear_ramp of int32 with negative edges: JAX rounds toward zero, fgrad floors (NumPy)
     (r"mode='linear_ramp', end_values=\(1, 2\)\)\[int32\]", _BOTH),
-    # linspace(retstep=True) with x64 off: JAX's step is float32, fgrad's a float64 array
-    (r"retstep=True\)", ("x32",)),
     # -- scipy (session 12) --
     # JAX rejects bfloat16 and float16 in ndtr/ndtri/log_ndtr/spence (TypeError; so norm's
     # and truncnorm's methods built on them); fgrad computes them

@@ -169,3 +169,11 @@ def test_vmap_unmapped_python_number_outputs_are_weak(expr, jax_repr):
     jax = pytest.importorskip("jax")
     with jax.enable_x64(False):
         assert repr(eval(expr, {"jax": jax, "jnp": jax.numpy})) == jax_repr  # noqa: S307
+
+
+# ---------------------------------------------------------------------------------------------
+# session 15: differences found by running JAX's jax.numpy docstring examples on fgrad
+# (tools/jax_docstring_examples.py); snippets and JAX's output in tests/stored/jax_docstring_fixes.json
+from jax_snippets import snippet_tests  # noqa: E402
+
+test_jax_docstring_fixes_weak, test_jax_docstring_fixes_weak_live = snippet_tests("weak")

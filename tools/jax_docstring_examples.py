@@ -28,9 +28,10 @@ Command line (run from the repository root; needs the real JAX installed)::
     python tools/jax_docstring_examples.py jax.numpy [jax.numpy.linalg ...] [--x64]
         [--names pad,unique] [--show differs] [--json out.json] [--store stored.json]
 
-``--store`` writes JAX's outputs (sources and outputs per function) for the agreeing
-functions, the reference of ``tests/test_jax_docstring_examples.py`` where JAX is not
-installed.  In Python: ``run_examples(["jax.numpy"], x64=False) -> list[Result]``.
+``--store FILE`` adds JAX's outputs (sources and outputs per function) of the agreeing
+functions to FILE under "x32" or "x64": the reference of
+``tests/test_jax_docstring_examples.py`` where JAX is not installed.  In Python:
+``run_examples(["jax.numpy"], x64=False) -> list[Result]``.
 
 This module does not import ``jax`` until an example runs on JAX, so a test can run the
 stored sources on fgrad (`run_source`, `compare_outputs`) without JAX installed.
@@ -358,8 +359,11 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"(x64 {'on' if args.x64 else 'off'}): " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     if args.json:
         Path(args.json).write_text(json.dumps([r.to_json() for r in results], indent=1))
-    if args.store:
-        Path(args.store).write_text(json.dumps(store(results), indent=1, sort_keys=True) + "\n")
+    if args.store:  # one key per mode ("x32", "x64"), the other mode's kept
+        path = Path(args.store)
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data.setdefault("x64" if args.x64 else "x32", {}).update(store(results))
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     return 0
 
 

@@ -669,13 +669,18 @@ class ArrayImpl(Array):
         return self._repr()
 
     def _repr(self) -> str:
+        # JAX's layout: the body wraps as if followed by ",", and when the dtype does not fit
+        # on the last line it follows len("Array(") spaces (not a new line)
         buf = np.asarray(self)
         prefix = "Array("
-        body = np.array2string(buf, separator=", ", prefix=prefix)
-        dev = self._device_suffix()
-        weak = ", weak_type=True" if self._weak else ""
-        shape = f", shape={buf.shape}" if buf.size == 0 else ""  # JAX's: Array([], shape=(0, 3), ...)
-        return f"{prefix}{body}{shape}, dtype={buf.dtype.name}{weak}{dev})"
+        dtype = f"dtype={buf.dtype.name}" + (", weak_type=True" if self._weak else "")
+        if buf.size == 0:
+            body = f"[], shape={buf.shape}"  # JAX's: Array([], shape=(0, 3), ...)
+        else:
+            body = np.array2string(buf, separator=", ", prefix=prefix, suffix=",")
+        last_line = len(body) - body.rfind("\n") + 1
+        sep = " " * len(prefix) if last_line + len(dtype) + 2 > np.get_printoptions()["linewidth"] else " "
+        return f"{prefix}{body},{sep}{dtype}{self._device_suffix()})"
 
     def _device_suffix(self) -> str:
         t = type(self._buf)

@@ -22,6 +22,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..core import narrow_floats
 from ..core.array import Array, Tracer, get_aval
 from ..transforms.batching import vmap
 import fgrad.numpy._building_blocks as fnp
@@ -561,7 +562,9 @@ def load(file: Any, *args: Any, **kwargs: Any) -> Any:
         raise ValueError("fgrad.numpy.load: allow_pickle=True is not supported: loading a pickle can run "
                          "arbitrary code; save numeric arrays (.npy/.npz) instead")
     out = np.load(file, allow_pickle=False, **kwargs)
-    if isinstance(out, np.ndarray) and out.dtype.kind in "biufc":
+    if isinstance(out, np.ndarray) and out.dtype == "V2":
+        out = out.view(narrow_floats.bfloat16)  # NumPy saves bfloat16 as void16 (JAX reads it back)
+    if isinstance(out, np.ndarray) and narrow_floats.dtype_kind(out.dtype) in "biufc":
         return fnp.asarray(out)
     if hasattr(out, "files"):
         with out:

@@ -404,8 +404,13 @@ def piecewise(x: ArrayLike, condlist: ArrayLike | Sequence[ArrayLike], funclist:
     if isinstance(condlist, (list, tuple)):
         conds = [fnp.asarray(c) for c in condlist]
     else:
+        # JAX's (not NumPy's): an array's conditions are its entries along the first axis,
+        # also when it has x's shape (``piecewise(x, bool[3], [f, g, h])``: three conditions)
         c = fnp.asarray(condlist)
-        conds = [c] if get_aval(c).ndim == get_aval(x).ndim else [c[i] for i in range(get_aval(c).shape[0])]
+        if get_aval(c).ndim == 0:
+            raise TypeError("fgrad.numpy.piecewise: condlist must be a sequence or an array with "
+                            "at least one dimension (JAX: len() of a 0-d array)")
+        conds = [c[i] for i in range(get_aval(c).shape[0])]
     n = len(conds)
     if len(funclist) not in (n, n + 1):
         raise ValueError(

@@ -36,7 +36,7 @@ from ..core.constants import like as _like
 from ..core.constants import make_on_default_device as _make
 from ..core.constants import shape_tuple as _shape_tuple
 from ..ops.elementwise import add, convert_element_type, floor, mul, strip_weak
-from ..ops.shape import broadcast_in_dim, broadcast_to, reshape
+from ..ops.shape import broadcast_in_dim, broadcast_to, moveaxis, reshape
 from ..core.trace import state
 from ..transforms.staging import StagingTrace
 from ..ops.structural import concatenate
@@ -324,16 +324,25 @@ def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
         start, stop = convert_element_type(start, work), convert_element_type(stop, work)
         n = num - 1 if endpoint else num
         like = start if isinstance(start, Tracer) else stop
-        steps = constant_like((np.arange(num, dtype=float) / max(n, 1)).astype(work), like)
-        out = add(start, mul(steps, (stop - start)))
+        ends = np.broadcast_shapes(get_aval(start).shape, get_aval(stop).shape)
+        # array endpoints: the steps run along a new leading axis, moved to ``axis`` below
+        fractions = (np.arange(num, dtype=float) / max(n, 1)).reshape((num,) + (1,) * len(ends))
+        out = add(start, mul(constant_like(fractions.astype(work), like), (stop - start)))
+        if ends and axis % (len(ends) + 1) != 0:
+            out = moveaxis(out, 0, axis)
         if np.dtype(dtype) != work:
             out = convert_element_type(floor(out) if np.issubdtype(dtype, np.integer) else out, dtype)
-        return (out, (stop - start) / max(n, 1)) if retstep else out
+        if not retstep:
+            return out
+        # NumPy's and JAX's step: NaN when there is no step (one value, endpoint included)
+        nan = constant_like(np.array(np.nan, work), like)
+        return out, (stop - start) / n if n else mul(stop - start, nan)
     res = np.linspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, retstep=retstep,
                       dtype=dtype, axis=axis)
     place = _placer(start, stop)
-    if retstep:
-        return place(res[0]), res[1]
+    if retstep:  # JAX's step: an array in the computation's (inexact) dtype
+        step = np.asarray(res[1]).astype(_to_inexact_dtype(dtype))
+        return place(res[0]), place(step)
     return place(res)
 
 

@@ -101,13 +101,44 @@ def promote_types(type1: Any, type2: Any) -> np.dtype:
         >>> import fgrad.numpy as fnp
         >>> fnp.promote_types(fnp.bfloat16, fnp.int32)
         dtype(bfloat16)
+        >>> fnp.promote_types("uint8", int)  # the Python types are weak, as in JAX
+        dtype('uint8')
     """
+    weak = _promote_weak_type(type1, type2)
+    if weak is not None:
+        return weak
     _check_implicit_promotion(type1, type2)
     out = narrow_floats.promote_types(type1, type2)
     if out == np.int64 and not x64_mode.enabled and max(np.dtype(type1).itemsize,
                                                          np.dtype(type2).itemsize) < 8:
         return np.dtype(np.int32)  # JAX's 32-bit lattice: uint32 + int32 -> int32, not int64
     return out
+
+
+_WEAK_KINDS = {int: "iu", float: "f", complex: "c"}  # the kinds a weak type gives way to
+
+
+def _promote_weak_type(type1: Any, type2: Any) -> np.dtype | None:
+    """JAX's `promote_types` where ``int``, ``float`` or ``complex`` (the Python types
+    themselves: JAX's weak types) meets a dtype or another of them, or None: the dtype when
+    its kind is at least the weak type's (``uint8, int -> uint8``, ``float32, complex ->
+    complex64``), else the weak type's 64-bit dtype (``int8, float -> float64``: JAX's lattice
+    does not canonicalize here).  The 8-bit and narrower floats keep their own checks."""
+    w1, w2 = any(type1 is t for t in _WEAK_KINDS), any(type2 is t for t in _WEAK_KINDS)
+    if not (w1 or w2):
+        return None
+    if w1 and w2:
+        return np.dtype(max(type1, type2, key=list(_WEAK_KINDS).index))
+    weak, other = (type1, type2) if w1 else (type2, type1)
+    dt = np.dtype(other)
+    if narrow_floats.is_ml_float(dt) and dt != narrow_floats.bfloat16:
+        return None
+    kind = narrow_floats.dtype_kind(dt)
+    if kind in _WEAK_KINDS[weak] or (weak is not complex and kind in "fc"):
+        return dt
+    if weak is complex and kind == "f":
+        return np.dtype(np.complex128 if dt == np.float64 else np.complex64)
+    return np.dtype(weak)
 
 
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:

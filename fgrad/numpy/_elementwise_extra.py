@@ -21,7 +21,7 @@ from ..core.array import get_aval
 from ..core.inexact import to_complex_dtype, to_inexact_dtype
 from ..core.narrow_floats import bfloat16 as _BF16
 from ..core.narrow_floats import dtype_kind
-from ..ops.elementwise import promote_args_inexact
+from ..ops.elementwise import convert_element_type, promote_args_inexact
 from ..ops.bits import bitcast_convert_type, shift_left
 from ..ops.control_flow import while_loop
 from ._dtypes import result_type
@@ -211,6 +211,7 @@ def gcd(x1: ArrayLike, x2: ArrayLike) -> Array:
         >>> fnp.gcd(fnp.asarray([12, -20, 0]), fnp.asarray([18, 15, 0]))
         Array([6, 5, 0], dtype=int64)
     """
+    weak = get_aval(x1).weak_type and get_aval(x2).weak_type  # JAX: gcd(12, 18) is weak
     a, b = _int_pair(x1, x2, "gcd")
     a, b = fnp.abs(a), fnp.abs(b)
 
@@ -223,7 +224,8 @@ def gcd(x1: ArrayLike, x2: ArrayLike) -> Array:
         safe = fnp.where(nonzero, v, 1)
         return fnp.where(nonzero, v, u), fnp.where(nonzero, fnp.remainder(u, safe), 0)
 
-    return while_loop(cond, body, (a, b))[0]
+    out = while_loop(cond, body, (a, b))[0]
+    return convert_element_type(out, get_aval(out).dtype, weak_type=True) if weak else out
 
 
 def lcm(x1: ArrayLike, x2: ArrayLike) -> Array:
@@ -235,10 +237,12 @@ def lcm(x1: ArrayLike, x2: ArrayLike) -> Array:
         >>> fnp.lcm(fnp.asarray([4, 0]), fnp.asarray([6, 5]))
         Array([12,  0], dtype=int64)
     """
+    weak = get_aval(x1).weak_type and get_aval(x2).weak_type  # JAX: lcm(12, 18) is weak
     a, b = _int_pair(x1, x2, "lcm")
     g = gcd(a, b)
     zero = fnp.equal(g, 0)
-    return fnp.where(zero, 0, fnp.abs(fnp.multiply(fnp.floor_divide(a, fnp.where(zero, 1, g)), b)))
+    out = fnp.where(zero, 0, fnp.abs(fnp.multiply(fnp.floor_divide(a, fnp.where(zero, 1, g)), b)))
+    return convert_element_type(out, get_aval(out).dtype, weak_type=True) if weak else out
 
 
 def isposinf(x: ArrayLike) -> Array:
@@ -288,10 +292,8 @@ def iscomplex(x: ArrayLike) -> Array:
         >>> fnp.iscomplex(fnp.asarray([1 + 1j, 2 + 0j]))
         Array([ True, False], dtype=bool)
     """
-    x = fnp.asarray(x)
-    return (
-        fnp.not_equal(fnp.imag(x), 0) if get_aval(x).dtype.kind == "c" else fnp.zeros(get_aval(x).shape, bool)
-    )
+    # JAX's imag(x) != 0 for every dtype: weak for a weak x
+    return fnp.not_equal(fnp.imag(fnp.asarray(x)), 0)
 
 
 def isreal(x: ArrayLike) -> Array:
@@ -303,8 +305,7 @@ def isreal(x: ArrayLike) -> Array:
         >>> fnp.isreal(fnp.asarray([1 + 1j, 2 + 0j]))
         Array([False,  True], dtype=bool)
     """
-    x = fnp.asarray(x)
-    return fnp.equal(fnp.imag(x), 0) if get_aval(x).dtype.kind == "c" else fnp.ones(get_aval(x).shape, bool)
+    return fnp.equal(fnp.imag(fnp.asarray(x)), 0)  # JAX's: weak for a weak x
 
 
 _M1, _M2, _M4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F

@@ -977,7 +977,17 @@ def tile(A: ArrayLike, reps: int | Sequence[int] | ArrayLike) -> Array:
 
 def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *,
            total_repeat_length: int | None = None) -> Array:
-    """Repeat elements; ``repeats`` is an int or a (concrete) array of per-element counts."""
+    """Repeat elements; ``repeats`` is an int or an array of per-element counts, concrete
+    unless ``total_repeat_length`` is given (JAX's: then the counts may be traced, under `jit`;
+    the output is cut at, or filled with the last element up to, that length).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> f = fgrad.jit(fnp.repeat, static_argnames=["total_repeat_length"])
+        >>> f(fnp.asarray([1, 2, 3]), fnp.asarray([2, 0, 1]), total_repeat_length=4)
+        Array([1, 1, 3, 3], dtype=int64)
+    """
     a = _arr(a)
     if axis is None:
         a = shape_ops.reshape(a, (get_aval(a).size,))
@@ -992,6 +1002,8 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *,
         x = shape_ops.reshape(a, shp[:axis + 1] + (1,) + shp[axis + 1:])
         x = shape_ops.broadcast_to(x, shp[:axis + 1] + (r,) + shp[axis + 1:])
         out = shape_ops.reshape(x, shp[:axis] + (n * r,) + shp[axis + 1:])
+    elif total_repeat_length is not None and not _is_concrete(repeats):
+        return _take_axis(a, _repeat_gather_indices(repeats, n, int(total_repeat_length)), axis)
     else:
         reps = _concrete(repeats, "repeat", "Pass a Python int or concrete repeats.").astype(np.int64)
         idx = np.repeat(np.arange(n, dtype=np.intp), reps)
@@ -1005,6 +1017,18 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None, *,
             last = _take_axis(out, wrap(np.full((t - m,), m - 1, np.intp)), axis)
             out = concatenate([out, last], axis)
     return out
+
+
+def _repeat_gather_indices(repeats, n: int, total: int):
+    """JAX's gather indices of a `repeat` with traced counts and a static total: the blocks'
+    starts (an exclusive cumulative sum) marked in a length-``total`` buffer (starts past the
+    end dropped), whose cumulative sum minus one is each output's source (the last source
+    repeats when the counts sum to less than ``total``)."""
+    from . import _building_blocks as fnp  # the package's composites (imported by now)
+    reps = fnp.broadcast_to(fnp.asarray(repeats), (n,))
+    starts = fnp.cumsum(fnp.concatenate([fnp.zeros(1, get_aval(reps).dtype), reps[:-1]]))
+    marks = fnp.zeros(total, np.int32).at[starts].add(1, mode="drop")
+    return fnp.cumsum(marks) - 1
 
 
 def _index_map(arr, op, fn, *extra):
@@ -1035,11 +1059,41 @@ def _static_obj(obj, op):
     return obj
 
 
-def delete(arr: ArrayLike, obj: ArrayLike, axis: int | None = None) -> Array:
-    """Delete sub-arrays along ``axis`` (``obj``: int, slice, or concrete index/boolean array)."""
+def delete(arr: ArrayLike, obj: ArrayLike, axis: int | None = None, *,
+           assume_unique_indices: bool = False) -> Array:
+    """Delete sub-arrays along ``axis`` (``obj``: int, slice, or concrete index/boolean
+    array).  With ``assume_unique_indices=True`` integer indices may be traced (JAX's: the
+    output size is known), so ``jit(delete, static_argnames=["assume_unique_indices"])``
+    takes an index array.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> f = fgrad.jit(fnp.delete, static_argnames=["assume_unique_indices"])
+        >>> f(fnp.arange(5), fnp.asarray([3, 0]), assume_unique_indices=True)
+        Array([1, 2, 4], dtype=int64)
+    """
     arr = _arr(arr)
+    if assume_unique_indices and isinstance(obj, Tracer) and _dtype_kind(get_aval(obj).dtype) in "iu":
+        return _delete_unique(arr, obj, axis)
     obj = _static_obj(obj, "delete")
     return _index_map(arr, "delete", lambda ids: np.delete(ids, obj, axis))
+
+
+def _delete_unique(arr, obj, axis):
+    """JAX's `delete` of unique (traced) integer indices: the kept positions are
+    ``i + #{deleted positions <= the i-th kept one}``, gathered with `take`."""
+    from . import _building_blocks as fnp  # the package's composites (imported by now)
+    if axis is None:
+        arr, axis = ravel(arr), 0
+    axis = normalize_axis(axis, get_aval(arr).ndim, "delete")
+    n = get_aval(arr).shape[axis]
+    idx = fnp.ravel(obj)
+    idx = fnp.sort(fnp.clip(fnp.where(idx < 0, idx + n, idx), 0, n))
+    idx = idx - fnp.arange(get_aval(idx).size, dtype=get_aval(idx).dtype)
+    keep = fnp.arange(n - get_aval(idx).size, dtype=get_aval(idx).dtype)
+    keep = keep + fnp.sum(keep[None, :] >= idx[:, None], axis=0, dtype=get_aval(keep).dtype)
+    return fnp.take(arr, keep, axis=axis)
 
 
 def insert(arr: ArrayLike, obj: ArrayLike, values: ArrayLike, axis: int | None = None) -> Array:
@@ -1190,8 +1244,10 @@ def _pad_stat(seg, mode, ax, dt):
 def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
     """NumPy ``pad``.  ``mode`` is 'constant' (default; ``constant_values`` may be traced),
     'edge', 'reflect', 'symmetric', 'wrap', 'empty', 'linear_ramp', 'maximum', 'minimum',
-    'mean' or 'median' (the statistics over ``stat_length`` entries of each edge, or all).
-    All modes are differentiable in the array.
+    'mean' or 'median' (the statistics over ``stat_length`` entries of each edge, or all),
+    or a function ``mode(row, (before, after), axis, kwargs)`` that returns each 1-D slice
+    of the zero-padded array with its pads filled (mapped with `vmap`, as JAX; NumPy's
+    functions write into ``row`` instead).  All modes are differentiable in the array.
 
     Example::
 
@@ -1202,8 +1258,12 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
     x = _arr(array)
     nd = _ndim(x)
     widths = _pad_widths(pad_width, nd)
-    if callable(mode):
-        raise NotImplementedError("fgrad.numpy.pad: callable modes are not supported")
+    if callable(mode):  # JAX's: zero-pad, then map mode(row, (before, after), axis, kwargs) over each axis
+        from ._calculus import apply_along_axis  # a composite above this module (imported by now)
+        x = ST.pad(x, 0, [(lo, hi, 0) for lo, hi in widths])
+        for ax in range(nd):
+            x = apply_along_axis(mode, ax, x, tuple(widths[ax]), ax, kwargs)
+        return x
     if mode == "constant":
         cv = kwargs.pop("constant_values", 0)
         _no_kwargs(kwargs, mode)

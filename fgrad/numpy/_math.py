@@ -16,6 +16,7 @@ from ..core.placement import device_put
 from ..ops import elementwise as ew
 from ..ops import shape as shape_ops
 from ..ops.elementwise import div_p, mul_p, round_p, select_p
+from ..transforms.custom import custom_jvp as _custom_jvp
 from ..transforms.jit import jit_when_staged
 from ._creation import asarray
 from . import _key_arrays as _keys
@@ -221,10 +222,36 @@ radians, degrees = deg2rad, rad2deg
 
 
 def sinc(x: ArrayLike) -> Array:
+    """``sin(pi x) / (pi x)``, 1 at 0, with JAX's derivatives at 0: every order's is the
+    Maclaurin coefficient's (the second is ``-pi**2 / 3``), not the zero that the ``where``
+    would give.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> print(f"{fgrad.grad(fgrad.grad(fnp.sinc))(0.0):.4f}")
+        -3.2899
+    """
     x, = ew.promote_args_inexact(x)
     px = multiply(np.pi, x)
-    safe = where(equal(x, 0), 1.0, px)
-    return where(equal(x, 0), 1.0, divide(sin(safe), safe))
+    zero = equal(x, 0)
+    safe = where(zero, 1.0, px)
+    return where(zero, _sinc_maclaurin(0, px), divide(sin(safe), safe))
+
+
+def _sinc_maclaurin_impl(k: int, x):
+    """The k-th derivative of ``sin(x) / x`` at 0 (``(-1)**(k/2) / (k + 1)`` for even k, 0 for
+    odd), shaped and typed as ``x``; its derivative is the next one's (JAX's rule)."""
+    return multiply(x, 0) if k % 2 else add(multiply(x, 0), (-1) ** (k // 2) / (k + 1))
+
+
+_sinc_maclaurin = _custom_jvp(_sinc_maclaurin_impl, nondiff_argnums=(0,))
+
+
+@_sinc_maclaurin.defjvp
+def _sinc_maclaurin_jvp(k, primals, tangents):
+    (x,), (t,) = primals, tangents
+    return _sinc_maclaurin(k, x), multiply(_sinc_maclaurin(k + 1, x), t)
 
 
 def heaviside(x: ArrayLike, h0: ArrayLike) -> Array:
@@ -237,11 +264,14 @@ def heaviside(x: ArrayLike, h0: ArrayLike) -> Array:
         >>> fnp.heaviside(fnp.asarray([-1.0, 0.0, 2.0]), 0.5)
         Array([0. , 0.5, 1. ], dtype=float64)
     """
+    weak = get_aval(x).weak_type and get_aval(h0).weak_type
     x, h0 = ew.promote_args_inexact(x, h0)
     x, h0 = where(True, x, h0), where(True, h0, x)  # both in the joint dtype
     if get_aval(x).dtype.kind == "c":
         raise TypeError("fgrad.numpy.heaviside: complex arguments are not supported (JAX)")
-    return where(less(x, 0), 0.0, where(equal(x, 0), h0, 1.0))
+    out = where(less(x, 0), 0.0, where(equal(x, 0), h0, 1.0))
+    # JAX's result is weak only when both operands are (an int32 array and 0.5: float32)
+    return out if weak else ew.convert_element_type(out, get_aval(out).dtype)
 
 
 def copysign(x: ArrayLike, y: ArrayLike) -> Array:
@@ -272,7 +302,7 @@ def allclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-5, atol: ArrayLike
 
 def array_equal(a: ArrayLike, b: ArrayLike, equal_nan: bool = False) -> Array:
     """Whether ``a`` and ``b`` have one shape and equal elements (NaNs equal with
-    ``equal_nan``); NumPy's ``False`` (``np.bool_``) for different shapes, as JAX.
+    ``equal_nan``); a boolean array ``False`` for different shapes, as JAX.
 
     Example::
 
@@ -281,7 +311,7 @@ def array_equal(a: ArrayLike, b: ArrayLike, equal_nan: bool = False) -> Array:
         Array(True, dtype=bool)
     """
     if get_aval(a).shape != get_aval(b).shape:
-        return np.bool_(False)
+        return asarray(False)
     eq = equal(a, b)
     if equal_nan:
         eq = logical_or(eq, logical_and(isnan(a), isnan(b)))

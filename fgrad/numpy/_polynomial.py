@@ -78,7 +78,8 @@ def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
 
 def _pad_front(a, n: int):
     k = get_aval(a).shape[0]
-    return a if k >= n else fnp.concatenate([fnp.zeros(n - k, get_aval(a).dtype), a])
+    pad = fnp.zeros((n - k,) + get_aval(a).shape[1:], get_aval(a).dtype)
+    return a if k >= n else fnp.concatenate([pad, a])
 
 
 def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
@@ -91,8 +92,7 @@ def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
         Array([1., 1., 2.], dtype=float64)
     """
     a1, a2 = fnp.atleast_1d(fnp.asarray(a1)), fnp.atleast_1d(fnp.asarray(a2))
-    n = max(get_aval(a1).shape[0], get_aval(a2).shape[0])
-    return fnp.add(_pad_front(a1, n), _pad_front(a2, n))
+    return _add_aligned(a1, a2, "polyadd")
 
 
 def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
@@ -105,8 +105,20 @@ def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
         Array([-1.,  0.,  2.], dtype=float64)
     """
     a1, a2 = fnp.atleast_1d(fnp.asarray(a1)), fnp.atleast_1d(fnp.asarray(a2))
-    n = max(get_aval(a1).shape[0], get_aval(a2).shape[0])
-    return fnp.subtract(_pad_front(a1, n), _pad_front(a2, n))
+    return _add_aligned(a1, fnp.negative(a2), "polysub")
+
+
+def _add_aligned(a1, a2, name: str):
+    """JAX's ``longer.at[-len(shorter):].add(shorter)``: coefficients aligned at the end of
+    the leading axis, the shorter broadcast against the longer's trailing axes (2-D inputs
+    are stacks of polynomials: ``polyadd([[2, 3, 1]], [[5, 7, 3], [8, 2, 6]])``)."""
+    long, short = (a1, a2) if get_aval(a2).shape[0] <= get_aval(a1).shape[0] else (a2, a1)
+    shape, short_shape = get_aval(long).shape, get_aval(short).shape
+    target = (short_shape[0],) + shape[1:]
+    if len(short_shape) > len(target):
+        raise ValueError(f"fgrad.numpy.{name}: cannot broadcast to shape with fewer dimensions: the "
+                         f"coefficients of shape {short_shape} into {target}")
+    return fnp.add(long, _pad_front(fnp.broadcast_to(short, target), shape[0]))
 
 
 def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -> Array:

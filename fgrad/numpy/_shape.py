@@ -175,9 +175,22 @@ def ndim(a: ArrayLike) -> int:
     return get_aval(a).ndim
 
 
-def size(a: ArrayLike, axis: int | None = None) -> int:
+def size(a: ArrayLike, axis: int | Sequence[int] | None = None) -> int:
+    """The number of elements of ``a``, or along ``axis`` (an int or a tuple of them: the
+    product of those axes' lengths, as JAX).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> fnp.size(fnp.ones((2, 3, 4)), axis=(0, 2))
+        8
+    """
     s = get_aval(a).shape
-    return int(np.prod(s, dtype=np.int64)) if axis is None else s[axis]
+    if axis is None:
+        return int(np.prod(s, dtype=np.int64))
+    if isinstance(axis, (tuple, list)):
+        return int(np.prod([s[i] for i in axis], dtype=np.int64))
+    return s[axis]
 
 
 def _public_names(namespace, extra=()):

@@ -140,7 +140,8 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength=0, *, len
     """``numpy.bincount``: how often each non-negative integer occurs in the 1-D ``x`` (the
     sum of ``weights`` where given).  The length is ``max(x) + 1`` (at least ``minlength``),
     which needs a concrete ``x``; under `jit` pass a static ``length`` (JAX): values outside
-    ``[0, length)`` are then dropped (negative ones counted in bin 0, as in JAX).
+    ``[0, length)`` are then dropped.  Negative values are counted in bin 0, as in JAX
+    (NumPy raises): ``bincount([-1, 1])`` is ``[1, 1]``.
 
     Example::
 
@@ -163,8 +164,6 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength=0, *, len
             concrete = _concrete(x, "bincount", hint)
         except ConcretizationError:
             concrete = None  # traced with a static length: JAX's semantics
-    if concrete is not None and concrete.size and concrete.min() < 0:
-        raise ValueError("fgrad.numpy.bincount: x must contain non-negative integers (NumPy raises here)")
     if length is None:
         length = builtins.max(int(minlength), int(concrete.max()) + 1 if concrete.size else 0)
     length = int(length)

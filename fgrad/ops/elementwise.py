@@ -54,6 +54,16 @@ def _result_is_weak(prim, avals, params) -> bool:
     strong, weak = [], []
     for a in avals:
         (weak if a.weak_type else strong).append(a.dtype)
+    return _join_is_weak(prim, strong, weak)
+
+
+def _join_is_weak(prim, strong: list, weak: list) -> bool:
+    """`join_is_weak`, but JAX's ``isinf`` and ``signbit`` compare with a strongly typed
+    constant and its ``isfinite`` of integers is ``full_like(x, True, dtype=bool)``: their
+    results are never weak (``jnp.isinf(jnp.inf)`` is a strong bool, ``isnan`` a weak one)."""
+    name = prim.name
+    if name in ("isinf", "signbit") or (name == "isfinite" and weak and dtype_kind(weak[0]) not in "fc"):
+        return False
     return join_is_weak(strong, weak)
 
 
@@ -328,7 +338,7 @@ def _weak_bind(prim, plain_bind, args, params):
         if prim is convert_element_type_p:
             is_weak = bool(params.get("weak_type", False))
         else:
-            is_weak = join_is_weak(strong, weak)
+            is_weak = _join_is_weak(prim, strong, weak)
         if is_weak:
             out = wrap(out._buf, True)
     return out
