@@ -993,7 +993,7 @@ def test_devices_on_one_process():
     with pytest.raises(ValueError, match="process_index 1 is not a process index"):
         fgrad.local_devices(process_index=1)
     remote = fgrad.backends.Device("cpu", 0, "numpy", process_index=1)
-    assert remote != fgrad.backends.CPU and remote != "cpu" and str(remote) == "cpu@process1"
+    assert remote != fgrad.backends.CPU and remote != "cpu" and str(remote) == "cpu:0@process1"
     assert remote.process_index == 1 and len({remote, fgrad.backends.CPU}) == 2
 
 

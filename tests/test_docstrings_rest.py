@@ -107,9 +107,14 @@ PEERLESS: set[str] = {
 KNOWN_DIFFERENCES: set[str] = {
     "fgrad.torch.special.i0", "fgrad.torch.special.i0e", "fgrad.torch.special.modified_bessel_i0",
     "fgrad.torch.special.log_ndtr", "fgrad.experimental.jet.jet", "fgrad.numpy.fft.ihfft",
-    "fgrad.lax.conv_shape_tuple", "fgrad.example_libraries.stax.GeneralConv",
-    "fgrad.example_libraries.stax.GeneralConvTranspose", "fgrad.numpy.array_repr", "fgrad.numpy.ufunc",
-    "fgrad.numpy.einsum_path", "fgrad.torch.sparse.check_sparse_tensor_invariants",
+    "fgrad.numpy.array_repr", "fgrad.numpy.ufunc", "fgrad.torch.sparse.check_sparse_tensor_invariants",
+    # the peer cannot run the example as written (found failing at 61b508b, session 15):
+    # torch 2.13 has no torch.autograd.graph.current_graph_task_id and calls
+    # will_engine_execute_node only inside a backward hook; JAX 0.10.2's tokens, its
+    # RaggedDotDimensionNumbers repr, Offloadable and live_devices (multi-host only) differ
+    "fgrad.torch.autograd.graph.current_graph_task_id", "fgrad.torch.autograd.graph.will_engine_execute_node",
+    "fgrad.lax.after_all", "fgrad.lax.create_token", "fgrad.lax.RaggedDotDimensionNumbers",
+    "fgrad.ad_checkpoint.Offloadable", "fgrad.experimental.multihost_utils.live_devices",
 }
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE

@@ -14,7 +14,7 @@ def test_python_m_fgrad_reports_versions_devices_and_packages():
     lines = out.splitlines()
     assert lines[0] == f"fgrad {fgrad.__version__}"
     assert f"numpy {np.__version__}" in lines
-    assert "devices:" in lines and "  cpu" in lines
+    assert "devices:" in lines and "  cpu:0" in lines
     assert any(line.startswith("  blas:") or "not reported" in line for line in lines)
     for name in ("cupy", "scipy", "torch", "jax", "FGRAD_BACKEND", "FGRAD_LOG_COMPILES"):
         assert any(name in line for line in lines), name

@@ -22,3 +22,15 @@ from ._products import *
 from ._sorting import *
 from ._array_api import *
 import fgrad.numpy.linalg as linalg
+
+
+def _hand_over() -> None:
+    """Give `_indexing` (below this module) the package's composites it calls."""
+    import sys
+
+    from . import _indexing
+
+    _indexing._ABOVE["fnp"] = sys.modules[__name__]
+
+
+_hand_over()

@@ -482,3 +482,8 @@ def apply_over_axes(func: Callable, a: ArrayLike, axes) -> Array:
                 "fgrad.numpy.apply_over_axes: function is not returning an array of the correct shape"
             )
     return a
+
+
+from . import _indexing as _indexing_module  # noqa: E402  (below this module)
+
+_indexing_module._ABOVE["apply_along_axis"] = apply_along_axis  # pad's callable mode

@@ -46,6 +46,11 @@ from . import _key_arrays as _keys
 from ._shape import atleast_1d, atleast_2d, atleast_3d, ravel
 from ._arraylike import check_arraylike
 
+# composites of modules above this one, handed over when those are imported (fgrad.numpy
+# imports them all before any call can run): "fnp" (`_building_blocks`, the package's
+# functions) and "apply_along_axis" (`_calculus`); importing them here would close a cycle
+_ABOVE: dict = {}
+
 __all__ = [
     "_getitem", "_scatter",
     "take", "take_along_axis", "put_along_axis", "nonzero", "argwhere", "flatnonzero",
@@ -1024,7 +1029,7 @@ def _repeat_gather_indices(repeats, n: int, total: int):
     starts (an exclusive cumulative sum) marked in a length-``total`` buffer (starts past the
     end dropped), whose cumulative sum minus one is each output's source (the last source
     repeats when the counts sum to less than ``total``)."""
-    from . import _building_blocks as fnp  # the package's composites (imported by now)
+    fnp = _ABOVE["fnp"]  # the package's composites (handed over by _building_blocks)
     reps = fnp.broadcast_to(fnp.asarray(repeats), (n,))
     starts = fnp.cumsum(fnp.concatenate([fnp.zeros(1, get_aval(reps).dtype), reps[:-1]]))
     marks = fnp.zeros(total, np.int32).at[starts].add(1, mode="drop")
@@ -1083,7 +1088,7 @@ def delete(arr: ArrayLike, obj: ArrayLike, axis: int | None = None, *,
 def _delete_unique(arr, obj, axis):
     """JAX's `delete` of unique (traced) integer indices: the kept positions are
     ``i + #{deleted positions <= the i-th kept one}``, gathered with `take`."""
-    from . import _building_blocks as fnp  # the package's composites (imported by now)
+    fnp = _ABOVE["fnp"]  # the package's composites (handed over by _building_blocks)
     if axis is None:
         arr, axis = ravel(arr), 0
     axis = normalize_axis(axis, get_aval(arr).ndim, "delete")
@@ -1259,7 +1264,7 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
     nd = _ndim(x)
     widths = _pad_widths(pad_width, nd)
     if callable(mode):  # JAX's: zero-pad, then map mode(row, (before, after), axis, kwargs) over each axis
-        from ._calculus import apply_along_axis  # a composite above this module (imported by now)
+        apply_along_axis = _ABOVE["apply_along_axis"]  # handed over by _calculus
         x = ST.pad(x, 0, [(lo, hi, 0) for lo, hi in widths])
         for ax in range(nd):
             x = apply_along_axis(mode, ax, x, tuple(widths[ax]), ax, kwargs)

@@ -12,6 +12,7 @@ import fgrad.torch._errors as _errors
 import fgrad.torch._device as _dev
 from ._errors import LinAlgError  # noqa: F401  (torch.linalg.LinAlgError)
 import fgrad.numpy as _fnp
+from fgrad import vmap as _vmap
 import fgrad.torch._dtypes as D
 from ._ops import return_type as _return_type, vector_norm  # noqa: F401
 from ._dispatch import apply_op as _apply_op, write_out as _write_out
@@ -175,9 +176,7 @@ _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 def _lstsq_solution(a, b):
     if a.ndim == 2:
         return _fnp.linalg.lstsq(a, b)[0]
-    import fgrad
-
-    flat = fgrad.vmap(lambda x, y: _fnp.linalg.lstsq(x, y)[0])(
+    flat = _vmap(lambda x, y: _fnp.linalg.lstsq(x, y)[0])(
         a.reshape((-1,) + a.shape[-2:]), b.reshape((-1,) + b.shape[-2:]))
     return flat.reshape(a.shape[:-2] + flat.shape[-2:])
 
