@@ -69,7 +69,8 @@ class Device:
     """A place arrays live: ``platform`` (``"cpu"``, ``"cuda"``, ...) and ``id``.
 
     ``str(d)`` is ``"cpu:0"`` or ``"cuda:0"`` (JAX's); a Device compares equal to its string
-    and, device 0, to its platform's name (``x.device == "cuda:0"``, ``x.device == "cpu"``).  ``d.backend`` is the `Backend` that owns it.
+    and, device 0, to its platform's name (``x.device == "cuda:0"``, ``x.device == "cpu"``).
+    ``d.backend`` is the `Backend` that owns it.
     ``d.process_index`` is the process that owns it (JAX's): this process's index for the
     devices fgrad computes on; a device of another process (in ``fgrad.devices()`` under
     ``mpiexec``) carries its owner's index, prints as ``"cpu:0@process1"`` and equals no local
