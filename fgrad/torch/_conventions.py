@@ -36,7 +36,7 @@ from fgrad.transforms.custom import custom_jvp
 __all__ = [
     "root_zero_grad", "atan2", "clamp", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
     "divide_or_nan", "slogdet", "abs", "abs_torch", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
-    "euclidean_dist_mm", "mean", "xlogy",
+    "euclidean_dist_mm", "mean", "xlogy", "xlog1py",
     "extremum_nan_evenly", "prod",
     "logit", "copysign", "pow", "logcumsumexp",
 ]
@@ -109,6 +109,29 @@ def _atan2_jvp(primals, tangents):
     zero = d == 0
     inv = fnp.where(zero, fnp.zeros_like(d), 1.0 / fnp.where(zero, fnp.ones_like(d), d))
     return atan2(y, x), (x * dy - y * dx) * inv
+
+
+@custom_jvp
+def xlog1py(x, y):
+    """``x * log1p(y)``, 0 where ``x == 0`` (a NaN ``y`` stays NaN), with PyTorch's
+    derivatives: ``log1p(y)`` for ``x`` but 0 where ``x == 0 and y <= -1``, and ``x / (1 + y)``
+    for ``y``.  A composite would give NaN for ``x`` at ``(0, y <= -1)``.
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(xlog1py)(np.float64(0.0), np.float64(-2.0)))
+    0.0
+    """
+    zero = (x == 0) & ~fnp.isnan(y)
+    return fnp.where(zero, fnp.zeros_like(x * y), x * fnp.log1p(fnp.where(zero, fnp.zeros_like(y), y)))
+
+
+@xlog1py.defjvp
+def _xlog1py_jvp(primals, tangents):
+    x, y = primals
+    tx, ty = tangents
+    masked = (x == 0) & (y <= -1)
+    dx = fnp.where(masked, fnp.zeros_like(y), fnp.log1p(fnp.where(masked, fnp.zeros_like(y), y)))
+    return xlog1py(x, y), tx * dx + ty * (x / (1 + y))
 
 
 @custom_jvp

@@ -38,6 +38,7 @@ from fgrad.ops import special_more as _sm
 from fgrad.transforms.custom import custom_jvp
 
 from ._dispatch import apply_op
+import fgrad.torch._conventions as _conv
 from ._dispatch import write_out as _write_out
 from ._tensor import Tensor
 import fgrad.torch.types as types
@@ -236,10 +237,12 @@ def xlog1py(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Te
         else torch.tensor(other, dtype=x.dtype if x.is_floating_point() else torch.get_default_dtype())
     )
     x, y = _float(x), _float(y)
-    zero = (x == 0) & ~torch.isnan(y)
-    # at x == 0 the value is 0 and d/dx is log1p(y) (as PyTorch), kept finite where log1p(y) is not
-    finite_y = torch.where(zero & ~torch.isfinite(torch.log1p(y)), torch.zeros_like(y), y)
-    return _finish("special_xlog1py", torch.where(zero, x * torch.log1p(finite_y), x * torch.log1p(y)), out)
+    x, y = torch.broadcast_tensors(x, y) if x.shape != y.shape else (x, y)
+    # 0 where x == 0 (a NaN y stays NaN), PyTorch's derivatives there (_conventions.xlog1py)
+    node = "SpecialXlog1PyBackward" + ("0" if isinstance(input, Tensor) and isinstance(other, Tensor)
+                                       else "1" if isinstance(other, Tensor) else "2")
+    res = apply_op(node, ("xlog1py", np.dtype(x.dtype.np)), _conv.xlog1py, (x, y), edges=(0, 1))
+    return _finish("special_xlog1py", res, out)
 
 
 @custom_jvp
