@@ -27,7 +27,7 @@ from collections import namedtuple as _namedtuple
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
-from ..core.x64_mode import canonical_dtype
+from ..core.x64_mode import canonical_dtype as _canonical_dtype
 
 from .. import numpy as fnp
 from ..ops.linalg import triangular_solve as _tri_solve
@@ -872,7 +872,7 @@ def dft(n: int, scale: str | None = None, *, dtype: DTypeLike | None = None) -> 
         raise ValueError(f"fgrad.scipy.linalg.dft: dtype must be a complex floating-point type; got {dtype}")
     # JAX's formula in the result's dtype (its rounding: dft(4)[1, 1] is -4.4e-8 - 1j in
     # complex64, printed -0.-1.j)
-    k = np.arange(n, dtype=canonical_dtype(dtype))
+    k = np.arange(n, dtype=_canonical_dtype(dtype))
     w = np.exp(-2j * np.pi * k[:, None] * k[None, :] / max(n, 1))
     if scale == "sqrtn":
         w = w / np.sqrt(n)

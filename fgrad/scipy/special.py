@@ -669,7 +669,7 @@ def bernoulli(n: int) -> Float[Array, " n_plus_1"]:
     Example::
 
         >>> bernoulli(4)
-        Array([ 1.        , -0.5       ,  0.16666667,  0.        , -0.03333333], dtype=float64)
+        Array([ 1.        , -0.5       ,  0.16666667,  0.        , -0.03333333],      dtype=float64)
     """
     n = operator.index(n)
     if n < 0:
