@@ -48,7 +48,6 @@ def _fresh_warn_once(monkeypatch):
     monkeypatch.setattr(creation, "_ASARRAY_WARNED", [])
 
 
-@pytest.mark.parametrize("ex", CASES)
 def _missing_module(sources) -> str | None:
     """An optional module an example imports that is not installed (``matplotlib`` in
     ``torch.meshgrid``'s plot): the example cannot run here, for either face."""
@@ -60,6 +59,7 @@ def _missing_module(sources) -> str | None:
     return None
 
 
+@pytest.mark.parametrize("ex", CASES)
 def test_example_agrees_with_pytorch(ex):
     missing = _missing_module(ex["sources"])
     if missing is not None:
