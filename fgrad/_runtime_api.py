@@ -19,8 +19,7 @@ import numpy as np
 
 from ._lru import clear_all
 from ._version import __version__
-from ._device_api import devices
-from .backends import devices as local_devices
+from ._device_api import devices, local_devices
 from .backends.world import world
 from .core.array import ArrayImpl
 

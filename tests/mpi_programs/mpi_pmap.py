@@ -70,7 +70,7 @@ def device_functions(r, p):
     assert sum(d == here for d in fgrad.devices()) == 1 and here in fgrad.local_devices()
     assert all(d.process_index == (r + 1) % p for d in fgrad.local_devices(process_index=(r + 1) % p))
     info = fgrad.print_environment_info(return_string=True)
-    k = len(fgrad.backends.devices())  # every platform
+    k = len(fgrad.local_devices())  # the default platform's (devices() lists those, as JAX)
     assert f"process_count: {p}" in info and f"({p * k} total, {k} local)" in info, info
     # axis_size / psum(1) inside pmap: the global size, also with pmap's axis_size argument
     f = fgrad.pmap(lambda: lax.psum(1, "i"), axis_name="i", axis_size=L)
