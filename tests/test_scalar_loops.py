@@ -21,6 +21,8 @@ from fgrad.core import scalar_loops
 from fgrad.ops import control_flow
 from fgrad.test_util import check_grads
 
+from benchmarks.cases.loops import kalman_nll, rk4_loss, while_bisect  # the benchmarked workloads
+
 
 # with a device as the default (``FGRAD_BACKEND=fake``) loops run on device arrays: never
 # on NumPy scalars (`_scan_impl` takes the host code only for NumPy); the values must agree
@@ -88,32 +90,13 @@ def _assert_identical(got, want):
         np.testing.assert_array_equal(g, w)
 
 
-def _rk4_loss(m, lax_, n):
-    def loss(k, y0):
-        def f(y):
-            return m.stack([y[1], -k * y[0] - 0.1 * y[1]])
-
-        def step(y, _):
-            h = 0.01
-            k1 = f(y)
-            k2 = f(y + h / 2 * k1)
-            k3 = f(y + h / 2 * k2)
-            k4 = f(y + h * k3)
-            return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4), None
-
-        y, _ = lax_.scan(step, y0, None, length=n)
-        return m.sum(y ** 2)
-
-    return loss
-
-
 K32, Y32 = np.float32(2.0), np.array([1.0, 0.0], np.float32)
-# JAX 0.10.2 (x64 off): jax.jit(jax.value_and_grad(_rk4_loss(jnp, jax.lax, 1000)))(K32, Y32)
+# JAX 0.10.2 (x64 off): jax.jit(jax.value_and_grad(rk4_loss(jnp, jax.lax, 1000)))(K32, Y32)
 JAX_RK4 = (0.7372362613677979, 0.2856532037258148)
 
 
 def test_rk4_scan_and_gradient_equal_the_array_code(taken):
-    loss = _rk4_loss(fnp, lax, 1000)
+    loss = rk4_loss(fnp, lax, 1000)
     k, y0 = fnp.asarray(K32), fnp.asarray(Y32)
     for f in (loss, fgrad.value_and_grad(loss)):
         want = _array_path(f, k, y0)
@@ -125,7 +108,7 @@ def test_rk4_scan_and_gradient_equal_the_array_code(taken):
 
 
 def test_rk4_against_jax():
-    f = fgrad.jit(fgrad.value_and_grad(_rk4_loss(fnp, lax, 1000)))
+    f = fgrad.jit(fgrad.value_and_grad(rk4_loss(fnp, lax, 1000)))
     value, grad = f(fnp.asarray(K32), fnp.asarray(Y32))
     assert value.dtype == grad.dtype == np.float32
     # XLA fuses and reorders the float32 arithmetic: a few ulps per step over 1,000 steps
@@ -134,56 +117,36 @@ def test_rk4_against_jax():
     import jax.numpy as jnp
 
     with jax.enable_x64(False):
-        want = jax.jit(jax.value_and_grad(_rk4_loss(jnp, jax.lax, 1000)))(K32, Y32)
+        want = jax.jit(jax.value_and_grad(rk4_loss(jnp, jax.lax, 1000)))(K32, Y32)
     np.testing.assert_allclose([float(value), float(grad)], [float(w) for w in want], rtol=1e-5)
 
 
 def test_rk4_gradient_matches_finite_differences(taken):
     """float64 (fgrad's default here): first and second order, both modes."""
-    loss = _rk4_loss(fnp, lax, 50)
+    loss = rk4_loss(fnp, lax, 50)
     check_grads(lambda k: loss(k, fnp.asarray([1.0, 0.0])), (fnp.asarray(2.0),), order=2,
                 modes=("fwd", "rev"))
     assert taken.some()
 
 
 def test_vmap_of_the_loop_equals_a_python_loop(taken):
-    g = fgrad.jit(fgrad.vmap(fgrad.value_and_grad(_rk4_loss(fnp, lax, 200)), in_axes=(0, None)))
+    g = fgrad.jit(fgrad.vmap(fgrad.value_and_grad(rk4_loss(fnp, lax, 200)), in_axes=(0, None)))
     ks = np.array([0.5, 1.0, 2.0, 3.0], np.float32)
     values, grads = g(fnp.asarray(ks), fnp.asarray(Y32))
     assert taken.all()  # (4, 2) carries: still tiny
-    one = fgrad.jit(fgrad.value_and_grad(_rk4_loss(fnp, lax, 200)))
+    one = fgrad.jit(fgrad.value_and_grad(rk4_loss(fnp, lax, 200)))
     for j, k in enumerate(ks):
         v, d = one(fnp.asarray(k), fnp.asarray(Y32))
         assert np.asarray(values)[j] == np.asarray(v) and np.asarray(grads)[j] == np.asarray(d)
 
 
-def _kalman_nll(m, lax_):
-    def nll(q, zs):
-        def step(carry, z):
-            x, v, p00, p01, p11 = carry
-            x, p00, p01 = x + v, p00 + 2 * p01 + p11 + q, p01 + p11
-            p11 = p11 + q
-            s = p00 + 0.5
-            r = z - x
-            g0, g1 = p00 / s, p01 / s
-            x, v = x + g0 * r, v + g1 * r
-            p00, p01, p11 = (1 - g0) * p00, (1 - g0) * p01, p11 - g1 * p01
-            return (x, v, p00, p01, p11), 0.5 * (m.log(s) + r * r / s)
-
-        zero, one = m.zeros((), zs.dtype), m.ones((), zs.dtype)
-        _, terms = lax_.scan(step, (zero, zero, one, zero, one), zs)
-        return m.sum(terms)
-
-    return nll
-
-
 ZS = np.cumsum(0.1 + 0.3 * np.random.default_rng(0).standard_normal(40)).astype(np.float32)
-# JAX 0.10.2 (x64 off): jax.jit(jax.value_and_grad(_kalman_nll(jnp, jax.lax)))(0.1f, ZS)
+# JAX 0.10.2 (x64 off): jax.jit(jax.value_and_grad(kalman_nll(jnp, jax.lax)))(0.1f, ZS)
 JAX_KALMAN = (8.951122283935547, 53.35190963745117)
 
 
 def test_kalman_filter_gradient(taken):
-    f = fgrad.value_and_grad(_kalman_nll(fnp, lax))
+    f = fgrad.value_and_grad(kalman_nll(fnp, lax))
     q, zs = fnp.asarray(np.float32(0.1)), fnp.asarray(ZS)
     want = _array_path(f, q, zs)
     del taken[:]
@@ -191,40 +154,22 @@ def test_kalman_filter_gradient(taken):
     assert taken.all()
     _assert_identical(got, want)
     np.testing.assert_allclose([float(g) for g in got], JAX_KALMAN, rtol=1e-5)
-    check_grads(_kalman_nll(fnp, lax), (fnp.asarray(0.1), fnp.asarray(ZS.astype(np.float64))), order=1,
+    check_grads(kalman_nll(fnp, lax), (fnp.asarray(0.1), fnp.asarray(ZS.astype(np.float64))), order=1,
                 modes=("rev",))
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp
 
     with jax.enable_x64(False):
-        live = jax.jit(jax.value_and_grad(_kalman_nll(jnp, jax.lax)))(np.float32(0.1), ZS)
+        live = jax.jit(jax.value_and_grad(kalman_nll(jnp, jax.lax)))(np.float32(0.1), ZS)
     np.testing.assert_allclose([float(g) for g in got], [float(x) for x in live], rtol=1e-5)
 
 
-def _bisect(m, lax_):
-    def solve(a):
-        def cond(c):
-            lo, hi, i = c
-            return (hi - lo > 1e-6) & (i < 100)
-
-        def body(c):
-            lo, hi, i = c
-            mid = 0.5 * (lo + hi)
-            below = mid * mid * mid < a
-            return m.where(below, mid, lo), m.where(below, hi, mid), i + 1
-
-        lo, hi, i = lax_.while_loop(cond, body, (m.zeros_like(a), m.maximum(a, 1.0), 0))
-        return 0.5 * (lo + hi), i
-
-    return solve
-
-
-# JAX 0.10.2 (x64 off): jax.jit(_bisect(jnp, jax.lax))(np.float32(5.0))
+# JAX 0.10.2 (x64 off): jax.jit(while_bisect(jnp, jax.lax))(np.float32(5.0))
 JAX_BISECT = (1.7099759578704834, 23)
 
 
 def test_while_loop_with_scalar_carries(taken):
-    f = _bisect(fnp, lax)
+    f = while_bisect(fnp, lax)
     a = fnp.asarray(np.float32(5.0))
     want = _array_path(f, a)
     del taken[:]
@@ -238,7 +183,7 @@ def test_while_loop_with_scalar_carries(taken):
     import jax.numpy as jnp
 
     with jax.enable_x64(False):
-        live = jax.jit(_bisect(jnp, jax.lax))(np.float32(5.0))
+        live = jax.jit(while_bisect(jnp, jax.lax))(np.float32(5.0))
     np.testing.assert_allclose(float(got[0]), float(live[0]), rtol=1e-6)
     assert int(got[1]) == int(live[1])
 
@@ -362,7 +307,7 @@ def test_generated_source_is_per_element():
 def test_device_arrays_take_the_array_code(taken):
     """Device arrays never become NumPy scalars: the scan and its gradient's reverse scan run
     on the device, and give the host's values."""
-    loss = fgrad.value_and_grad(_rk4_loss(fnp, lax, 100))
+    loss = fgrad.value_and_grad(rk4_loss(fnp, lax, 100))
     got = _jit(loss)(fnp.asarray(K32), fnp.asarray(Y32))
     assert not any(taken)
     host = fgrad.devices("cpu")[0]
@@ -397,7 +342,7 @@ def test_division_by_zero_nan_and_bools(taken, dtype):
 def test_long_steps_keep_the_array_code(taken, monkeypatch):
     """A step longer than `MAX_LINES` (whose source would cost the first call more to
     compile) keeps the array code, with the same values."""
-    loss = _rk4_loss(fnp, lax, 10)
+    loss = rk4_loss(fnp, lax, 10)
     want = _jit(loss)(fnp.asarray(K32), fnp.asarray(Y32))
     monkeypatch.setattr(scalar_loops, "MAX_LINES", 20)
     del taken[:]
