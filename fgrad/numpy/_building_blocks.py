@@ -23,14 +23,7 @@ from ._sorting import *
 from ._array_api import *
 import fgrad.numpy.linalg as linalg
 
+import sys as _sys  # noqa: E402
+from . import _indexing as _indexing_module  # noqa: E402  (below this module)
 
-def _hand_over() -> None:
-    """Give `_indexing` (below this module) the package's composites it calls."""
-    import sys
-
-    from . import _indexing
-
-    _indexing._ABOVE["fnp"] = sys.modules[__name__]
-
-
-_hand_over()
+_indexing_module._ABOVE["fnp"] = _sys.modules[__name__]  # the package's composites it calls
