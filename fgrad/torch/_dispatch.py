@@ -47,7 +47,8 @@ from ..transforms.jvp_trace import ForwardTrace, JVPTracer
 from ..transforms.batching import BatchTracer
 from . import _profile_state
 from ..core.executor import straight_line
-from ..transforms.staging import StagingTrace
+from ..transforms.staging import ConstantTypeError, StagingTrace
+from ..core.trace import ConcretizationError
 from ..core.array import Tracer
 from ..core.array import wrap as _awrap
 from ..ops import elementwise as ew
@@ -109,7 +110,11 @@ def _stage(fn, bufs, multi: bool) -> _Forward:
             out = fn(*args)
             outs = list(out) if multi else [out]
             jaxpr, consts = tr.to_jaxpr(outs)
-    except Exception:  # noqa: BLE001 - the definition needs concrete values: run it eagerly
+    except (ConcretizationError, ConstantTypeError):
+        # the definition needs concrete values, or captures a value a trace cannot hold (a
+        # Tensor hyper-parameter): run it eagerly.  Any other exception is the op's own error
+        # (bad shapes, bad arguments) or a bug in a rule, and is raised -- never hidden by an
+        # eager run that might compute something else.
         return _Forward(None, code=_code_of(fn))
     consts = [_frozen(c._buf if type(c) is ArrayImpl else c) for c in consts]
     # the shim's forwards run on the host (device tensors run their definition eagerly), so

@@ -52,6 +52,13 @@ class ensure_compile_time_eval:
         _COMPILE_TIME_EVAL[0] -= 1
 
 
+class ConstantTypeError(TypeError):
+    """A value a staged function captured (a closure constant, an argument of a primitive) whose
+    type no trace can hold: not an array, a NumPy scalar or a Python number.  Callers that can
+    run the function eagerly instead (the PyTorch shim's cached forwards) catch exactly this
+    and the concretization errors; any other exception while staging is a real error."""
+
+
 class StagingTracer(Tracer):
     __slots__ = ("_var",)  # not "var": that is the array method `x.var()`
     staged = True
@@ -107,7 +114,12 @@ class StagingTrace(Trace):
             return Literal(av.dtype.type(x), av)
         v = self._const_ids.get(id(x))
         if v is None:
-            v = Var(get_aval(x))
+            try:
+                aval = get_aval(x)
+            except TypeError as e:
+                raise ConstantTypeError(f"a {type(x).__name__} cannot be a constant of a staged "
+                                        f"function: {e}") from e
+            v = Var(aval)
             self._const_ids[id(x)] = v
             self.constvars.append(v)
             self.consts.append(x)

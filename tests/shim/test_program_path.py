@@ -268,3 +268,39 @@ def test_abs_gradient_is_pytorchs_sign_also_at_nan():
     x = torch.tensor(ABS_X, requires_grad=True)
     (g,) = torch.autograd.grad(torch.abs(x).sum(), x)
     _same(g.numpy(), ABS_GRAD)
+
+
+def test_a_staging_error_is_raised_not_hidden_by_an_eager_run():
+    """A definition that fails while being staged for any reason other than needing concrete
+    values raises: the shim must not run it eagerly instead, where a broken rule could yield a
+    different (wrong) result without a word.  (Before: every exception fell back to eager.)"""
+    from fgrad.core.array import Tracer
+
+    def f(x):
+        if isinstance(x, Tracer):
+            raise ValueError("rule bug while staging")
+        return x + 1.0
+
+    with pytest.raises(ValueError, match="rule bug while staging"):
+        _dispatch.run_definition(("test staging error",), f, [np.zeros(3)], False)
+
+
+def test_definitions_needing_concrete_values_or_holding_tensors_run_eagerly():
+    """The two reasons a definition legitimately runs eagerly: it needs concrete values (a
+    Python branch on its input), or it captures a value no trace can hold (a Tensor
+    hyper-parameter such as Adam's ``betas=(torch.tensor(0.9), ...)``)."""
+    def branchy(x):
+        return x + 1.0 if float(fnp.sum(x)) > 0 else x - 1.0
+
+    assert _dispatch.run_definition(("test branchy",), branchy, [np.ones(3)], False) is None
+    beta = ft.tensor(0.5)
+
+    def holds_tensor(x):
+        return fnp.multiply(x, beta)
+
+    assert _dispatch.run_definition(("test tensor const", beta), holds_tensor, [np.ones(3)], False) is None
+    w = ft.nn.Parameter(ft.tensor([1.0, -2.0, 0.5]))
+    opt = ft.optim.Adam([w], lr=0.1, betas=(ft.tensor(0.9), 0.999), foreach=False)
+    w.grad = ft.tensor([0.3, -0.2, 0.1])
+    opt.step()
+    np.testing.assert_allclose(w.detach().numpy(), [0.9, -1.9, 0.4], rtol=1e-6)
