@@ -286,6 +286,14 @@ HELPERS = {
   return (T)r;
 }
 """,
+    # signed x**n, n < 0 as PyTorch (and the host implementation): the truncated 1 / x**-n
+    "fg_ipow_i": """template <typename T> __device__ __forceinline__ T fg_ipow_i(T a, T n) {
+  if (n >= 0) return fg_ipow(a, n);
+  if (a == 1) return (T)1;
+  if (a == -1) return (n & 1) ? (T)-1 : (T)1;
+  return (T)0;
+}
+""",
     # JAX's integer_pow of a float: binary exponentiation in the implementation's order
     # (`ops.elementwise.integer_pow_by_squaring`), each product rounded, then 1 / acc for y < 0
     "fg_integer_pow": """template <typename T> __device__ __forceinline__ T fg_integer_pow(T x, int y) {
@@ -334,8 +342,12 @@ _HELPER_CALL = re.compile(r"\b(fg_\w+)\(")
 def helpers_for(*texts: str) -> str:
     """The helper definitions the given code calls (in a fixed order: same code, same text)."""
     used = set()
-    for t in texts:
-        used.update(_HELPER_CALL.findall(t))
+    todo = [c for t in texts for c in _HELPER_CALL.findall(t)]
+    while todo:  # with the helpers those helpers call (defined before them in HELPERS)
+        name = todo.pop()
+        if name not in used and name in HELPERS:
+            used.add(name)
+            todo.extend(_HELPER_CALL.findall(HELPERS[name]))
     return "".join(code for name, code in HELPERS.items() if name in used)
 
 

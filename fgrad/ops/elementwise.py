@@ -709,10 +709,29 @@ def _pow_impl(xp, x, y):
     and 2.5x slower); jit's simplifier rewrites a literal exponent 3 the same way."""
     if type(y) is int and y == 3 and getattr(x, "dtype", None) in _CUBE_BY_PRODUCT:
         return (x * x) * x
+    yd = getattr(y, "dtype", None)
+    if yd is not None and yd.kind == "i" and getattr(x, "dtype", yd).kind in "iu" and (y < 0).any():
+        return _int_pow_negative_exponents(x, y)
     return np.power(x, y)
 
 
-pow_p = elementwise("pow", _pow_impl, {"f": "pow{f}({0}, {1})", "iu": "fg_ipow({0}, {1})"})
+def _int_pow_negative_exponents(x, y):
+    """Integer ``x ** y`` where some ``y < 0``, as PyTorch computes it (NumPy raises): the
+    truncated value of ``1 / x**-y`` -- 1 for x == 1, +-1 for x == -1, 0 otherwise (0 ** -n
+    included).  XLA gives ``x ** (y mod 2**bits)`` there instead; docs/numerics.md."""
+    r = np.power(x, np.maximum(y, 0))
+    r = np.asarray(r)
+    neg = np.broadcast_to(y < 0, r.shape)
+    one = np.ones((), r.dtype)
+    xb = np.broadcast_to(x, r.shape)
+    odd = np.broadcast_to(y % 2 == 1, r.shape)
+    minus_one = (xb == -1) if r.dtype.kind == "i" else np.zeros(r.shape, bool)
+    neg_val = np.where(xb == 1, one, np.where(minus_one, np.where(odd, -one, one), np.zeros((), r.dtype)))
+    return np.where(neg, neg_val, r).astype(r.dtype, copy=False)
+
+
+pow_p = elementwise("pow", _pow_impl, {"f": "pow{f}({0}, {1})", "i": "fg_ipow_i({0}, {1})",
+                                       "u": "fg_ipow({0}, {1})"})
 pow_p.ufunc = None  # not one ufunc for every exponent: compiled code calls the impl
 
 
