@@ -286,6 +286,11 @@ CASES = [
     Case("random-categorical-axis", lambda m: m.random.categorical(m.key(0), m.np.ones((2, 3)), axis=2),
          np.exceptions.AxisError, "axis 2"),
     Case("random-float-seed", lambda m: m.random.PRNGKey(1.5), TypeError, "seed"),
+    # ---- dtype refusals of the generated faces (op specs' numpy_refuses) -----------------------
+    Case("hypot-complex", lambda m: m.np.hypot(m.np.asarray([1j]), 1.0), ValueError, "complex-valued"),
+    Case("signbit-complex", lambda m: m.np.signbit(m.np.asarray([1j])), ValueError, "not well defined"),
+    Case("sign-bool", lambda m: m.np.sign(m.np.asarray([True])), TypeError, "dtype bool"),
+    Case("sign-bool-jit", lambda m: m.T.jit(m.np.sign)(m.np.asarray([True])), TypeError, "dtype bool"),
     # ---- tree_util, nn ------------------------------------------------------------------------
     Case("tree_map-structures", lambda m: m.tree_util.tree_map(lambda a, b: a + b, (1, 2), (1,)), ValueError,
          "tree_map"),

@@ -13,6 +13,8 @@ warnings off).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..typing import Array, ArrayLike, Shaped
@@ -115,18 +117,23 @@ def _binary(spec: OpSpec, name: str):
     return f
 
 
-def _refusing_bool(f, name: str):
-    """``f`` raising JAX's TypeError for a bool operand (``jnp.sign`` has no bool version; the
-    primitive keeps a bool as it is, for PyTorch's ``sign``)."""
+def _refusing(f, refusals: tuple):
+    """``f`` raising the peer's error for an operand of a refused dtype kind (an op spec's
+    ``numpy_refuses``: ``jnp.sign`` of a bool, ``jnp.hypot`` of a complex number, ...)."""
 
-    def g(x: ArrayLike) -> Array:
-        if type(x) is bool or getattr(x, "dtype", None) == np.bool_:
-            raise TypeError(f"{name} does not accept dtype bool. Accepted dtypes are subtypes of "
-                            "integer, floating, complexfloating.")
-        return f(x)
+    @functools.wraps(f)
+    def g(*args: ArrayLike) -> Array:
+        for x in args:
+            kind = _PY_KINDS.get(type(x)) or getattr(getattr(x, "dtype", None), "kind", "")
+            for kinds, error, message in refusals:
+                if kind and kind in kinds:
+                    raise error(message.format(dtype=np.result_type(x).name))
+        return f(*args)
 
-    g.__doc__ = f.__doc__
     return g
+
+
+_PY_KINDS = {bool: "b", int: "i", float: "f", complex: "c"}
 
 
 def _generate() -> dict:
@@ -139,8 +146,8 @@ def _generate() -> dict:
             f = _floor_divide_as_xla(f)
         if spec.numpy[0] == "power":
             f = _power_int_exponent(f)
-        if spec.numpy[0] == "sign":
-            f = _refusing_bool(f, "sign")
+        if spec.numpy_refuses:
+            f = _refusing(f, spec.numpy_refuses)
         f.__name__ = f.__qualname__ = spec.numpy[0]
         f.__module__ = __name__
         f.op_spec = spec

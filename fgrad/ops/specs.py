@@ -122,6 +122,13 @@ class OpSpec:
     # "numeric" (``promote_args_numeric``: bool operands computed as int32), "" (none); None:
     # "inexact" for the float-only torch kinds (unary "float", binary "d"/"f"), else ""
     promote: str | None = None
+    # the functional face's refusals, as JAX's: ((dtype kinds, exception type, message), ...);
+    # an operand of one of the kinds raises the exception (message formatted with ``{dtype}``)
+    numpy_refuses: tuple = ()
+    # the torch face's refusals: ((dtype kinds, kernel name), ...) for PyTorch's
+    # NotImplementedError '"<kernel>" not implemented for '<type>'', or (kinds, exception type,
+    # message) for its other wordings; the kinds are those of the operands' common dtype
+    torch_refuses: tuple = ()
 
     def __post_init__(self) -> None:
         if self.promote is None:
@@ -155,6 +162,11 @@ def _spec(family, name, prim, *, numpy=None, lax=None, torch=None, grad_fn=None,
         rows = (Row(),) if numpy else ()
     return OpSpec(name, family, prim, numpy, lax, torch, grad_fn=grad_fn,
                   hand_written=frozenset(hand_written), rows=tuple(rows), **kw)
+
+
+def _not_for_complex(name: str) -> tuple:
+    """PyTorch's refusal of complex operands for ``maximum``/``minimum``/``fmax``/``fmin``."""
+    return (("c", RuntimeError, f"{name} not implemented for complex tensors."),)
 
 
 def unary(name, prim, *, lax: Any = "=", **kw) -> OpSpec:
@@ -215,21 +227,31 @@ SPEC_LIST: list[OpSpec] = [
     unary("arctanh", E.atanh_p, numpy=("arctanh", "atanh"), torch=("atanh", "arctanh"),
           rows=(dom(-0.9, 0.9),)),
     unary("sigmoid", E.logistic_p, numpy=(), rows=(), torch_rule="sigmoid"),  # PyTorch's 1/(1+exp(-x))
-    unary("erf", special.erf_p, numpy=(), rows=()),
-    unary("erfc", special.erfc_p, numpy=(), rows=()),
-    unary("erfinv", special.erf_inv_p, numpy=(), lax="erf_inv", rows=()),
+    unary("erf", special.erf_p, numpy=(), rows=(), torch_refuses=(("c", "erf_vml_cpu"),)),
+    unary("erfc", special.erfc_p, numpy=(), rows=(), torch_refuses=(("c", "erfc_vml_cpu"),)),
+    unary("erfinv", special.erf_inv_p, numpy=(), lax="erf_inv", rows=(),
+          torch_refuses=(("c", "erfinv_vml_cpu"),)),
     # PyTorch's abs'(0) = 0 (the primitive follows JAX: 1): the shim's abs is a composite
     unary("abs", E.abs_p, numpy=("abs", "absolute"), torch=("abs", "absolute"), torch_dtype="same",
-          hand_written=("torch", "inplace"),
+          hand_written=("torch", "inplace"), torch_refuses=(("b", "abs_cpu"),),
           rows=(dom(avoid=(0.0,)), _int_row("abs", (Domain(-5, 5),)))),
     unary("negative", E.neg_p, lax="neg", torch=("neg", "negative"), torch_dtype="same",
-          rows=(dom(), _int_row("negative", (Domain(-5, 5),)))),
+          rows=(dom(), _int_row("negative", (Domain(-5, 5),))),
+          torch_refuses=(("b", RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. "
+                          "If you are trying to invert a mask, use the `~` or `logical_not()` operator "
+                          "instead."),)),
     unary("sign", E.sign_p, torch_dtype="same",
-          rows=(dom(avoid=(0.0,), grad="zero"), _int_row("sign", (Domain(-5, 5),)))),
-    unary("floor", E.floor_p, torch_dtype="same", rows=(dom(-3, 3, "integers", grad="zero"),)),
-    unary("ceil", E.ceil_p, torch_dtype="same", rows=(dom(-3, 3, "integers", grad="zero"),)),
-    unary("trunc", E.trunc_p, numpy=("trunc", "fix"), lax=None, torch=("trunc", "fix"), torch_dtype="same",
-          rows=(dom(-3, 3, "integers", grad="zero"),)),
+          rows=(dom(avoid=(0.0,), grad="zero"), _int_row("sign", (Domain(-5, 5),))),
+          # the primitive keeps a bool as it is, for PyTorch's sign; jnp.sign has no bool version
+          numpy_refuses=(("b", TypeError, "sign does not accept dtype bool. Accepted dtypes are "
+                          "subtypes of integer, floating, complexfloating."),),
+          torch_refuses=(("c", NotImplementedError, "Unlike NumPy, torch.sign is not intended to support "
+                          "complex numbers. Please use torch.sgn instead."),)),
+    *[unary(n, p, torch_dtype="same", rows=(dom(-3, 3, "integers", grad="zero"),),
+            torch_refuses=(("b", f"{n}_vml_cpu"),
+                           ("c", NotImplementedError, f"{n} is not supported for complex inputs")), **kw)
+      for n, p, kw in (("floor", E.floor_p, {}), ("ceil", E.ceil_p, {}),
+                       ("trunc", E.trunc_p, dict(numpy=("trunc", "fix"), lax=None, torch=("trunc", "fix"))))],
     unary("conjugate", E.conj_p, numpy=("conjugate", "conj"), torch=(), promote=""),
     unary("real", E.real_p, torch_dtype="nograd", hand_written=("torch", "method"), inplace=False),
     unary("imag", E.imag_p, torch_dtype="nograd", hand_written=("torch", "method"), inplace=False,
@@ -242,17 +264,21 @@ SPEC_LIST: list[OpSpec] = [
     unary("isfinite", E.isfinite_p, lax="is_finite", torch_dtype="nograd", torch_out=False, inplace=False,
           rows=(Row(grad="no", specials=True),)),
     unary("signbit", E.signbit_p, lax=None, torch_dtype="nograd", inplace=False,
-          rows=(Row(grad="no", specials=True),)),
+          rows=(Row(grad="no", specials=True),),
+          numpy_refuses=(("c", ValueError, "jax.numpy.signbit is not well defined for {dtype}"),),
+          torch_refuses=(("c", NotImplementedError, "signbit is not implemented for complex tensors."),)),
     unary("logical_not", E.logical_not_p, lax=None, torch_dtype="nograd", inplace=False,
           rows=(Row(grad="no", other_dtypes=(BOOL,)),)),
     unary("invert", E.invert_p, numpy=("invert", "bitwise_not"), lax="bitwise_not", torch="bitwise_not",
-          torch_dtype="nograd", inplace=False,
+          torch_dtype="nograd", inplace=False, torch_refuses=(("fc", "bitwise_not_cpu"),),
           rows=(Row(args=(Domain(-9, 9),), dtypes=(), other_dtypes=INTS + (BOOL,), grad="no"),)),
     # -- binary math -----------------------------------------------------------------------
     # add/sub/mul/div/pow: the torch functions take alpha= / rounding_mode= / scalar
     # exponents, and their in-place twins are Tensor methods written by hand
     binary("add", E.add_p, hand_written=("torch", "inplace"), rows=(Row(), _int_row("add", (_I, _I)))),
     binary("subtract", E.sub_p, lax="sub", torch=("sub", "subtract"), hand_written=("torch", "inplace"),
+           torch_refuses=(("b", RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead."),),
            rows=(Row(), _int_row("subtract", (_I, _I)))),
     binary("multiply", E.mul_p, lax="mul", torch=("mul", "multiply"), hand_written=("torch", "inplace"),
            rows=(Row(), _int_row("multiply", (_I, _I)))),
@@ -261,40 +287,48 @@ SPEC_LIST: list[OpSpec] = [
            rows=(Row(args=(Domain(), _NZ)), Row(name="true_divide", args=(Domain(), _NZ)),
                  _int_row("true_divide", (_I, _INZ)))),
     binary("power", E.pow_p, numpy=("power", "pow"), torch="pow", grad_fn="PowBackward1", torch_rule="pow",
-           promote="numeric", hand_written=("torch", "inplace"), rows=(Row(args=(_POS, Domain())),)),
-    binary("maximum", E.max_p, lax="max", inplace=False,
+           promote="numeric", hand_written=("torch", "inplace"), rows=(Row(args=(_POS, Domain())),),
+           torch_refuses=(("b", "pow"),)),
+    binary("maximum", E.max_p, lax="max", inplace=False, torch_refuses=_not_for_complex("maximum"),
            rows=(Row(valid="not_tied", specials=True), _int_row("maximum", (_I, _I)))),
-    binary("minimum", E.min_p, lax="min", inplace=False,
+    binary("minimum", E.min_p, lax="min", inplace=False, torch_refuses=_not_for_complex("minimum"),
            rows=(Row(valid="not_tied", specials=True), _int_row("minimum", (_I, _I)))),
     binary("fmax", E.fmax_p, lax=None, inplace=False, torch_rule="fmax",
-           rows=(Row(valid="not_tied", specials=True),)),
+           torch_refuses=_not_for_complex("fmax"), rows=(Row(valid="not_tied", specials=True),)),
     binary("fmin", E.fmin_p, lax=None, inplace=False, torch_rule="fmin",
-           rows=(Row(valid="not_tied", specials=True),)),
+           torch_refuses=_not_for_complex("fmin"), rows=(Row(valid="not_tied", specials=True),)),
     binary("arctan2", E.atan2_p, numpy=("arctan2", "atan2"), torch=("atan2", "arctan2"),
-           torch_dtype="f", torch_rule="atan2",
+           torch_dtype="f", torch_rule="atan2", torch_refuses=(("c", "atan2_cpu"),),
            rows=(Row(args=(Domain(), _NZ)),)),
-    binary("hypot", E.hypot_p, lax=None, torch_dtype="f", torch_rule="hypot", rows=(Row(args=(_NZ, _NZ)),)),
-    binary("logaddexp", E.logaddexp_p, lax=None, torch_dtype="f", inplace=False, torch_rule="logaddexp"),
+    binary("hypot", E.hypot_p, lax=None, torch_dtype="f", torch_rule="hypot", rows=(Row(args=(_NZ, _NZ)),),
+           numpy_refuses=(("c", ValueError, "jnp.hypot is not well defined for complex-valued inputs. "
+                           "Please convert to real values first, such as by using abs(x)"),),
+           torch_refuses=(("biuc", "hypot_cpu"),)),
+    binary("logaddexp", E.logaddexp_p, lax=None, torch_dtype="f", inplace=False, torch_rule="logaddexp",
+           torch_refuses=(("biu", "logaddexp_cpu"),)),
     binary("logaddexp2", EM.logaddexp2_p, lax=None, torch_dtype="f", inplace=False, torch_rule="logaddexp2",
-           rows=(Row(fwd_tol=_F_TOL),)),
+           rows=(Row(fwd_tol=_F_TOL),), torch_refuses=(("biuc", "logaddexp2_cpu"),)),
     binary("complex", E.complex_p, numpy=(), lax="complex", torch=(), hand_written=("lax",), inplace=False,
            method=False, rows=()),
     binary("nextafter", EM.nextafter_p, lax="nextafter", torch=(), inplace=False, promote="inexact",
            rows=(Row(args=(Domain(), Domain()), valid="not_tied"),)),
     binary("mod", E.rem_p, numpy=("mod", "remainder"), lax=None, torch="remainder", torch_int_divisor=True,
-           promote="numeric",
+           promote="numeric", torch_refuses=(("bc", "remainder_cpu"),),
            rows=(Row(args=(_MOD, _NZ), valid="mod"), Row(name="remainder", args=(_MOD, _NZ), valid="mod"),
                  _int_row("mod", (_I, _INZ)))),
     binary("fmod", E.fmod_p, lax="rem", torch_int_divisor=True, promote="numeric",
+           torch_refuses=(("bc", "fmod_cpu"),),
            rows=(Row(args=(_MOD, _NZ), valid="mod"),)),
     binary("floor_divide", E.floor_divide_p, lax=None, torch_int_divisor=True, promote="numeric",
+           torch_refuses=(("bc", "div_floor_cpu"),),
            rows=(Row(args=(_MOD, _NZ), valid="mod", grad="zero"), _int_row("floor_divide", (_I, _INZ)))),
-    *[binary(n, p, lax=n, grad_fn="",
+    *[binary(n, p, lax=n, grad_fn="", torch_refuses=(("fc", f"{n}_cpu"),),
              rows=(Row(args=(_I, _I), dtypes=(), other_dtypes=INTS + (BOOL,), grad="no"),))
       for n, p in (("bitwise_and", E.and_p), ("bitwise_or", E.or_p), ("bitwise_xor", E.xor_p))],
     # comparisons and logic: bool results, never recorded by autograd
     *[binary(n, p, lax=lx, torch=tn, torch_dtype="c",
-             rows=(Row(args=(Domain(), Domain()), other_dtypes=INTS, grad="no", specials=True),))
+             rows=(Row(args=(Domain(), Domain()), other_dtypes=INTS, grad="no", specials=True),),
+             torch_refuses=(("c", f"{lx}_cpu"),) if lx in ("lt", "le", "gt", "ge") else ())
       for n, p, lx, tn in (("equal", E.eq_p, "eq", ("eq",)), ("not_equal", E.ne_p, "ne", ("ne", "not_equal")),
                            ("less", E.lt_p, "lt", ("lt", "less")),
                            ("less_equal", E.le_p, "le", ("le", "less_equal")),

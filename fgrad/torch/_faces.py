@@ -14,6 +14,7 @@ Example::
 from __future__ import annotations
 
 import builtins
+import functools
 import numpy as np
 from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, bfloat16 as _BF16, dtype_kind as _dtype_kind
 from ..core.narrow_floats import float32 as _F32
@@ -321,8 +322,9 @@ def _int_divisor_checked(uf, name: str):
 class _BinOp:
     """A binary elementwise op: PyTorch promotion, fast ufunc path, recording."""
 
-    def __init__(self, prim, gname, name, kind="a", definition=None, int_divisor=False):
+    def __init__(self, prim, gname, name, kind="a", definition=None, int_divisor=False, refuse=None):
         self.prim = prim
+        self.refuse = refuse  # PyTorch's error for a refused common dtype (`_refusal`), or None
         # the fgrad definition autograd differentiates, when PyTorch's derivative convention
         # differs from the primitive's (JAX's) one; the forward still runs the ufunc
         self.definition = definition
@@ -368,6 +370,8 @@ class _BinOp:
 
     def dtype(self, a, b):
         Rd = binary_result_dtype(a, b)
+        if self.refuse is not None:
+            self.refuse(Rd)
         if self.kind in "df" and Rd.kind in "biu":
             Rd = D.DEFAULT.float.np
         return Rd
@@ -382,6 +386,8 @@ class _BinOp:
         A = a._buf
         if type(b) is float and A.dtype.kind in "fc":  # a float Tensor and a Python float: its dtype
             Rd = A.dtype  # (`binary_result_dtype`'s rule, without the calls)
+            if self.refuse is not None:
+                self.refuse(Rd)
         else:
             Rd = self.dtype(a, b)
             if type(b) is int and Rd.kind in "iu":
@@ -401,8 +407,8 @@ class _BinOp:
         token = _set_err(_IGNORE_ERR)
         try:
             r = self.uf_raw(A, B)
-        except ValueError:
-            raise _broadcast_error(A.shape, B.shape if tb else ()) from None
+        except ValueError as e:
+            raise _broadcast_error(A.shape, B.shape if tb else (), e) from None
         finally:
             _reset_err(token)
         if type(r) is not _nd:
@@ -443,8 +449,8 @@ class _BinOp:
             B = B.astype(Rd)
         try:
             r = self.ufd(A, B)
-        except ValueError:
-            raise _broadcast_error(A.shape, B.shape) from None
+        except ValueError as e:
+            raise _broadcast_error(A.shape, B.shape, e) from None
         res = result_tensor(r)
         if STATE.enabled and self.kind != "c" and builtins.any(
             isinstance(x, Tensor) and tracks_grad(x) for x in xs
@@ -490,8 +496,8 @@ class _BinOp:
         if tb and b._buf.ndim > A.ndim or (tb and np.broadcast_shapes(A.shape, b._buf.shape) != A.shape):
             try:
                 shp = np.broadcast_shapes(A.shape, b._buf.shape)
-            except ValueError:
-                raise _broadcast_error(A.shape, b._buf.shape) from None
+            except ValueError as e:
+                raise _broadcast_error(A.shape, b._buf.shape, e) from None
             raise RuntimeError(
                 f"output with shape {list(A.shape)} doesn't match the broadcast shape {list(shp)}"
             )
@@ -519,7 +525,9 @@ class _BinOp:
         )
 
 
-def _broadcast_error(s1, s2):
+def _broadcast_error(s1, s2, error: ValueError | None = None):
+    """PyTorch's error for shapes ``s1`` and ``s2`` that do not broadcast; when they do, the
+    ValueError ``error`` the kernel raised for another reason (never relabelled as shapes)."""
     n = builtins.max(len(s1), len(s2))
     p1 = (1,) * (n - len(s1)) + tuple(s1)
     p2 = (1,) * (n - len(s2)) + tuple(s2)
@@ -529,6 +537,8 @@ def _broadcast_error(s1, s2):
                 f"The size of tensor a ({p1[i]}) must match the size of tensor b ({p2[i]}) at "
                 f"non-singleton dimension {i}"
             )
+    if error is not None:
+        return error
     return RuntimeError(f"shapes {list(s1)} and {list(s2)} are not broadcastable")
 
 
@@ -541,6 +551,46 @@ def _binary_function(binop):
 
 
 BINOPS: dict = {}  # spec name -> its `_BinOp` (the Tensor methods bind their in-place twins)
+
+
+def _refusal(spec):
+    """None, or a check ``refuse(dtype)`` raising PyTorch's error for an operand (common)
+    dtype whose kind the spec's ``torch_refuses`` names (``"hypot_cpu" not implemented for
+    'Long'``, ``maximum not implemented for complex tensors.``, ...)."""
+    rules = [(r[0], NotImplementedError, f"\"{r[1]}\" not implemented for '{{type}}'") if len(r) == 2 else r
+             for r in spec.torch_refuses]
+    if not rules:
+        return None
+    kinds = "".join(r[0] for r in rules)
+
+    def refuse(dt) -> None:
+        k = _dtype_kind(dt)
+        if k in kinds:
+            for ks, error, message in rules:
+                if k in ks:
+                    raise error(message.format(type=D.from_np(dt)._legacy))
+
+    return refuse
+
+
+def _refusing_unary(f, refuse):
+    """Unary face ``f`` checking its input's dtype with ``refuse`` first."""
+
+    @functools.wraps(f)
+    def g(input, *args, **kwargs):
+        b = getattr(input, "_buf", None)
+        if b is not None:
+            refuse(b.dtype)
+        return f(input, *args, **kwargs)
+
+    return g
+
+
+def refusing_faces(spec_name: str, *faces):
+    """Hand-written unary ``faces`` of op spec ``spec_name`` with its ``torch_refuses`` checks."""
+    spec = next(s for s in SPEC_LIST if s.name == spec_name)
+    refuse = _refusal(spec)
+    return tuple(f if refuse is None else _refusing_unary(f, refuse) for f in faces)
 
 
 def generate_faces() -> dict:
@@ -558,6 +608,10 @@ def generate_faces() -> dict:
                 op, op_ = _unary_by_rule(spec)
             else:
                 op, op_ = _unary(spec.prim, spec.grad_fn, spec.torch[0], to_float=spec.torch_dtype == "float")
+            refuse = _refusal(spec)
+            if refuse is not None:
+                op = _refusing_unary(op, refuse)
+                op_ = op_ if op_ is None else _refusing_unary(op_, refuse)
             faces = [op] + ([op_] if op_ is not None else [])
             for n in spec.torch:
                 out[n] = op
@@ -567,7 +621,7 @@ def generate_faces() -> dict:
             rule = getattr(_conv, spec.torch_rule) if spec.torch_rule else None
             gname = spec.grad_fn or grad_fn_name(spec.torch[0])  # comparisons, bit ops: never recorded
             binop = BINOPS[spec.name] = _BinOp(spec.prim, gname, spec.torch[0], spec.torch_dtype, rule,
-                                               int_divisor=spec.torch_int_divisor)
+                                               int_divisor=spec.torch_int_divisor, refuse=_refusal(spec))
             if not spec.generates("torch"):
                 continue
             op = _binary_function(binop)

@@ -74,6 +74,7 @@ from ._faces import (  # noqa: F401
     check_int_divisor,
     BINOPS,
     generate_faces,
+    refusing_faces,
 )
 from ._ops_creation import check_fill_value as _check_fill_value
 from ._random import COMPILE_RNG as _COMPILE_RNG, default_generator, rand as _rand  # noqa: F401
@@ -118,7 +119,8 @@ reciprocal, reciprocal_ = composite_unary(
 )
 
 
-abs, abs_ = composite_unary("abs", "AbsBackward0", lambda: _conv.abs_torch, to_float=False)  # noqa: A001
+abs, abs_ = refusing_faces(  # noqa: A001
+    "abs", *composite_unary("abs", "AbsBackward0", lambda: _conv.abs_torch, to_float=False))
 absolute = abs
 
 
