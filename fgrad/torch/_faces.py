@@ -583,6 +583,7 @@ def _refusing_unary(f, refuse):
             refuse(b.dtype)
         return f(input, *args, **kwargs)
 
+    g.unrefused = f  # for a sibling op of PyTorch's that accepts those dtypes (sgn beside sign)
     return g
 
 

@@ -2043,7 +2043,18 @@ def ldexp(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) ->
 
 
 def sgn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
-    return sign(input, out=out)
+    if not input.is_complex():
+        return sign(input, out=out)
+    res = apply_op("SgnBackward0", "sgn", _sgn_complex, (input,))
+    return res if out is None else write_out(out, res, "sgn")
+
+
+def _sgn_complex(z):
+    """``z / |z|`` (0 at 0), differentiable away from 0 as PyTorch's ``SgnBackward0`` (the
+    sign primitive's derivative is 0: right for real numbers only)."""
+    zero = ew.eq(z, 0)
+    safe = fnp.where(zero, fnp.ones_like(z), z)
+    return fnp.where(zero, fnp.zeros_like(z), ew.div(safe, fnp.abs(safe).astype(z.dtype)))
 
 
 def quantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: bool = False, *,

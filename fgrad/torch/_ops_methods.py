@@ -533,7 +533,7 @@ def _bind() -> None:
     m.update(
         absolute=tensor_ops.abs,
         absolute_=tensor_ops.abs_,
-        sgn=tensor_ops.sign,
+        sgn=tensor_ops.sgn,
         positive=tensor_ops.positive,
         isposinf=tensor_ops.isposinf,
         isneginf=tensor_ops.isneginf,

@@ -15,8 +15,18 @@ from typing import Any
 
 
 def _host64(t) -> np.ndarray:
-    """A float64 host copy of a tensor's values (its buffer may be on the CUDA device)."""
-    return np.array(_dev.to_host(t._buf), np.float64)
+    """A flat float64 host copy of a tensor's values (its buffer may be on the CUDA device);
+    a complex tensor's as (real, imaginary) pairs: the Jacobians are those of the function
+    of real numbers, as PyTorch's gradcheck checks complex functions."""
+    b = _dev.to_host(t._buf)
+    if _dtype_kind(b.dtype) == "c":
+        return np.ascontiguousarray(b, np.complex128).reshape(-1).view(np.float64)
+    return np.array(b, np.float64).reshape(-1)
+
+
+def _parts(dtype) -> tuple:
+    """The directions of one element's real components: 1 (and 1j for a complex dtype)."""
+    return (1, 1j) if _dtype_kind(dtype) == "c" else (1,)
 
 
 def _like(arr: np.ndarray, t: Tensor):
@@ -58,19 +68,20 @@ def _numerical_jacobian(func, inputs, out_index, in_index, eps):
     n_in = buf.size
     if True:  # evaluated with grad mode on: func may itself use autograd (gradgradcheck)
         base = _outputs(func, inputs)[out_index]
-        n_out = base._buf.size
-        jac = np.zeros((n_in, n_out), np.float64)
+        parts = _parts(buf.dtype)
+        jac = np.zeros((n_in * len(parts), _host64(base).size), np.float64)
         flat = buf.reshape(-1) if buf.flags.c_contiguous else None
         if flat is None:
             raise GradcheckError("gradcheck: inputs must be contiguous")
         for i in range(n_in):
             orig = flat[i].item()
-            flat[i] = orig - eps
-            lo = _host64(_outputs(func, inputs)[out_index]).reshape(-1)
-            flat[i] = orig + eps
-            hi = _host64(_outputs(func, inputs)[out_index]).reshape(-1)
-            flat[i] = orig
-            jac[i] = (hi - lo) / (2 * eps)
+            for p, part in enumerate(parts):
+                flat[i] = orig - eps * part
+                lo = _host64(_outputs(func, inputs)[out_index])
+                flat[i] = orig + eps * part
+                hi = _host64(_outputs(func, inputs)[out_index])
+                flat[i] = orig
+                jac[i * len(parts) + p] = (hi - lo) / (2 * eps)
     return jac
 
 
@@ -79,17 +90,27 @@ def _analytical_jacobian(func, inputs, out_index, in_index):
 
     out = _outputs(func, inputs)[out_index]
     x = inputs[in_index]
-    n_in, n_out = x._buf.size, out._buf.size
-    jac = np.zeros((n_in, n_out), np.float64)
+    out_parts = _parts(out._buf.dtype)
+    n_out = out._buf.size
+    jac = np.zeros((x._buf.size * len(_parts(x._buf.dtype)), n_out * len(out_parts)), np.float64)
     if not out.requires_grad:
         return jac
     for j in range(n_out):
-        g = np.zeros(out._buf.shape, out._buf.dtype)
-        g.reshape(-1)[j] = 1
-        (gx,) = autograd_grad(out, x, _like(g, out), retain_graph=True, allow_unused=True)
-        if gx is not None:
-            jac[:, j] = _host64(gx).reshape(-1)
+        for p, part in enumerate(out_parts):  # PyTorch's convention: the gradient of a real
+            g = np.zeros(out._buf.shape, out._buf.dtype)  # loss is dL/dRe + i dL/dIm
+            g.reshape(-1)[j] = part
+            (gx,) = autograd_grad(out, x, _like(g, out), retain_graph=True, allow_unused=True)
+            if gx is not None:
+                jac[:, j * len(out_parts) + p] = _as_input_components(_host64(gx), x)
     return jac
+
+
+def _as_input_components(g: np.ndarray, x) -> np.ndarray:
+    """A gradient's components in the layout of ``x``'s (a real gradient of a complex input
+    has zero imaginary parts)."""
+    if _dtype_kind(x._buf.dtype) == "c" and g.size == x._buf.size:
+        return np.stack([g, np.zeros_like(g)], axis=1).reshape(-1)
+    return g
 
 
 def gradcheck(func: Callable[..., Any], inputs: TensorOrTensors, *, eps: float = 1e-6, atol: float = 1e-5,
@@ -138,21 +159,19 @@ def _forward_jacobian(func, inputs, out_index, in_index):
     from .forward_ad import dual_level, make_dual, unpack_dual
 
     x = inputs[in_index]
-    n_in = x._buf.size
-    jac = None
-    for i in range(n_in):
-        t = np.zeros(x._buf.shape, x._buf.dtype)
-        t.reshape(-1)[i] = 1
-        with dual_level():
-            ins = list(inputs)
-            ins[in_index] = make_dual(x, _like(t, x))
-            out = _as_tuple(func(*ins))[out_index]
-            tangent = unpack_dual(out).tangent
-            if jac is None:
-                jac = np.zeros((n_in, out.numel()), np.float64)
-            if tangent is not None:
-                jac[i] = _host64(tangent).reshape(-1)
-    return jac if jac is not None else np.zeros((0, 0), np.float64)
+    parts = _parts(x._buf.dtype)
+    rows = []
+    for i in range(x._buf.size):
+        for part in parts:
+            t = np.zeros(x._buf.shape, x._buf.dtype)
+            t.reshape(-1)[i] = part
+            with dual_level():
+                ins = list(inputs)
+                ins[in_index] = make_dual(x, _like(t, x))
+                out = _as_tuple(func(*ins))[out_index]
+                tangent = unpack_dual(out).tangent
+                rows.append(np.zeros(_host64(out).size) if tangent is None else _host64(tangent))
+    return np.array(rows, np.float64) if rows else np.zeros((0, 0), np.float64)
 
 
 def gradgradcheck(func: Callable[..., Any], inputs: TensorOrTensors,
@@ -169,9 +188,7 @@ def gradgradcheck(func: Callable[..., Any], inputs: TensorOrTensors,
     diff = _diff_inputs(inputs)
     if grad_outputs is None:
         rng = np.random.default_rng(0)
-        grad_outputs = tuple(
-            _like(rng.standard_normal(o._buf.shape).astype(o._buf.dtype), o).requires_grad_() for o in outs
-        )
+        grad_outputs = tuple(_like(_random_like(rng, o._buf), o).requires_grad_() for o in outs)
     grad_outputs = _as_tuple(grad_outputs)
     n_in = len(inputs)
 
@@ -191,6 +208,14 @@ def gradgradcheck(func: Callable[..., Any], inputs: TensorOrTensors,
     return gradcheck(
         new_func, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception
     )
+
+
+def _random_like(rng, b) -> np.ndarray:
+    """Standard normal values of ``b``'s shape and dtype (complex: both parts random)."""
+    r = rng.standard_normal(b.shape)
+    if _dtype_kind(b.dtype) == "c":
+        r = r + 1j * rng.standard_normal(b.shape)
+    return r.astype(b.dtype)
 
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
