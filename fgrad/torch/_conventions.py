@@ -442,12 +442,15 @@ def clamp_interior(x, lo, hi):
 
 def _adjugate_t(a):
     """The transposed adjugate (cofactor matrix) of square ``a``, finite for every matrix:
-    from the SVD ``a = U diag(s) Vh``, ``adj(a) = det(U) det(Vh) Vh^T diag(prod_{j!=i} s_j) U^T``."""
+    from the SVD ``a = U diag(s) Vh``, ``adj(a) = det(U) det(Vh) Vh^H diag(prod_{j!=i} s_j) U^H``,
+    so ``adj(a)^T = det(U) det(Vh) conj(U) diag(...) conj(Vh)`` (plain U, Vh for real ``a``)."""
     u, s, vh = fnp.linalg.svd(a, full_matrices=False)
     n = s.shape[-1]
     eye = fnp.eye(n, dtype=s.dtype)
     others = fnp.prod(s[..., None, :] * (1 - eye) + eye, axis=-1)  # prod over j != i
     sign = fnp.linalg.det(u) * fnp.linalg.det(vh)
+    if fnp.iscomplexobj(a):
+        u, vh = fnp.conj(u), fnp.conj(vh)
     cof = (u * others[..., None, :]) @ vh  # = adj(a)^T up to the sign
     return cof * sign[..., None, None]
 
@@ -541,7 +544,10 @@ def _slogdet_jvp(primals, tangents):
     inv_t = fnp.swapaxes(fnp.linalg.inv(safe), -1, -2)
     d = fnp.linalg.det(a)[..., None, None]
     grad = fnp.where(singular, _adjugate_t(a) / fnp.where(singular, d, fnp.ones_like(d)), inv_t)
-    return (sign, logabsdet), (fnp.zeros_like(sign), fnp.sum(grad * da, axis=(-2, -1)))
+    t = fnp.sum(grad * da, axis=(-2, -1))  # d log(det a) = tr(a^-1 da)
+    if fnp.iscomplexobj(a):  # log|det| takes its real part, the phase sign = det/|det| turns by i Im
+        return (sign, logabsdet), (sign * (1j * fnp.imag(t)).astype(sign.dtype), fnp.real(t))
+    return (sign, logabsdet), (fnp.zeros_like(sign), t)
 
 
 @partial(custom_jvp, nondiff_argnums=(1,))

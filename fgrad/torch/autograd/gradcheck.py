@@ -215,7 +215,7 @@ def _random_like(rng, b) -> np.ndarray:
     r = rng.standard_normal(b.shape)
     if _dtype_kind(b.dtype) == "c":
         r = r + 1j * rng.standard_normal(b.shape)
-    return r.astype(b.dtype)
+    return np.asarray(r, b.dtype)  # an array also for a 0-d output (gradcheck writes into it)
 
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
