@@ -315,14 +315,20 @@ def _conv_impl(
     if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= cg * kn:
         # patches as columns (Nb, G, I*K, P): the copy runs along output rows and the
         # product lands in (Nb, O, *out) order directly
-        cols = _copy(xp, v.transpose(lead + (2,) + ks + sp)).reshape(nb, g, cg * kn, p)
+        if keep and g == 1 and batch_group_count == 1:
+            # kept for the weight gradient (`conv_from_patches`): the patches in its layout,
+            # (C*K, N, P); the product reads them per image as a strided view, the same
+            # numbers as from (N, C*K, P)
+            patches = _copy(xp, v.transpose((2,) + ks + (0, 1) + sp)).reshape(cg * kn, nb * p)
+            cols = patches.reshape(cg * kn, nb, 1, p).transpose(1, 2, 0, 3)
+        else:
+            cols = _copy(xp, v.transpose(lead + (2,) + ks + sp)).reshape(nb, g, cg * kn, p)
         res = _rows_product(xp, cols, w, out)
-        patches = cols.reshape(nb, cg * kn, p) if keep and g == 1 and batch_group_count == 1 else None
     elif _per_feature(g, batch_group_count, i, kn):
         # a weight gradient (few output positions, a long kernel: the forward's output
-        # plane): the same patch matrix as the forward's, (I, B*Q, K) -- the forward
-        # convolution's (N, C*K, P) -- and one product per input feature, summed
-        cols = _copy(xp, v.transpose((2, 0, 1) + sp + ks)).reshape(i, n * p, kn)
+        # plane): the forward's patch matrix as (B*Q, I*K) -- the forward convolution's
+        # (C*K, N*P) -- and one product over all of I*K
+        cols = _copy(xp, v.transpose((0, 1) + sp + (2,) + ks)).reshape(n * p, i * kn)
         res = per_feature_product(xp, cols, w, out)
     else:
         w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, og, cg * kn)
@@ -361,25 +367,26 @@ def _per_feature(g: int, batch_groups: int, i: int, kn: int) -> bool:
 
 
 def per_feature_product(xp, cols, w, out):
-    """``res[b, o, q] = sum_i sum_k cols[i, b*Q + q, k] * w[o, i, k]``: one GEMM per input
-    feature ``i`` (``w[:, i]`` (O, K) times ``cols[i]`` transposed), then the sum over ``i``.
-    ``cols`` (I, B*Q, K) is the forward convolution's patch matrix (N, C*K, P) when this is
-    its weight gradient, so a compiled program can hand that matrix over
-    (`conv_from_patches`) instead of copying the patches again.  Returns (B, O, *out).
+    """``res[b, o, q] = sum_i sum_k cols[b*Q + q, i*K + k] * w[o, i, k]``: one GEMM over the
+    whole ``I*K`` (``w`` as (O, I*K) times ``cols`` transposed).  ``cols`` (B*Q, I*K) is the
+    forward convolution's patch matrix (C*K, N*P) when this is its weight gradient (the sum
+    runs over the batch and the output positions), so a compiled program can hand that
+    matrix over (`conv_from_patches`) instead of copying the patches again.  Returns
+    (B, O, *out).
 
     Example::
 
         >>> import numpy as np
-        >>> cols, w = np.ones((2, 3, 4)), np.ones((5, 2, 4))
+        >>> cols, w = np.ones((3, 8)), np.ones((5, 2, 4))
         >>> per_feature_product(np, cols, w, (3,)).shape
         (1, 5, 3)
     """
-    i, bq, kn = cols.shape
+    bq = cols.shape[0]
     o = w.shape[0]
-    w3 = w.reshape(o, i, kn).transpose(1, 0, 2)  # (I, O, K): the gradient's own (N, O, P) order
-    t = _matmul(xp, w3, cols.transpose(0, 2, 1), pooled_empty(xp, (i, o, bq), cols.dtype))  # (I, O, B*Q)
+    w2 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(o, -1)  # (O, I*K)
+    res = _matmul(xp, w2, cols.T, pooled_empty(xp, (o, bq), cols.dtype))  # (O, B*Q)
     q = math.prod(out)
-    res = xp.add.reduce(t, axis=0).reshape((o, bq // q) + tuple(out))
+    res = res.reshape((o, bq // q) + tuple(out))
     return res.transpose((1, 0) + tuple(range(2, res.ndim)))
 
 
@@ -387,8 +394,8 @@ def patch_key(lhs_shape, rhs_shape, dtype, params) -> tuple | None:
     """What the host implementation's patch matrix of a convolution is, for a compiled
     program to share one matrix between a forward convolution and its weight gradient
     (same lhs): ``("rows", key, out)`` for a convolution that copies its lhs into the forward's
-    patches (N, C*K, P) and can keep them (`conv_keeping_patches`), ``("features", key, out)``
-    for one that copies the same matrix as (I, B*Q, K) (`conv_from_patches`), None
+    patches and can keep them as (C*K, N*P) (`conv_keeping_patches`), ``("features", key,
+    out)`` for one that copies the same matrix as (B*Q, I*K) (`conv_from_patches`), None
     otherwise.  Equal keys on the same lhs array mean equal matrices: the same lhs axes as
     batch and feature, padding, dilation, and window positions and steps (a weight
     gradient's outputs are the forward's kernel offsets, its kernel the forward's outputs).
@@ -417,10 +424,10 @@ def patch_key(lhs_shape, rhs_shape, dtype, params) -> tuple | None:
     kn, p = math.prod(ws[2:]), math.prod(out)
     geometry = (tuple(lspec[2:]), padding, ld, str(np.dtype(dtype)))
     if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= ws[1] * kn:
-        # patches (N, C, K, P): lhs axis N, C; offsets K stepping rd, positions P stepping strides
+        # patches (C, K, N, P): lhs axis N, C; offsets K stepping rd, positions P stepping strides
         return "rows", (lspec[0], lspec[1]) + geometry + (tuple(ws[2:]), rd, out, strides), out
     if _per_feature(1, 1, ws[1], kn):
-        # patches (I, B, Q, K): lhs axis I plays N and B plays C; outputs Q are the offsets
+        # patches (B, Q, I, K): lhs axis I plays N and B plays C; outputs Q are the offsets
         return "features", (lspec[1], lspec[0]) + geometry + (out, strides, tuple(ws[2:]), rd), out
     return None
 
@@ -438,7 +445,7 @@ def conv_keeping_patches(xp, lhs, rhs, **params):
         ...          dimension_numbers=ConvDimensionNumbers((0, 1, 2), (0, 1, 2), (0, 1, 2)))
         >>> res, patches = conv_keeping_patches(np, np.ones((2, 3, 70)), np.ones((4, 3, 3)), **p)
         >>> res.shape, patches.shape
-        ((2, 4, 68), (2, 9, 68))
+        ((2, 4, 68), (9, 136))
     """
     return _conv_impl(xp, lhs, rhs, keep=True, **params)
 
