@@ -215,22 +215,23 @@ def test_patch_keys_pair_a_forward_convolution_with_its_weight_gradient_only():
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_weight_gradient_is_within_the_dot_product_rounding_bound(dtype):
+@pytest.mark.parametrize("c", [8, 2])  # 72 patch rows: one GEMM; 18: one GEMM per image, summed
+def test_weight_gradient_is_within_the_dot_product_rounding_bound(dtype, c):
     # session 16: the weight gradient is one GEMM over all N*P terms (before: one GEMM per
     # image, then a sum over the images): another summation order, so the numbers moved by
     # rounding only.  Each entry is a dot product of n = N*P terms; its float error is at
     # most about n * eps * sum|x_i g_i| (the classic bound, gamma_n), far more than BLAS's
     # blocked sums reach.  Checked against the exact sums (float64 of float32 data, and
     # the integers 0..3 in float64, whose sums are exact in either order).
-    x = RNG.standard_normal((16, 8, 10, 10)).astype(dtype)
+    x = RNG.standard_normal((16, c, 10, 10)).astype(dtype)
     g = RNG.standard_normal((16, 12, 10, 10)).astype(dtype)
     dn = C.ConvDimensionNumbers((1, 0, 2, 3), (1, 0, 2, 3), (1, 0, 2, 3))
     params = dict(window_strides=(1, 1), padding=((1, 1), (1, 1)), lhs_dilation=(1, 1), rhs_dilation=(1, 1),
                   dimension_numbers=dn, feature_group_count=1, batch_group_count=1)
     got = C._conv_impl(np, x, g, **params)  # dW (O, C, 3, 3)
     xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
-    exact = np.zeros((12, 8, 3, 3))
-    size = np.zeros((12, 8, 3, 3))
+    exact = np.zeros((12, c, 3, 3))
+    size = np.zeros((12, c, 3, 3))
     for ki in range(3):
         for kj in range(3):
             win = xp[:, :, ki:ki + 10, kj:kj + 10]

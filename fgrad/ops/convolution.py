@@ -382,12 +382,23 @@ def per_feature_product(xp, cols, w, out):
         (1, 5, 3)
     """
     bq = cols.shape[0]
-    o = w.shape[0]
-    w2 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(o, -1)  # (O, I*K)
-    res = _matmul(xp, w2, cols.T, pooled_empty(xp, (o, bq), cols.dtype))  # (O, B*Q)
+    o, i = w.shape[:2]
+    if w.flags.c_contiguous or bq >= _ONE_GEMM_MIN_ROWS:
+        w2 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(o, -1)  # (O, I*K)
+        res = _matmul(xp, w2, cols.T, pooled_empty(xp, (o, bq), cols.dtype))  # (O, B*Q)
+    else:
+        # few patch rows: copying ``w`` (a cotangent, batch-major) would cost more than one
+        # long GEMM saves; one GEMM per feature over the column blocks of ``cols``, summed
+        kn = cols.shape[1] // i
+        w3 = w.reshape(o, i, kn).transpose(1, 0, 2)  # (I, O, K)
+        blocks = cols.reshape(bq, i, kn).transpose(1, 2, 0)  # (I, K, B*Q): strided, no copy
+        res = xp.add.reduce(_matmul(xp, w3, blocks, pooled_empty(xp, (i, o, bq), cols.dtype)), axis=0)
     q = math.prod(out)
     res = res.reshape((o, bq // q) + tuple(out))
     return res.transpose((1, 0) + tuple(range(2, res.ndim)))
+
+
+_ONE_GEMM_MIN_ROWS = 64  # patch rows (C*K) from which one GEMM pays for copying the cotangent
 
 
 def patch_key(lhs_shape, rhs_shape, dtype, params) -> tuple | None:
