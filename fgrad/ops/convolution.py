@@ -321,9 +321,9 @@ def _conv_impl(
             # numbers as from (N, C*K, P)
             patches = _copy(xp, v.transpose((2,) + ks + (0, 1) + sp)).reshape(cg * kn, nb * p)
             cols = patches.reshape(cg * kn, nb, 1, p).transpose(1, 2, 0, 3)
+            res = _rows_product(xp, cols, w, out)
         else:
-            cols = _copy(xp, v.transpose(lead + (2,) + ks + sp)).reshape(nb, g, cg * kn, p)
-        res = _rows_product(xp, cols, w, out)
+            res = _rows_product_chunked(xp, v.transpose(lead + (2,) + ks + sp), w, out)
     elif _per_feature(g, batch_group_count, i, kn):
         # a weight gradient (few output positions, a long kernel: the forward's output
         # plane): the forward's patch matrix as (B*Q, I*K) -- the forward convolution's
@@ -356,6 +356,40 @@ def _rows_product(xp, cols, w, out):
     return res.reshape((nb, o) + tuple(out))
 
 
+def _rows_product_chunked(xp, windows, w, out):
+    """`_rows_product` of the patches ``windows`` (Nb, G, I, *K, *out; a strided view of the
+    input), copied a few images at a time into one recycled block of about
+    ``_CHUNK_BYTES`` on the host: the block stays in the core's cache between its copy and
+    its product, where the whole patch matrix (megabytes) would go out to memory and back.
+    Each image's product is the same GEMM as in one batched call, so the numbers are the
+    same bit for bit.
+
+    Example::
+
+        >>> import numpy as np
+        >>> windows = np.ones((3, 1, 2, 4, 5))  # (Nb, G, I, K, P)
+        >>> _rows_product_chunked(np, windows, np.ones((6, 2, 4)), (5,))[0, 0].tolist()
+        [8.0, 8.0, 8.0, 8.0, 8.0]
+    """
+    nb, g, ck = windows.shape[0], windows.shape[1], math.prod(windows.shape[2:windows.ndim - len(out)])
+    p = math.prod(out)
+    per_image = g * ck * p * windows.itemsize
+    b = max(1, _CHUNK_BYTES // per_image) if xp is np else nb
+    if b >= nb:
+        return _rows_product(xp, _copy(xp, windows).reshape(nb, g, ck, p), w, out)
+    o = w.shape[0]
+    w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, o // g, ck)
+    block = pooled_empty(xp, (b,) + windows.shape[1:], windows.dtype)
+    res = pooled_empty(xp, (nb, g, o // g, p), block.dtype)
+    for s in range(0, nb, b):
+        e = min(nb, s + b)
+        cols = block[: e - s]
+        cols[...] = windows[s:e]
+        _matmul(xp, w3, cols.reshape(e - s, g, ck, p), res[s:e])
+    return res.reshape((nb, o) + tuple(out))
+
+
+_CHUNK_BYTES = 1 << 20  # patch block per product: in a core's cache (L2 + some L3)
 _PER_FEATURE_MIN_K = 64  # kernel positions per product: shorter ones are one GEMM over all
 _PER_FEATURE_MAX_I = 1024  # features: more would be that many small GEMMs
 
