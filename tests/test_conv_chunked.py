@@ -1,5 +1,5 @@
 """Session 16: the host convolution copies its patches a few images at a time
-(`ops.convolution._rows_product_chunked`, blocks of about ``_CHUNK_BYTES``) so that each block
+(`ops.convolution._rows_product`, blocks of about ``_CHUNK_BYTES``) so that each block
 is still in cache when its GEMM reads it.  Each image's product is the same GEMM as in one
 batched call: the numbers must be the same bit for bit, for every configuration (feature and
 batch groups, strides, dilations, negative padding, 1-3 spatial axes, both dtypes), forward and
@@ -59,3 +59,22 @@ def test_a_training_batch_runs_in_blocks_of_about_a_megabyte(monkeypatch):
     want = sum(np.einsum("ncij,oc->noij", xp[:, :, a:a + 14, b:b + 14], w[:, :, a, b].astype(np.float64))
                for a in range(3) for b in range(3))
     np.testing.assert_allclose(np.asarray(y), want, rtol=1e-5, atol=1e-4)
+
+
+def test_jitted_forward_keeping_its_patches_in_blocks_equals_eager(monkeypatch):
+    # under jit the forward writes its blocks into the patch matrix it keeps for the weight
+    # gradient: one image per block, the jitted gradient still equals eager's bit for bit
+    from test_conv_shared_patches import _cnn_inputs, _cnn_loss
+
+    params, x, onehot = _cnn_inputs()
+    vg = fgrad.value_and_grad(_cnn_loss)
+    want_v, want_g = vg(params, x, onehot)
+    monkeypatch.setattr(C, "_CHUNK_BYTES", 1)
+    calls = []
+    real = C._matmul
+    monkeypatch.setattr(C, "_matmul", lambda *a: calls.append(a[2].shape) or real(*a))
+    got_v, got_g = fgrad.jit(vg)(params, x, onehot)
+    assert sum(s[0] == 1 for s in calls) >= 2 * x.shape[0]  # both layers' forwards, per image
+    np.testing.assert_array_equal(np.asarray(got_v), np.asarray(want_v))
+    for a, b in zip(fgrad.tree_util.tree_leaves(got_g), fgrad.tree_util.tree_leaves(want_g)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

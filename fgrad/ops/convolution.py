@@ -313,17 +313,11 @@ def _conv_impl(
     og = o // g
     patches = None
     if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= cg * kn:
-        # patches as columns (Nb, G, I*K, P): the copy runs along output rows and the
-        # product lands in (Nb, O, *out) order directly
-        if keep and g == 1 and batch_group_count == 1:
-            # kept for the weight gradient (`conv_from_patches`): the patches in its layout,
-            # (C*K, N, P); the product reads them per image as a strided view, the same
-            # numbers as from (N, C*K, P)
-            patches = _copy(xp, v.transpose((2,) + ks + (0, 1) + sp)).reshape(cg * kn, nb * p)
-            cols = patches.reshape(cg * kn, nb, 1, p).transpose(1, 2, 0, 3)
-            res = _rows_product(xp, cols, w, out)
-        else:
-            res = _rows_product_chunked(xp, v.transpose(lead + (2,) + ks + sp), w, out)
+        # patches as columns (Nb, G, I*K, P), a few images at a time: the copy runs along
+        # output rows and the product lands in (Nb, O, *out) order directly.  Kept for the
+        # weight gradient (`conv_from_patches`) in its layout, (C*K, N*P)
+        kept = keep and g == 1 and batch_group_count == 1
+        res, patches = _rows_product(xp, v.transpose(lead + (2,) + ks + sp), w, out, kept)
     elif _per_feature(g, batch_group_count, i, kn):
         # a weight gradient (few output positions, a long kernel: the forward's output
         # plane): the forward's patch matrix as (B*Q, I*K) -- the forward convolution's
@@ -346,47 +340,51 @@ def _out_layout(xp, res, ospec, keep, cols):
     return (res, cols) if keep else res
 
 
-def _rows_product(xp, cols, w, out):
-    """The forward-style product: kernel ``w`` (O, I, *K) times the patches ``cols``
-    (Nb, G, I*K, P), as (Nb, O, *out)."""
-    nb, g, ck, p = cols.shape
-    o = w.shape[0]
-    w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, o // g, ck)
-    res = _matmul(xp, w3, cols, pooled_empty(xp, (nb, g, o // g, p), cols.dtype))  # (Nb, G, Og, P)
-    return res.reshape((nb, o) + tuple(out))
-
-
-def _rows_product_chunked(xp, windows, w, out):
-    """`_rows_product` of the patches ``windows`` (Nb, G, I, *K, *out; a strided view of the
-    input), copied a few images at a time into one recycled block of about
-    ``_CHUNK_BYTES`` on the host: the block stays in the core's cache between its copy and
-    its product, where the whole patch matrix (megabytes) would go out to memory and back.
+def _rows_product(xp, windows, w, out, keep=False):
+    """The forward-style product, (Nb, O, *out): kernel ``w`` (O, I, *K) times the patches
+    ``windows`` (Nb, G, I, *K, *out; a strided view of the input), copied a few images at a
+    time into one recycled block of about ``_CHUNK_BYTES`` on the host: the block stays in
+    the core's cache between its copy and its product, where the whole patch matrix
+    (megabytes) would go out to memory and back.
     Each image's product is the same GEMM as in one batched call, so the numbers are the
-    same bit for bit.
+    same bit for bit.  Returns ``(result, patches)``: with ``keep`` (one group) the blocks
+    are the parts of one patch matrix laid out (I*K, Nb*P) for the weight gradient
+    (`per_feature_product`), else ``patches`` is None.
 
     Example::
 
         >>> import numpy as np
         >>> windows = np.ones((3, 1, 2, 4, 5))  # (Nb, G, I, K, P)
-        >>> _rows_product_chunked(np, windows, np.ones((6, 2, 4)), (5,))[0, 0].tolist()
+        >>> res, _ = _rows_product(np, windows, np.ones((6, 2, 4)), (5,))
+        >>> res[0, 0].tolist()
         [8.0, 8.0, 8.0, 8.0, 8.0]
     """
-    nb, g, ck = windows.shape[0], windows.shape[1], math.prod(windows.shape[2:windows.ndim - len(out)])
-    p = math.prod(out)
-    per_image = g * ck * p * windows.itemsize
-    b = max(1, _CHUNK_BYTES // per_image) if xp is np else nb
-    if b >= nb:
-        return _rows_product(xp, _copy(xp, windows).reshape(nb, g, ck, p), w, out)
+    nb, g = windows.shape[:2]
+    nk = windows.ndim - 2 - len(out)  # the feature axis and the kernel's
+    ck, p = math.prod(windows.shape[2:2 + nk]), math.prod(out)
+    b = max(1, _CHUNK_BYTES // (g * ck * p * windows.itemsize)) if xp is np else nb
     o = w.shape[0]
     w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, o // g, ck)
-    block = pooled_empty(xp, (b,) + windows.shape[1:], windows.dtype)
-    res = pooled_empty(xp, (nb, g, o // g, p), block.dtype)
+    res = pooled_empty(xp, (nb, g, o // g, p), windows.dtype)
+    patches = None
+    if keep:  # memory order (I, *K, Nb, G, *out): the blocks are strided views into it
+        patches = pooled_empty(xp, (ck, nb * g * p), windows.dtype)
+        lay = patches.reshape(windows.shape[2:2 + nk] + (nb, g) + tuple(out))
+        dst = lay.transpose((nk, nk + 1) + tuple(range(nk)) + tuple(range(nk + 2, lay.ndim)))
+        cols_all = patches.reshape(ck, nb, g, p).transpose(1, 2, 0, 3)
+    else:
+        block = pooled_empty(xp, (min(b, nb),) + windows.shape[1:], windows.dtype)
     for s in range(0, nb, b):
         e = min(nb, s + b)
-        cols = block[: e - s]
-        cols[...] = windows[s:e]
-        _matmul(xp, w3, cols.reshape(e - s, g, ck, p), res[s:e])
-    return res.reshape((nb, o) + tuple(out))
+        if keep:
+            dst[s:e] = windows[s:e]
+            cols = cols_all[s:e]
+        else:
+            cols = block[: e - s]
+            cols[...] = windows[s:e]
+            cols = cols.reshape(e - s, g, ck, p)
+        _matmul(xp, w3, cols, res[s:e])
+    return res.reshape((nb, o) + tuple(out)), patches
 
 
 _CHUNK_BYTES = 1 << 20  # patch block per product: in a core's cache (L2 + some L3)
