@@ -389,12 +389,12 @@ def _rows_product(xp, windows, w, out, keep=False):
 
 _CHUNK_BYTES = 1 << 20  # patch block per product: in a core's cache (L2 + some L3)
 _PER_FEATURE_MIN_K = 64  # kernel positions per product: shorter ones are one GEMM over all
-_PER_FEATURE_MAX_I = 1024  # features: more would be that many small GEMMs
+_PER_FEATURE_MAX_I = 1024  # features (the batch of the forward): the bound of the path's tests
 
 
 def _per_feature(g: int, batch_groups: int, i: int, kn: int) -> bool:
-    """Whether a convolution with few output positions (a weight gradient) runs as one
-    product per input feature (`per_feature_product`)."""
+    """Whether a convolution with few output positions (a weight gradient) runs on the
+    forward's patch matrix (`per_feature_product`)."""
     return g == 1 and batch_groups == 1 and kn >= _PER_FEATURE_MIN_K and i <= _PER_FEATURE_MAX_I
 
 
