@@ -389,7 +389,7 @@ def _rows_product(xp, windows, w, out, keep=False):
 
 _CHUNK_BYTES = 1 << 20  # patch block per product: in a core's cache (L2 + some L3)
 _PER_FEATURE_MIN_K = 64  # kernel positions per product: shorter ones are one GEMM over all
-_PER_FEATURE_MAX_I = 1024  # features (the batch of the forward): the bound of the path's tests
+_PER_FEATURE_MAX_I = 1024  # features: with few patch rows, that many small GEMMs
 
 
 def _per_feature(g: int, batch_groups: int, i: int, kn: int) -> bool:
