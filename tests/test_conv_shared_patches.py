@@ -1,8 +1,8 @@
 """Convolution weight gradients on the host (docs/speed.md, session 12):
 
 * a weight gradient (few output positions, a long kernel) copies the forward convolution's
-  patch matrix (N, C*K, P) and takes one product per input feature, summed
-  (`per_feature_product`);
+  patch matrix as (C*K, N*P) and takes one product over the batch and the positions
+  (`per_feature_product`; session 16: one GEMM, no longer one per image and a sum);
 * under `jit`, a forward convolution and the weight gradient of the same input share that
   matrix (`patch_key`, codegen's `plan_patches`): one copy of the input's windows, not two.
 
@@ -92,7 +92,7 @@ def test_weight_gradient_matches_the_definition(geom):
     np.testing.assert_allclose(jitted, ref, rtol=1e-4, atol=1e-4 * np.abs(ref).max())
 
 
-def test_a_weight_gradient_takes_one_product_per_feature(monkeypatch):
+def test_a_weight_gradient_takes_one_product_over_the_batch(monkeypatch):
     # the CNN's second layer: 16 -> 32 channels on 14 x 14, batch 8
     x = RNG.standard_normal((8, 16, 14, 14)).astype(np.float32)
     g = RNG.standard_normal((8, 32, 14, 14)).astype(np.float32)
@@ -102,7 +102,7 @@ def test_a_weight_gradient_takes_one_product_per_feature(monkeypatch):
     dn = C.ConvDimensionNumbers((1, 0, 2, 3), (1, 0, 2, 3), (1, 0, 2, 3))
     got = C._conv_impl(np, x, g, window_strides=(1, 1), padding=((1, 1), (1, 1)), lhs_dilation=(1, 1),
                        rhs_dilation=(1, 1), dimension_numbers=dn, feature_group_count=1, batch_group_count=1)
-    assert calls == [(8, 16 * 9, 14 * 14)]  # the forward's (N, C*K, P) patch matrix
+    assert calls == [(16 * 9, 8 * 14 * 14)]  # the forward's patch matrix as (C*K, N*P): one GEMM
     # dW[o, c, k] = sum_{n, p} xpad[n, c, p + k] g[n, o, p]
     xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
     want = np.zeros((32, 16, 3, 3))
@@ -212,3 +212,39 @@ def test_patch_keys_pair_a_forward_convolution_with_its_weight_gradient_only():
     other = dict(wgrad, dimension_numbers=C.ConvDimensionNumbers((1, 0, 3, 2), (1, 0, 2, 3), (1, 0, 2, 3)))
     assert C.patch_key((2, 3, 14, 14), (2, 4, 14, 14), f32, other)[1] != key
     assert C.patch_key((4, 4, 20, 20), (6, 2, 3, 3), f32, dict(fwd, feature_group_count=2)) is None
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("c", [8, 2])  # 72 patch rows: one GEMM; 18: one GEMM per image, summed
+def test_weight_gradient_is_within_the_dot_product_rounding_bound(dtype, c):
+    # session 16: the weight gradient is one GEMM over all N*P terms (before: one GEMM per
+    # image, then a sum over the images): another summation order, so the numbers moved by
+    # rounding only.  Each entry is a dot product of n = N*P terms; its float error is at
+    # most about n * eps * sum|x_i g_i| (the classic bound, gamma_n), far more than BLAS's
+    # blocked sums reach.  Checked against the exact sums (float64 of float32 data, and
+    # the integers 0..3 in float64, whose sums are exact in either order).
+    x = RNG.standard_normal((16, c, 10, 10)).astype(dtype)
+    g = RNG.standard_normal((16, 12, 10, 10)).astype(dtype)
+    dn = C.ConvDimensionNumbers((1, 0, 2, 3), (1, 0, 2, 3), (1, 0, 2, 3))
+    params = dict(window_strides=(1, 1), padding=((1, 1), (1, 1)), lhs_dilation=(1, 1), rhs_dilation=(1, 1),
+                  dimension_numbers=dn, feature_group_count=1, batch_group_count=1)
+    got = C._conv_impl(np, x, g, **params)  # dW (O, C, 3, 3)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    exact = np.zeros((12, c, 3, 3))
+    size = np.zeros((12, c, 3, 3))
+    for ki in range(3):
+        for kj in range(3):
+            win = xp[:, :, ki:ki + 10, kj:kj + 10]
+            exact[:, :, ki, kj] = np.einsum("ncij,noij->oc", win, g.astype(np.float64))
+            size[:, :, ki, kj] = np.einsum("ncij,noij->oc", np.abs(win), np.abs(g.astype(np.float64)))
+    n_terms = 16 * 10 * 10
+    bound = n_terms * np.finfo(dtype).eps * size
+    assert np.all(np.abs(got - exact) <= bound)
+    assert np.abs(got - exact).max() < 0.01 * bound.max()  # in practice far inside it
+    ints = RNG.integers(0, 4, x.shape).astype(np.float64), RNG.integers(0, 4, g.shape).astype(np.float64)
+    got = C._conv_impl(np, *ints, **params)
+    xp = np.pad(ints[0], ((0, 0), (0, 0), (1, 1), (1, 1)))
+    for ki in range(3):
+        for kj in range(3):
+            want = np.einsum("ncij,noij->oc", xp[:, :, ki:ki + 10, kj:kj + 10], ints[1])
+            np.testing.assert_array_equal(got[:, :, ki, kj], want)

@@ -313,16 +313,16 @@ def _conv_impl(
     og = o // g
     patches = None
     if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= cg * kn:
-        # patches as columns (Nb, G, I*K, P): the copy runs along output rows and the
-        # product lands in (Nb, O, *out) order directly
-        cols = _copy(xp, v.transpose(lead + (2,) + ks + sp)).reshape(nb, g, cg * kn, p)
-        res = _rows_product(xp, cols, w, out)
-        patches = cols.reshape(nb, cg * kn, p) if keep and g == 1 and batch_group_count == 1 else None
+        # patches as columns (Nb, G, I*K, P), a few images at a time: the copy runs along
+        # output rows and the product lands in (Nb, O, *out) order directly.  Kept for the
+        # weight gradient (`conv_from_patches`) in its layout, (C*K, N*P)
+        kept = keep and g == 1 and batch_group_count == 1
+        res, patches = _rows_product(xp, v.transpose(lead + (2,) + ks + sp), w, out, kept)
     elif _per_feature(g, batch_group_count, i, kn):
         # a weight gradient (few output positions, a long kernel: the forward's output
-        # plane): the same patch matrix as the forward's, (I, B*Q, K) -- the forward
-        # convolution's (N, C*K, P) -- and one product per input feature, summed
-        cols = _copy(xp, v.transpose((2, 0, 1) + sp + ks)).reshape(i, n * p, kn)
+        # plane): the forward's patch matrix as (B*Q, I*K) -- the forward convolution's
+        # (C*K, N*P) -- and one product over all of I*K
+        cols = _copy(xp, v.transpose((0, 1) + sp + (2,) + ks)).reshape(n * p, i * kn)
         res = per_feature_product(xp, cols, w, out)
     else:
         w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, og, cg * kn)
@@ -340,55 +340,105 @@ def _out_layout(xp, res, ospec, keep, cols):
     return (res, cols) if keep else res
 
 
-def _rows_product(xp, cols, w, out):
-    """The forward-style product: kernel ``w`` (O, I, *K) times the patches ``cols``
-    (Nb, G, I*K, P), as (Nb, O, *out)."""
-    nb, g, ck, p = cols.shape
-    o = w.shape[0]
-    w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, o // g, ck)
-    res = _matmul(xp, w3, cols, pooled_empty(xp, (nb, g, o // g, p), cols.dtype))  # (Nb, G, Og, P)
-    return res.reshape((nb, o) + tuple(out))
-
-
-_PER_FEATURE_MIN_K = 64  # kernel positions per product: shorter ones are one GEMM over all
-_PER_FEATURE_MAX_I = 1024  # features: more would be that many small GEMMs
-
-
-def _per_feature(g: int, batch_groups: int, i: int, kn: int) -> bool:
-    """Whether a convolution with few output positions (a weight gradient) runs as one
-    product per input feature (`per_feature_product`)."""
-    return g == 1 and batch_groups == 1 and kn >= _PER_FEATURE_MIN_K and i <= _PER_FEATURE_MAX_I
-
-
-def per_feature_product(xp, cols, w, out):
-    """``res[b, o, q] = sum_i sum_k cols[i, b*Q + q, k] * w[o, i, k]``: one GEMM per input
-    feature ``i`` (``w[:, i]`` (O, K) times ``cols[i]`` transposed), then the sum over ``i``.
-    ``cols`` (I, B*Q, K) is the forward convolution's patch matrix (N, C*K, P) when this is
-    its weight gradient, so a compiled program can hand that matrix over
-    (`conv_from_patches`) instead of copying the patches again.  Returns (B, O, *out).
+def _rows_product(xp, windows, w, out, keep=False):
+    """The forward-style product, (Nb, O, *out): kernel ``w`` (O, I, *K) times the patches
+    ``windows`` (Nb, G, I, *K, *out; a strided view of the input), copied a few images at a
+    time into one recycled block of about ``_CHUNK_BYTES`` on the host: the block stays in
+    the core's cache between its copy and its product, where the whole patch matrix
+    (megabytes) would go out to memory and back.
+    Each image's product is the same GEMM as in one batched call, so the numbers are the
+    same bit for bit.  Returns ``(result, patches)``: with ``keep`` (one group) the blocks
+    are the parts of one patch matrix laid out (I*K, Nb*P) for the weight gradient
+    (`per_feature_product`), else ``patches`` is None.
 
     Example::
 
         >>> import numpy as np
-        >>> cols, w = np.ones((2, 3, 4)), np.ones((5, 2, 4))
+        >>> windows = np.ones((3, 1, 2, 4, 5))  # (Nb, G, I, K, P)
+        >>> res, _ = _rows_product(np, windows, np.ones((6, 2, 4)), (5,))
+        >>> res[0, 0].tolist()
+        [8.0, 8.0, 8.0, 8.0, 8.0]
+    """
+    nb, g = windows.shape[:2]
+    nk = windows.ndim - 2 - len(out)  # the feature axis and the kernel's
+    ck, p = math.prod(windows.shape[2:2 + nk]), math.prod(out)
+    b = max(1, _CHUNK_BYTES // (g * ck * p * windows.itemsize)) if xp is np else nb
+    o = w.shape[0]
+    w3 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(g, o // g, ck)
+    res = pooled_empty(xp, (nb, g, o // g, p), windows.dtype)
+    patches = None
+    if keep:  # memory order (I, *K, Nb, G, *out): the blocks are strided views into it
+        patches = pooled_empty(xp, (ck, nb * g * p), windows.dtype)
+        lay = patches.reshape(windows.shape[2:2 + nk] + (nb, g) + tuple(out))
+        dst = lay.transpose((nk, nk + 1) + tuple(range(nk)) + tuple(range(nk + 2, lay.ndim)))
+        cols_all = patches.reshape(ck, nb, g, p).transpose(1, 2, 0, 3)
+    else:
+        block = pooled_empty(xp, (min(b, nb),) + windows.shape[1:], windows.dtype)
+    for s in range(0, nb, b):
+        e = min(nb, s + b)
+        if keep:
+            dst[s:e] = windows[s:e]
+            cols = cols_all[s:e]
+        else:
+            cols = block[: e - s]
+            cols[...] = windows[s:e]
+            cols = cols.reshape(e - s, g, ck, p)
+        _matmul(xp, w3, cols, res[s:e])
+    return res.reshape((nb, o) + tuple(out)), patches
+
+
+_CHUNK_BYTES = 1 << 20  # patch block per product: in a core's cache (L2 + some L3)
+_PER_FEATURE_MIN_K = 64  # kernel positions per product: shorter ones are one GEMM over all
+_PER_FEATURE_MAX_I = 1024  # features: with few patch rows, that many small GEMMs
+
+
+def _per_feature(g: int, batch_groups: int, i: int, kn: int) -> bool:
+    """Whether a convolution with few output positions (a weight gradient) runs on the
+    forward's patch matrix (`per_feature_product`)."""
+    return g == 1 and batch_groups == 1 and kn >= _PER_FEATURE_MIN_K and i <= _PER_FEATURE_MAX_I
+
+
+def per_feature_product(xp, cols, w, out):
+    """``res[b, o, q] = sum_i sum_k cols[b*Q + q, i*K + k] * w[o, i, k]``: one GEMM over the
+    whole ``I*K`` (``w`` as (O, I*K) times ``cols`` transposed).  ``cols`` (B*Q, I*K) is the
+    forward convolution's patch matrix (C*K, N*P) when this is its weight gradient (the sum
+    runs over the batch and the output positions), so a compiled program can hand that
+    matrix over (`conv_from_patches`) instead of copying the patches again.  Returns
+    (B, O, *out).
+
+    Example::
+
+        >>> import numpy as np
+        >>> cols, w = np.ones((3, 8)), np.ones((5, 2, 4))
         >>> per_feature_product(np, cols, w, (3,)).shape
         (1, 5, 3)
     """
-    i, bq, kn = cols.shape
-    o = w.shape[0]
-    w3 = w.reshape(o, i, kn).transpose(1, 0, 2)  # (I, O, K): the gradient's own (N, O, P) order
-    t = _matmul(xp, w3, cols.transpose(0, 2, 1), pooled_empty(xp, (i, o, bq), cols.dtype))  # (I, O, B*Q)
+    bq = cols.shape[0]
+    o, i = w.shape[:2]
+    if w.flags.c_contiguous or bq >= _ONE_GEMM_MIN_ROWS:
+        w2 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(o, -1)  # (O, I*K)
+        res = _matmul(xp, w2, cols.T, pooled_empty(xp, (o, bq), cols.dtype))  # (O, B*Q)
+    else:
+        # few patch rows: copying ``w`` (a cotangent, batch-major) would cost more than one
+        # long GEMM saves; one GEMM per feature over the column blocks of ``cols``, summed
+        kn = cols.shape[1] // i
+        w3 = w.reshape(o, i, kn).transpose(1, 0, 2)  # (I, O, K)
+        blocks = cols.reshape(bq, i, kn).transpose(1, 2, 0)  # (I, K, B*Q): strided, no copy
+        res = xp.add.reduce(_matmul(xp, w3, blocks, pooled_empty(xp, (i, o, bq), cols.dtype)), axis=0)
     q = math.prod(out)
-    res = xp.add.reduce(t, axis=0).reshape((o, bq // q) + tuple(out))
+    res = res.reshape((o, bq // q) + tuple(out))
     return res.transpose((1, 0) + tuple(range(2, res.ndim)))
+
+
+_ONE_GEMM_MIN_ROWS = 64  # patch rows (C*K) from which one GEMM pays for copying the cotangent
 
 
 def patch_key(lhs_shape, rhs_shape, dtype, params) -> tuple | None:
     """What the host implementation's patch matrix of a convolution is, for a compiled
     program to share one matrix between a forward convolution and its weight gradient
     (same lhs): ``("rows", key, out)`` for a convolution that copies its lhs into the forward's
-    patches (N, C*K, P) and can keep them (`conv_keeping_patches`), ``("features", key, out)``
-    for one that copies the same matrix as (I, B*Q, K) (`conv_from_patches`), None
+    patches and can keep them as (C*K, N*P) (`conv_keeping_patches`), ``("features", key,
+    out)`` for one that copies the same matrix as (B*Q, I*K) (`conv_from_patches`), None
     otherwise.  Equal keys on the same lhs array mean equal matrices: the same lhs axes as
     batch and feature, padding, dilation, and window positions and steps (a weight
     gradient's outputs are the forward's kernel offsets, its kernel the forward's outputs).
@@ -417,10 +467,10 @@ def patch_key(lhs_shape, rhs_shape, dtype, params) -> tuple | None:
     kn, p = math.prod(ws[2:]), math.prod(out)
     geometry = (tuple(lspec[2:]), padding, ld, str(np.dtype(dtype)))
     if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= ws[1] * kn:
-        # patches (N, C, K, P): lhs axis N, C; offsets K stepping rd, positions P stepping strides
+        # patches (C, K, N, P): lhs axis N, C; offsets K stepping rd, positions P stepping strides
         return "rows", (lspec[0], lspec[1]) + geometry + (tuple(ws[2:]), rd, out, strides), out
     if _per_feature(1, 1, ws[1], kn):
-        # patches (I, B, Q, K): lhs axis I plays N and B plays C; outputs Q are the offsets
+        # patches (B, Q, I, K): lhs axis I plays N and B plays C; outputs Q are the offsets
         return "features", (lspec[1], lspec[0]) + geometry + (out, strides, tuple(ws[2:]), rd), out
     return None
 
@@ -438,7 +488,7 @@ def conv_keeping_patches(xp, lhs, rhs, **params):
         ...          dimension_numbers=ConvDimensionNumbers((0, 1, 2), (0, 1, 2), (0, 1, 2)))
         >>> res, patches = conv_keeping_patches(np, np.ones((2, 3, 70)), np.ones((4, 3, 3)), **p)
         >>> res.shape, patches.shape
-        ((2, 4, 68), (2, 9, 68))
+        ((2, 4, 68), (9, 136))
     """
     return _conv_impl(xp, lhs, rhs, keep=True, **params)
 
