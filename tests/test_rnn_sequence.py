@@ -305,3 +305,30 @@ def test_gru_bad_shapes_raise() -> None:
         gru_sequence(a[0], a[1], a[2][:3], a[3])
     with pytest.raises(TypeError, match=r"\(T, B, 3\*H\)"):
         gru_sequence(a[0][..., :5], *a[1:])
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+def test_second_order_at_saturated_gates_is_finite(cell) -> None:
+    """Second-order derivatives run the step-by-step reference, whose sigmoid is
+    ``1 / (1 + exp(-x))``; at pre-activations beyond exp's overflow (here 1e3 in float64) its
+    chain rule gave ``0 * inf = NaN`` (the GRU's before round 16), while the fused gradient is
+    finite there.  Now the Hessian-vector product is finite and equals the central difference
+    of the fused gradient."""
+    r = np.random.default_rng(21)
+    T, B, H = 3, 2, 2
+    k = 4 if cell == "lstm" else 3
+    xg = r.standard_normal((T, B, k * H)) * 1e3
+    xg[..., -H:] = r.standard_normal((T, B, H))  # one gate unsaturated: a Hessian that is not 0
+    h0 = r.standard_normal((B, H))
+    w, v = r.standard_normal((k * H, H)), r.standard_normal((k * H, H))
+
+    def loss(w):
+        out = lstm_sequence(xg, h0, h0, w)[0] if cell == "lstm" else gru_sequence(xg, h0, w)
+        return (out ** 2).sum()
+
+    grad = fgrad.grad(loss)
+    hv = np.asarray(fgrad.jvp(grad, (w,), (v,))[1])
+    eps = 1e-5
+    fd = (np.asarray(grad(w + eps * v)) - np.asarray(grad(w - eps * v))) / (2 * eps)
+    assert np.isfinite(hv).all() and np.abs(hv).max() > 1e-3
+    np.testing.assert_allclose(hv, fd, rtol=1e-5, atol=1e-7)
