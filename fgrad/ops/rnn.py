@@ -29,9 +29,9 @@ no derivative.  Batching: unbatched weights fold the mapped axis into the batch 
 anything else is the vmap of the reference.
 
 Numbers: the same operations in the same order as the step-by-step reference
-(`lstm_reference`): ``sigmoid(x) = tanh(x / 2) / 2 + 1 / 2`` (one ``tanh`` call
-serves all four gates; PyTorch's ``1 / (1 + exp(-x))`` differs by rounding), ``tanh``, the
-product order above.  The GRU keeps PyTorch's ``exp`` form.
+(`lstm_reference`): PyTorch's ``sigmoid(x) = 1 / (1 + exp(-x))`` (one ``exp`` call serves
+the three sigmoid gates, their pre-activations negated in advance: exact), ``tanh``, the
+product order above.  The GRU computes its sigmoids the same way.
 
 Example::
 
