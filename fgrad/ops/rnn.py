@@ -609,12 +609,11 @@ def _gru_fwd_impl(xp, xg, h0, w, *b, reverse: bool):
     bn = None
     if b:
         b3 = b[0].reshape(3, 1, H)
-        xp.add(xgv[:, :2], b3[:2], out=xg3[:, :2])
-        xg3[:, 2] = xgv[:, 2]
+        xp.subtract(-b3[:2], xgv[:, :2], out=xg3[:, :2])  # -(x + b), the same bits
         bn = b3[2]
     else:
-        xg3[...] = xgv
-    xp.negative(xg3[:, :2], out=xg3[:, :2])
+        xp.negative(xgv[:, :2], out=xg3[:, :2])
+    xg3[:, 2] = xgv[:, 2]
     g = xp.empty((3, B, H), dt)
     tmp = xp.empty((B, H), dt)
     one = xp.ones((), dt)
