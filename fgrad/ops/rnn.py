@@ -30,8 +30,10 @@ anything else is the vmap of the reference.
 
 Numbers: the same operations in the same order as the step-by-step reference
 (`lstm_reference`): PyTorch's ``sigmoid(x) = 1 / (1 + exp(-x))`` (one ``exp`` call serves
-the three sigmoid gates, their pre-activations negated in advance: exact), ``tanh``, the
-product order above.  The GRU computes its sigmoids the same way.
+the three sigmoid gates, their pre-activations negated in advance: exact) or, where NumPy's
+float32 ``tanh`` has AVX-512 loops (`_SIGMOID_BY_TANH`), ``tanh(x / 2) / 2 + 1 / 2`` (one
+``tanh`` call serves all four gates), ``tanh``, the product order above.  The GRU computes
+its sigmoids by ``exp``, as PyTorch.
 
 Example::
 
@@ -120,18 +122,43 @@ _ORDER = (3, 0, 1, 2)
 _TORCH_ORDER = (1, 2, 3, 0)  # where PyTorch's gate k sits in _ORDER
 
 
+def _numpy_tanh_has_avx512() -> bool:
+    """Whether NumPy runs its float32 ``tanh`` with AVX-512 loops on this CPU (NumPy 2's
+    dispatch report; False where NumPy cannot say)."""
+    try:
+        from numpy.lib.introspect import opt_func_info
+        target = opt_func_info(func_name="^tanh$", signature="float32")["tanh"]["ff"]["current"]
+    except Exception:  # (older NumPy: no report, or another layout of it)
+        return False
+    return "X86_V4" in target or "AVX512" in target
+
+
+# How the LSTM's sigmoid gates are computed, fixed per process (its fused steps and its
+# reference `lstm_reference` agree bit for bit either way): where NumPy's float32 ``tanh`` has
+# AVX-512 loops it costs about half of ``exp``, and one ``tanh`` call over all four gates with
+# ``sigmoid(x) = tanh(x / 2) / 2 + 1 / 2`` is fastest; with AVX2 loops ``tanh`` costs twice
+# ``exp``, and PyTorch's ``1 / (1 + exp(-x))`` on the three sigmoid gates is (the candidate
+# gate keeps its ``tanh``).  Both differ from each other by rounding (docs/speed-rnn.md,
+# rounds 13 and 16).
+_SIGMOID_BY_TANH = _numpy_tanh_has_avx512()
+
+
 def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     """``(hs, c_last, cs, gates, tcs)``.  ``gates`` (T, 4, B, H) holds the activations
     gate-major, in `_ORDER` (sigmoid o, i, f; tanh g): each gate of a step is one contiguous
     block, so the elementwise steps run on contiguous arrays (strided chunks cost twice as
-    much).  The sigmoids are PyTorch's ``1 / (1 + exp(-x))``, one ``exp`` call on the three
-    gates, whose pre-activations are negated in advance (their rows of ``w_hh``, ``xg`` and the
-    bias; exact): ``exp`` costs half of ``tanh`` on AVX2 CPUs (docs/speed-rnn.md, round 16)."""
+    much).  The sigmoid gates' pre-activations are scaled in advance (their rows of ``w_hh``,
+    ``xg`` and the bias; exact): by 1/2 for ``tanh(x / 2) / 2 + 1 / 2`` (one ``tanh`` call on
+    all four gates), by -1 for ``1 / (1 + exp(-x))`` (one ``exp`` call on three), as
+    `_SIGMOID_BY_TANH` says."""
     _check(xg, h0, c0, w, b[0] if b else None, "lstm_sequence")
     T, B, G = xg.shape
     H = G // 4
     dt = xg.dtype
+    by_tanh = _SIGMOID_BY_TANH
     one = xp.ones((), dt)  # (a 0-d array operand dispatches faster than a Python scalar)
+    half = xp.full((), 0.5, dt)
+    scale = half if by_tanh else -one
     hs = xp.empty((T, B, H), dt)
     cs = xp.empty((T, B, H), dt)
     tcs = xp.empty((T, B, H), dt)
@@ -139,21 +166,21 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     # w's gate blocks in _ORDER, transposed: h @ w4 is the step's (4, B, H) gate pre-activation
     # in one batched matmul (a transposed view multiplies 2-3x slower for small batches)
     w4 = xp.ascontiguousarray(w.reshape(4, H, H)[list(_ORDER)].transpose(0, 2, 1))
-    xp.negative(w4[:3], out=w4[:3])
+    xp.multiply(w4[:3], scale, out=w4[:3])
     # the input part with the bias, gate-major in _ORDER (PyTorch's i, f, g, o rotated by one
-    # gate: two blocks) and negated likewise, once
-    # (the strided reads are plain negations and copies; the bias is then added to the whole
+    # gate: two blocks) and scaled likewise, once
+    # (the strided reads are plain products and copies; the bias is then added to the whole
     # contiguous array at once, tiled over the batch: a broadcast within the strided pass, or
     # a (4, 1, H) one, costs twice as much)
     xg4 = xp.empty((T, 4, B, H), dt)
     xgv = xg.reshape(T, B, 4, H).transpose(0, 2, 1, 3)
-    xp.negative(xgv[:, 3], out=xg4[:, 0])
-    xp.negative(xgv[:, :2], out=xg4[:, 1:3])
+    xp.multiply(xgv[:, 3], scale, out=xg4[:, 0])
+    xp.multiply(xgv[:, :2], scale, out=xg4[:, 1:3])
     xg4[:, 3] = xgv[:, 2]
     if b:
         b4 = xp.empty((4, B, H), dt)
         b4[...] = b[0].reshape(4, 1, H)[list(_ORDER)]
-        xp.negative(b4[:3], out=b4[:3])
+        xp.multiply(b4[:3], scale, out=b4[:3])
         xp.add(xg4, b4, out=xg4)
     h, c = h0, c0
     g = xp.empty((4, B, H), dt)
@@ -162,11 +189,16 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     for x4, a, s, o, i, f, n, c_new, tc, h_new in _in_order(
             reverse, xg4, gates, gates[:, :3], *gates.transpose(1, 0, 2, 3), cs, tcs, hs):
         matmul(h, w4, g)
-        add(g, x4, a)  # (the sigmoid gates' pre-activations negated)
-        exp(s, s)  # s: the sigmoid gates o, i, f
-        add(s, one, s)
-        divide(one, s, s)
-        tanh(n, n)
+        add(g, x4, a)  # (the sigmoid gates' pre-activations scaled)
+        if by_tanh:
+            tanh(a, a)
+            multiply(s, half, s)  # s: the sigmoid gates o, i, f
+            add(s, half, s)
+        else:
+            exp(s, s)
+            add(s, one, s)
+            divide(one, s, s)
+            tanh(n, n)
         multiply(f, c, c_new)
         multiply(i, n, tmp)
         add(c_new, tmp, c_new)
@@ -352,6 +384,11 @@ def _sigmoid(x):
     return ew.div(1, ew.add(1, ew.exp(ew.minimum(ew.neg(x), cap))))
 
 
+def _sigmoid_by_tanh(x):
+    """``tanh(x / 2) / 2 + 1 / 2``: the LSTM's form where `_SIGMOID_BY_TANH`."""
+    return ew.add(ew.mul(ew.tanh(ew.mul(x, 0.5)), 0.5), 0.5)
+
+
 def _mm_t(a, w):
     """``a @ w.T`` for a (B, K) and w (N, K)."""
     return dot_general(a, w, (((1,), (1,)), ((), ())))
@@ -387,7 +424,8 @@ def _reference_all(xg, h0, c0, w, b, reverse: bool) -> list:
         xt = _index0(xg, t)
         g = ew.add(_mm_t(h, w), xt if b is None else ew.add(xt, b))
         gi, gf, gg, go = split(g, (get_aval(g).shape[1] // 4,) * 4, 1)
-        si, sf, tg, so = _sigmoid(gi), _sigmoid(gf), ew.tanh(gg), _sigmoid(go)
+        sig = _sigmoid_by_tanh if _SIGMOID_BY_TANH else _sigmoid  # (the fused steps' formula)
+        si, sf, tg, so = sig(gi), sig(gf), ew.tanh(gg), sig(go)
         c = ew.add(ew.mul(sf, c), ew.mul(si, tg))
         tc = ew.tanh(c)
         h = ew.mul(so, tc)
