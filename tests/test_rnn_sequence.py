@@ -19,6 +19,7 @@ from fgrad.ops.rnn import (gru_reference, gru_sequence, gru_sequence_jvp_p, gru_
                            gru_sequence_vjp_p, lstm_reference, lstm_sequence, lstm_sequence_jvp_p,
                            lstm_sequence_p, lstm_sequence_vjp_p)
 from fgrad.core.narrow_floats import bfloat16
+from fgrad.ops import rnn
 from fgrad.test_util import check_grads
 
 
@@ -47,8 +48,16 @@ def _args(T=4, B=3, H=2, bias=True, seed=0, dtype=np.float64):
 CASES = [(rev, bias) for rev in (False, True) for bias in (True, False)]
 
 
+@pytest.fixture(params=[False, True], ids=["sigmoid_by_exp", "sigmoid_by_tanh"])
+def sigmoid_form(request, monkeypatch):
+    """Both of the LSTM's sigmoid forms (`fgrad.ops.rnn._SIGMOID_BY_TANH` is chosen per CPU:
+    each machine runs one of them unless a test sets it)."""
+    monkeypatch.setattr(rnn, "_SIGMOID_BY_TANH", request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("reverse,bias", CASES)
-def test_values_match_numpy_equations(reverse, bias) -> None:
+def test_values_match_numpy_equations(reverse, bias, sigmoid_form) -> None:
     a = _args(bias=bias)
     hs, c = lstm_sequence(*a, reverse=reverse)
     ehs, ec = _np_lstm(*a[:4], a[4] if bias else None, reverse)
@@ -60,7 +69,7 @@ def test_values_match_numpy_equations(reverse, bias) -> None:
     np.testing.assert_array_equal(np.asarray(rc), np.asarray(c))
 
 
-def test_float32_values_and_residuals() -> None:
+def test_float32_values_and_residuals(sigmoid_form) -> None:
     a = _args(T=3, dtype=np.float32)
     hs, c, cs, gates, tcs = lstm_sequence_p.bind(*a, reverse=False)
     assert hs.dtype == c.dtype == gates.dtype == np.float32
@@ -78,7 +87,7 @@ def test_float32_values_and_residuals() -> None:
 
 
 @pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-6), (np.float64, 1e-15)])
-def test_saturated_gates(dtype, tol) -> None:
+def test_saturated_gates(dtype, tol, sigmoid_form) -> None:
     """Pre-activations far outside the sigmoid's range (the sigmoid is tanh(x/2)/2 + 1/2):
     gates exactly 0 or 1 up to rounding, no NaN, no warning, the values and the gradient of the
     NumPy equations (whose exp-form sigmoid overflows to 0 silently here)."""
@@ -94,7 +103,7 @@ def test_saturated_gates(dtype, tol) -> None:
 
 
 @pytest.mark.parametrize("reverse,bias", CASES)
-def test_derivatives_match_finite_differences(reverse, bias) -> None:
+def test_derivatives_match_finite_differences(reverse, bias, sigmoid_form) -> None:
     a = _args(T=3, B=2, H=2, bias=bias, seed=1)
 
     def f(*args):
@@ -110,7 +119,7 @@ def test_residual_outputs_carry_no_derivative() -> None:
     assert not np.asarray(g).any()
 
 
-def test_gradient_matches_the_reference() -> None:
+def test_gradient_matches_the_reference(sigmoid_form) -> None:
     a = _args(T=5, seed=3)
 
     def loss(fn):
@@ -172,7 +181,7 @@ def test_jvp_and_vjp_primitives_are_transposes() -> None:
 
 
 @pytest.mark.parametrize("reverse,bias", CASES)
-def test_float32_step_loops_match_equations_and_reference_gradient(reverse, bias) -> None:
+def test_float32_step_loops_match_equations_and_reference_gradient(reverse, bias, sigmoid_form) -> None:
     """The float32 path of the step loops (the one PyTorch-style training takes): the forward
     (gate-major input block, bias tiled over the batch, views taken by iteration in either
     time order) against the float64 NumPy equations, and the backward recurrence against the
@@ -305,3 +314,30 @@ def test_gru_bad_shapes_raise() -> None:
         gru_sequence(a[0], a[1], a[2][:3], a[3])
     with pytest.raises(TypeError, match=r"\(T, B, 3\*H\)"):
         gru_sequence(a[0][..., :5], *a[1:])
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+def test_second_order_at_saturated_gates_is_finite(cell, sigmoid_form) -> None:
+    """Second-order derivatives run the step-by-step reference, whose sigmoid is
+    ``1 / (1 + exp(-x))``; at pre-activations beyond exp's overflow (here 1e3 in float64) its
+    chain rule gave ``0 * inf = NaN`` (the GRU's before round 16), while the fused gradient is
+    finite there.  Now the Hessian-vector product is finite and equals the central difference
+    of the fused gradient."""
+    r = np.random.default_rng(21)
+    T, B, H = 3, 2, 2
+    k = 4 if cell == "lstm" else 3
+    xg = r.standard_normal((T, B, k * H)) * 1e3
+    xg[..., -H:] = r.standard_normal((T, B, H))  # one gate unsaturated: a Hessian that is not 0
+    h0 = r.standard_normal((B, H))
+    w, v = r.standard_normal((k * H, H)), r.standard_normal((k * H, H))
+
+    def loss(w):
+        out = lstm_sequence(xg, h0, h0, w)[0] if cell == "lstm" else gru_sequence(xg, h0, w)
+        return (out ** 2).sum()
+
+    grad = fgrad.grad(loss)
+    hv = np.asarray(fgrad.jvp(grad, (w,), (v,))[1])
+    eps = 1e-5
+    fd = (np.asarray(grad(w + eps * v)) - np.asarray(grad(w - eps * v))) / (2 * eps)
+    assert np.isfinite(hv).all() and np.abs(hv).max() > 1e-3
+    np.testing.assert_allclose(hv, fd, rtol=1e-5, atol=1e-7)

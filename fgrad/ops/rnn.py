@@ -29,9 +29,11 @@ no derivative.  Batching: unbatched weights fold the mapped axis into the batch 
 anything else is the vmap of the reference.
 
 Numbers: the same operations in the same order as the step-by-step reference
-(`lstm_reference`): ``sigmoid(x) = tanh(x / 2) / 2 + 1 / 2`` (one ``tanh`` call
-serves all four gates; PyTorch's ``1 / (1 + exp(-x))`` differs by rounding), ``tanh``, the
-product order above.  The GRU keeps PyTorch's ``exp`` form.
+(`lstm_reference`): PyTorch's ``sigmoid(x) = 1 / (1 + exp(-x))`` (one ``exp`` call serves
+the three sigmoid gates, their pre-activations negated in advance: exact) or, where NumPy's
+float32 ``tanh`` has AVX-512 loops (`_SIGMOID_BY_TANH`), ``tanh(x / 2) / 2 + 1 / 2`` (one
+``tanh`` call serves all four gates), ``tanh``, the product order above.  The GRU computes
+its sigmoids by ``exp``, as PyTorch.
 
 Example::
 
@@ -57,7 +59,7 @@ import numpy as np
 
 from ..core.array import ShapedArray, get_aval
 from ..core.constants import zeros_like
-from ..core.narrow_floats import dtype_kind, float32 as F32, is_narrow
+from ..core.narrow_floats import dtype_kind, finfo, float32 as F32, is_narrow
 from ..core.primitive import Primitive
 from ..core.quiet import quiet
 from ..core.rules import defbatch, defjvp_rule, deflinear_in, is_undefined
@@ -89,11 +91,11 @@ def _out_last(f):
 
 
 def _step_calls(xp) -> tuple:
-    """``(add, subtract, multiply, divide, negative, exp, tanh, matmul)`` of ``xp`` taking the
+    """``(add, subtract, multiply, divide, exp, tanh, matmul)`` of ``xp`` taking the
     output array as their last positional argument: NumPy's own ufuncs (a keyword ``out``
     costs more than the arithmetic on a 16 x 64 block), other backends' wrapped to pass it
     as ``out=`` (not every array library reads a positional output)."""
-    fs = (xp.add, xp.subtract, xp.multiply, xp.divide, xp.negative, xp.exp, xp.tanh, xp.matmul)
+    fs = (xp.add, xp.subtract, xp.multiply, xp.divide, xp.exp, xp.tanh, xp.matmul)
     return fs if xp is np else tuple(_out_last(f) for f in fs)
 
 
@@ -120,18 +122,43 @@ _ORDER = (3, 0, 1, 2)
 _TORCH_ORDER = (1, 2, 3, 0)  # where PyTorch's gate k sits in _ORDER
 
 
+def _numpy_tanh_has_avx512() -> bool:
+    """Whether NumPy runs its float32 ``tanh`` with AVX-512 loops on this CPU (NumPy 2's
+    dispatch report; False where NumPy cannot say)."""
+    try:
+        from numpy.lib.introspect import opt_func_info
+        target = opt_func_info(func_name="^tanh$", signature="float32")["tanh"]["ff"]["current"]
+    except Exception:  # (older NumPy: no report, or another layout of it)
+        return False
+    return "X86_V4" in target or "AVX512" in target
+
+
+# How the LSTM's sigmoid gates are computed, fixed per process (its fused steps and its
+# reference `lstm_reference` agree bit for bit either way): where NumPy's float32 ``tanh`` has
+# AVX-512 loops it costs about half of ``exp``, and one ``tanh`` call over all four gates with
+# ``sigmoid(x) = tanh(x / 2) / 2 + 1 / 2`` is fastest; with AVX2 loops ``tanh`` costs twice
+# ``exp``, and PyTorch's ``1 / (1 + exp(-x))`` on the three sigmoid gates is (the candidate
+# gate keeps its ``tanh``).  Both differ from each other by rounding (docs/speed-rnn.md,
+# rounds 13 and 16).
+_SIGMOID_BY_TANH = _numpy_tanh_has_avx512()
+
+
 def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     """``(hs, c_last, cs, gates, tcs)``.  ``gates`` (T, 4, B, H) holds the activations
     gate-major, in `_ORDER` (sigmoid o, i, f; tanh g): each gate of a step is one contiguous
     block, so the elementwise steps run on contiguous arrays (strided chunks cost twice as
-    much).  The sigmoids are ``tanh(x / 2) / 2 + 1 / 2``: one tanh call on all four gates,
-    whose sigmoid pre-activations are halved in advance (their rows of ``w_hh``, ``xg`` and
-    the bias; exact, a power of two)."""
+    much).  The sigmoid gates' pre-activations are scaled in advance (their rows of ``w_hh``,
+    ``xg`` and the bias; exact): by 1/2 for ``tanh(x / 2) / 2 + 1 / 2`` (one ``tanh`` call on
+    all four gates), by -1 for ``1 / (1 + exp(-x))`` (one ``exp`` call on three), as
+    `_SIGMOID_BY_TANH` says."""
     _check(xg, h0, c0, w, b[0] if b else None, "lstm_sequence")
     T, B, G = xg.shape
     H = G // 4
     dt = xg.dtype
-    half = xp.full((), 0.5, dt)  # (a 0-d array operand dispatches faster than a Python scalar)
+    by_tanh = _SIGMOID_BY_TANH
+    one = xp.ones((), dt)  # (a 0-d array operand dispatches faster than a Python scalar)
+    half = xp.full((), 0.5, dt)
+    scale = half if by_tanh else -one
     hs = xp.empty((T, B, H), dt)
     cs = xp.empty((T, B, H), dt)
     tcs = xp.empty((T, B, H), dt)
@@ -139,33 +166,39 @@ def _fwd_impl(xp, xg, h0, c0, w, *b, reverse: bool):
     # w's gate blocks in _ORDER, transposed: h @ w4 is the step's (4, B, H) gate pre-activation
     # in one batched matmul (a transposed view multiplies 2-3x slower for small batches)
     w4 = xp.ascontiguousarray(w.reshape(4, H, H)[list(_ORDER)].transpose(0, 2, 1))
-    xp.multiply(w4[:3], half, out=w4[:3])
+    xp.multiply(w4[:3], scale, out=w4[:3])
     # the input part with the bias, gate-major in _ORDER (PyTorch's i, f, g, o rotated by one
-    # gate: two blocks) and halved likewise, once
+    # gate: two blocks) and scaled likewise, once
     # (the strided reads are plain products and copies; the bias is then added to the whole
     # contiguous array at once, tiled over the batch: a broadcast within the strided pass, or
     # a (4, 1, H) one, costs twice as much)
     xg4 = xp.empty((T, 4, B, H), dt)
     xgv = xg.reshape(T, B, 4, H).transpose(0, 2, 1, 3)
-    xp.multiply(xgv[:, 3], half, out=xg4[:, 0])
-    xp.multiply(xgv[:, :2], half, out=xg4[:, 1:3])
+    xp.multiply(xgv[:, 3], scale, out=xg4[:, 0])
+    xp.multiply(xgv[:, :2], scale, out=xg4[:, 1:3])
     xg4[:, 3] = xgv[:, 2]
     if b:
         b4 = xp.empty((4, B, H), dt)
         b4[...] = b[0].reshape(4, 1, H)[list(_ORDER)]
-        xp.multiply(b4[:3], half, out=b4[:3])
+        xp.multiply(b4[:3], scale, out=b4[:3])
         xp.add(xg4, b4, out=xg4)
     h, c = h0, c0
     g = xp.empty((4, B, H), dt)
     tmp = xp.empty((B, H), dt)
-    add, _, multiply, _, _, _, tanh, matmul = _step_calls(xp)
+    add, _, multiply, divide, exp, tanh, matmul = _step_calls(xp)
     for x4, a, s, o, i, f, n, c_new, tc, h_new in _in_order(
             reverse, xg4, gates, gates[:, :3], *gates.transpose(1, 0, 2, 3), cs, tcs, hs):
         matmul(h, w4, g)
-        add(g, x4, a)
-        tanh(a, a)
-        multiply(s, half, s)  # s: the sigmoid gates o, i, f
-        add(s, half, s)
+        add(g, x4, a)  # (the sigmoid gates' pre-activations scaled)
+        if by_tanh:
+            tanh(a, a)
+            multiply(s, half, s)  # s: the sigmoid gates o, i, f
+            add(s, half, s)
+        else:
+            exp(s, s)
+            add(s, one, s)
+            divide(one, s, s)
+            tanh(n, n)
         multiply(f, c, c_new)
         multiply(i, n, tmp)
         add(c_new, tmp, c_new)
@@ -248,7 +281,7 @@ def _vjp_impl(xp, xg, h0, c0, w, *rest, reverse: bool, has_bias: bool):
     dh = xp.zeros((B, H), dt)
     dc = xp.array(ct_c, dtype=dt, copy=True)
     tmp = xp.empty((B, H), dt)
-    add, _, multiply, _, _, _, _, matmul = _step_calls(xp)
+    add, _, multiply, _, _, _, matmul = _step_calls(xp)
     for ct, f_o, f_ifg, k_t, f, d_o, d_ifg, row in _in_order(
             not reverse, ct_hs, fac[:, 0], fac[:, 1:], k, gates[:, 2], dgv[:, 3], dgv[:, :3], dg):
         add(dh, ct, dh)  # the total cotangent of h_t
@@ -343,11 +376,16 @@ for _p in (lstm_sequence_p, lstm_sequence_jvp_p, lstm_sequence_vjp_p):
 
 
 def _sigmoid(x):
-    return ew.div(1, ew.add(1, ew.exp(ew.neg(x))))
+    """``1 / (1 + exp(-x))``, the fused steps' formula (the same bits), with ``-x`` capped
+    below ``exp``'s overflow: at a saturated gate the value changes by less than the
+    smallest normal number, and the derivatives stay finite (with ``exp(-x) = inf`` the
+    chain rule gives ``0 * inf = NaN`` from the second order on)."""
+    cap = float(np.log(float(finfo(get_aval(x).dtype).max))) - 1.0
+    return ew.div(1, ew.add(1, ew.exp(ew.minimum(ew.neg(x), cap))))
 
 
 def _sigmoid_by_tanh(x):
-    """``tanh(x / 2) / 2 + 1 / 2``: the LSTM's form (one tanh call serves all its gates)."""
+    """``tanh(x / 2) / 2 + 1 / 2``: the LSTM's form where `_SIGMOID_BY_TANH`."""
     return ew.add(ew.mul(ew.tanh(ew.mul(x, 0.5)), 0.5), 0.5)
 
 
@@ -386,7 +424,8 @@ def _reference_all(xg, h0, c0, w, b, reverse: bool) -> list:
         xt = _index0(xg, t)
         g = ew.add(_mm_t(h, w), xt if b is None else ew.add(xt, b))
         gi, gf, gg, go = split(g, (get_aval(g).shape[1] // 4,) * 4, 1)
-        si, sf, tg, so = _sigmoid_by_tanh(gi), _sigmoid_by_tanh(gf), ew.tanh(gg), _sigmoid_by_tanh(go)
+        sig = _sigmoid_by_tanh if _SIGMOID_BY_TANH else _sigmoid  # (the fused steps' formula)
+        si, sf, tg, so = sig(gi), sig(gf), ew.tanh(gg), sig(go)
         c = ew.add(ew.mul(sf, c), ew.mul(si, tg))
         tc = ew.tanh(c)
         h = ew.mul(so, tc)
@@ -599,22 +638,25 @@ def _gru_fwd_impl(xp, xg, h0, w, *b, reverse: bool):
     hs = xp.empty((T, B, H), dt)
     gates = xp.empty((T, 3, B, H), dt)
     hns = xp.empty((T, B, H), dt)
+    # the r and z gates' pre-activations negated in advance (their rows of w_hh, the input
+    # part and the bias; exact), so that a step's sigmoids are exp, add, divide
     w3 = xp.ascontiguousarray(w.reshape(3, H, H).transpose(0, 2, 1))
+    xp.negative(w3[:2], out=w3[:2])
     xg3 = xp.empty((T, 3, B, H), dt)  # gate-major input part, with b_r and b_z added once
     xgv = xg.reshape(T, B, 3, H).transpose(0, 2, 1, 3)
     bn = None
     if b:
         b3 = b[0].reshape(3, 1, H)
-        xp.add(xgv[:, :2], b3[:2], out=xg3[:, :2])
-        xg3[:, 2] = xgv[:, 2]
+        xp.subtract(-b3[:2], xgv[:, :2], out=xg3[:, :2])  # -(x + b), the same bits
         bn = b3[2]
     else:
-        xg3[...] = xgv
+        xp.negative(xgv[:, :2], out=xg3[:, :2])
+    xg3[:, 2] = xgv[:, 2]
     g = xp.empty((3, B, H), dt)
     tmp = xp.empty((B, H), dt)
     one = xp.ones((), dt)
     h = h0
-    add, subtract, multiply, divide, negative, exp, tanh, matmul = _step_calls(xp)
+    add, subtract, multiply, divide, exp, tanh, matmul = _step_calls(xp)
     for t in _steps(T, reverse):
         matmul(h, w3, g)
         a = gates[t]
@@ -625,8 +667,7 @@ def _gru_fwd_impl(xp, xg, h0, w, *b, reverse: bool):
         else:
             hn[...] = g[2]
         rz = a[:2]
-        add(g[:2], x3[:2], rz)
-        negative(rz, rz)
+        add(g[:2], x3[:2], rz)  # -(pre-activation)
         exp(rz, rz)
         add(one, rz, rz)
         divide(one, rz, rz)
@@ -701,7 +742,7 @@ def _gru_vjp_impl(xp, xg, h0, w, *rest, reverse: bool, has_bias: bool):
     dn_pre = xp.empty((T, B, H), dt)
     dh = xp.zeros((B, H), dt)
     tmp = xp.empty((B, H), dt)
-    add, _, multiply, _, _, _, _, matmul = _step_calls(xp)
+    add, _, multiply, _, _, _, matmul = _step_calls(xp)
     for t in _steps(T, not reverse):
         d = dhg[t]
         dn = dn_pre[t]
