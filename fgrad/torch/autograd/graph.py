@@ -141,7 +141,11 @@ class Node:
         (True, 'MulBackward0')
     """
 
-    __slots__ = ("_next", "_seq", "__dict__", "__weakref__")
+    # the edges (``next_functions``) are stored flat, so that a recorded op leaves one object
+    # for the garbage collector to track (the node) instead of three (the node, a tuple of
+    # edges, an edge tuple per input): ``_ix`` the output indices (a tuple of ints, which the
+    # collector untracks), ``_n0``/``_n1`` the first two nodes, ``_nr`` the others (a tuple)
+    __slots__ = ("_n0", "_n1", "_nr", "_ix", "_seq", "__dict__", "__weakref__")
 
     # hooks and metadata are rare: class-level defaults, set per instance when used
     _pre = None  # node pre-hooks
@@ -151,10 +155,32 @@ class Node:
     metadata_ = None
 
     def __init__(self) -> None:
-        self._next = ()
+        self._ix = ()
         self._seq = next(_seq)
         if ANOMALY.enabled:
             record_forward(self)
+
+    @property
+    def _next(self) -> tuple:
+        """The edges ``((node, output index), ...)``, made from the flat fields."""
+        ix = self._ix
+        k = len(ix)
+        if k == 1:
+            return ((self._n0, ix[0]),)
+        if k == 2:
+            return ((self._n0, ix[0]), (self._n1, ix[1]))
+        if k == 0:
+            return ()
+        return ((self._n0, ix[0]), (self._n1, ix[1]), *zip(self._nr, ix[2:]))
+
+    @_next.setter
+    def _next(self, edges) -> None:
+        edges = tuple(edges)
+        k = len(edges)
+        self._n0 = edges[0][0] if k else None
+        self._n1 = edges[1][0] if k > 1 else None
+        self._nr = tuple([e[0] for e in edges[2:]]) if k > 2 else ()
+        self._ix = tuple([e[1] for e in edges])
 
     def name(self) -> str:
         n = type(self).__name__
@@ -903,17 +929,27 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
     if edges is None:
         edges = tuple([i for i, a in enumerate(args) if not _is_const(a)])
     node._edge_args = edges
-    nxt = []
+    # the edges, stored flat (see `Node`): the first two nodes in slots, no edge tuples
+    ns = []
+    ix = []
     for i in edges:
         a = args[i]
         ta = type(a)
         if ta is not Tensor and (ta is _ndarray or ta in _DEV):
-            nxt.append((None, 0))
+            ns.append(None)
+            ix.append(0)
         elif a._base is None and a._gfn is not None:
-            nxt.append((a._gfn, a._oi))
+            ns.append(a._gfn)
+            ix.append(a._oi)
         else:
-            nxt.append(edge_of(a))
-    node._next = tuple(nxt)
+            n, k = edge_of(a)
+            ns.append(n)
+            ix.append(k)
+    k = len(ns)
+    node._n0 = ns[0] if k else None
+    node._n1 = ns[1] if k > 1 else None
+    node._nr = tuple(ns[2:]) if k > 2 else ()
+    node._ix = tuple(ix)
     k = 0
     for o in outs:
         if o is not None and (o._buf.dtype.kind in "fc" or _dtype_kind(o._buf.dtype) in "fc"):
