@@ -554,44 +554,80 @@ def _build_program(fn, avals, diff, multi, zero_cts: frozenset = frozenset(), re
 
 
 _RELEASED = object()
+_ENTRY_LEN = (2, 3, 5, 4)  # the length of a saved entry of each kind (`FnNode._saved`)
 
 
 class FnNode(Node):
     """A recorded operation: its backward is the cached core VJP of its fgrad function."""
 
-    __slots__ = ("_prog", "_saved", "_edge_args", "_outs")
+    # ``_sv``: the saved entries (see `_saved`) concatenated into one flat tuple (one object
+    # for the garbage collector, not one per entry), a `_Hooked` tuple of entries when
+    # saved-tensor hooks packed them, or `_RELEASED`
+    __slots__ = ("_prog", "_sv", "_edge_args")
 
     _di = None  # CUDA device index of a node recorded on the device (None: the host)
+
+    @property
+    def _saved(self):
+        """The saved entries as a tuple of tuples: ``(0, constant buffer)``, ``(1, input
+        tensor, version)``, ``(2, output buffer, version counter, version, output index)``,
+        ``(3, output buffer, version counter, version)`` (a result PyTorch saves that this
+        backward does not read: version-checked only); `_Hooked` entries or `_RELEASED` as
+        stored."""
+        sv = self._sv
+        if type(sv) is not tuple:
+            return sv
+        out = []
+        i = 0
+        n = len(sv)
+        while i < n:
+            j = i + _ENTRY_LEN[sv[i]]
+            out.append(sv[i:j])
+            i = j
+        return tuple(out)
+
+    @_saved.setter
+    def _saved(self, entries) -> None:
+        if type(entries) is _Hooked or entries is _RELEASED:
+            self._sv = entries
+        else:
+            self._sv = tuple([x for e in entries for x in e])
 
     def _n_outputs(self) -> int:
         return len(self._prog.out_avals)
 
     def _release(self) -> None:
         if self._prog.n_saved:
-            self._saved = _RELEASED
+            self._sv = _RELEASED
 
     def _unpack(self, create_graph: bool):
-        saved = self._saved
-        if saved is _RELEASED:
+        s = self._sv
+        if s is _RELEASED:
             raise RuntimeError(FREED)
-        if type(saved) is _Hooked:
-            return _unpack_hooked(self, saved, create_graph)
+        if type(s) is _Hooked:
+            return _unpack_hooked(self, s, create_graph)
         vals = []
-        for s in saved:
-            kind = s[0]
+        i = 0
+        n = len(s)
+        while i < n:
+            kind = s[i]
             if kind == 0:  # constant buffer
-                vals.append(s[1] if not create_graph else _wrap(s[1]))
+                vals.append(s[i + 1] if not create_graph else _wrap(s[i + 1]))
+                i += 2
             elif kind == 1:  # saved input tensor (t, version)
-                t, ver = s[1], s[2]
+                t, ver = s[i + 1], s[i + 2]
+                i += 3
                 if t._vc is not None and t._vc.v != ver:
                     g = t.grad_fn
                     _raise_modified(t._buf, t._vc.v, ver, None if g is None else type(g).__name__)
                 vals.append(t if create_graph else t._buf)
             elif kind == 3:  # output PyTorch saves but this backward does not read: version check
-                if s[2].v != s[3]:
-                    _raise_modified(s[1], s[2].v, s[3], type(self).__name__)
+                if s[i + 2].v != s[i + 3]:
+                    _raise_modified(s[i + 1], s[i + 2].v, s[i + 3], type(self).__name__)
+                i += 4
             else:  # saved output (buf, vc, version, k)
-                buf, vc, ver, k = s[1], s[2], s[3], s[4]
+                buf, vc, ver, k = s[i + 1], s[i + 2], s[i + 3], s[i + 4]
+                i += 5
                 if vc.v != ver:
                     _raise_modified(buf, vc.v, ver, type(self).__name__)
                 if create_graph:
@@ -643,14 +679,15 @@ class FnNode(Node):
         fields = {names[i] for i in prog.in_used if i < len(names)}
         if type(self).__name__ in _SAVED_NAMES:
             fields.update(names)
-        if prog.out_used or (self._saved is not _RELEASED and self._saved and self._saved[-1][0] == 3):
+        saved = self._saved
+        if prog.out_used or (saved is not _RELEASED and saved and saved[-1][0] == 3):
             fields.add("result")
         fields -= {f for (n, f) in _NOT_SAVED if n == type(self).__name__}
-        base = [a for a in super().__dir__() if a != "_saved"]
+        base = [a for a in super().__dir__() if a not in ("_saved", "_sv")]
         return sorted(set(base) | {"_saved_" + f for f in fields} | {"_raw_saved_" + f for f in fields})
 
     def _live_saved(self):
-        saved = self._saved
+        saved = self._sv
         return None if saved is _RELEASED else saved
 
     def _hook_saved(self, st: SavedTensor, pack_hook, unpack_hook) -> None:
@@ -907,25 +944,25 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
     o0 = outs[0]
     if o0 is not None and type(o0._buf) is not _ndarray and type(o0._buf) in _DEV:
         node._di = _dev.index_of(o0._buf)
-    saved = []
+    saved = []  # the entries of `FnNode._saved`, flat
     for i in prog.in_used:
         a = args[i]
         ta = type(a)
         if ta is not Tensor and (ta is _ndarray or ta in _DEV):
-            saved.append((0, a))
+            saved += (0, a)
         else:
             vc = a._vc
             if vc is None:
                 vc = a._get_vc()
-            saved.append((1, a, vc.v))
+            saved += (1, a, vc.v)
     for k in prog.out_used:
         o = outs[k]
         vc = o._get_vc()
-        saved.append((2, o._buf, vc, vc.v, k))
+        saved += (2, o._buf, vc, vc.v, k)
     if name in _RESULT_SAVERS and outs[0] is not None:
         vc = outs[0]._get_vc()
-        saved.append((3, outs[0]._buf, vc, vc.v))
-    node._saved = tuple(saved)
+        saved += (3, outs[0]._buf, vc, vc.v)
+    node._sv = tuple(saved)
     if edges is None:
         edges = tuple([i for i, a in enumerate(args) if not _is_const(a)])
     node._edge_args = edges
@@ -980,7 +1017,7 @@ class _DynNode(Node):
 
     def _apply(self, cts, create_graph: bool):
         if self._saved is _RELEASED:
-            FnNode._unpack(self, create_graph)  # raises the "second time" error
+            raise RuntimeError(FREED)
         for t, ver in self._saved:
             if t._vc is not None and t._vc.v != ver:
                 g = t.grad_fn
