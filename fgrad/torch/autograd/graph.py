@@ -1164,6 +1164,16 @@ class TensorTrace(Trace):
 # the engine
 
 
+def _nodes_of(n) -> tuple:
+    """The nodes of ``n``'s edges (None where an edge leads nowhere), from its flat fields."""
+    k = len(n._ix)
+    if k == 1:
+        return (n._n0,)
+    if k == 2:
+        return (n._n0, n._n1)
+    return () if k == 0 else (n._n0, n._n1, *n._nr)
+
+
 def _call_tensor_hooks(hooks, g, create_graph):
     for fn in list(hooks.values()):
         r = fn(g if isinstance(g, Tensor) else _wrap(g))
@@ -1222,7 +1232,7 @@ def _run_backward(
     get = deps.get
     while stack:
         n = stack.pop()
-        for nxt, _ in n._next:
+        for nxt in _nodes_of(n):
             if nxt is None:
                 continue
             d = get(nxt)
@@ -1347,7 +1357,7 @@ def _run_backward(
                     in_cts = node._apply(cts, create_graph)
                     break
             else:
-                in_cts = [None] * len(node._next)
+                in_cts = [None] * len(node._ix)
             if node._post:
                 gi = tuple(None if c is None else _as_tensor(c) for c in in_cts)
                 go = tuple(None if c is None else _as_tensor(c) for c in cts)
@@ -1360,7 +1370,7 @@ def _run_backward(
                 check_node_gradients(node, cts, in_cts)
             if not retain_graph:
                 node._release()
-            for (nxt, idx), c in zip(node._next, in_cts, strict=False):
+            for nxt, idx, c in zip(_nodes_of(node), node._ix, in_cts, strict=False):
                 if nxt is None:
                     continue
                 if c is not None:
@@ -1580,7 +1590,7 @@ def _skip(node, deps, bufs, ready, counter, retain_graph) -> None:
         n = stack.pop()
         if not retain_graph:
             n._release()
-        for nxt, _ in n._next:
+        for nxt in _nodes_of(n):
             if nxt is None:
                 continue
             d = deps[nxt] - 1
