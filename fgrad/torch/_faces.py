@@ -403,6 +403,8 @@ class _BinOp:
                 # computes with (a ufunc takes it faster than a Python float; recorded as is)
                 lc = self.lc
                 c0 = lc[2] if lc[0] is b and lc[1] is Rd else self._const(b, Rd)
+        elif type(b) is Tensor and b._buf.dtype is A.dtype and A.dtype.kind in "fc":
+            Rd = A.dtype  # two float Tensors of one dtype: that dtype (`binary_result_dtype`'s rule)
         else:
             Rd = self.dtype(a, b)
             if type(b) is int and Rd.kind in "iu":

@@ -48,6 +48,7 @@ import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
+from .._storage import VersionCounter as _VC
 from ...core.quiet import quiet
 from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
@@ -61,6 +62,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 _ndarray = np.ndarray
+_new = object.__new__
 
 
 def _is_const(a) -> bool:
@@ -914,12 +916,14 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
     """
     diff = ()
     avals = []
+    tens = []  # the positions of the Tensor arguments (the default edges)
     i = 0
     for a in args:
         ta = type(a)
         if ta is not Tensor and (ta is _ndarray or ta in _DEV):
             avals.append((a.shape, a.dtype))
         else:
+            tens.append(i)
             b = a._buf
             dt = b.dtype
             avals.append((b.shape, dt))
@@ -939,7 +943,10 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
     cls = _FN_CLASSES.get(name) if node_base is None else None
     if cls is None:
         cls = node_class(name, node_base)
-    node = cls()
+    node = _new(cls)  # `Node.__init__` inline (its fields are all set below)
+    node._seq = next(_seq)
+    if ANOMALY.enabled:
+        record_forward(node)
     node._prog = prog
     o0 = outs[0]
     if o0 is not None and type(o0._buf) is not _ndarray and type(o0._buf) in _DEV:
@@ -953,18 +960,20 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
         else:
             vc = a._vc
             if vc is None:
-                vc = a._get_vc()
+                vc = a._vc = _VC()
             saved += (1, a, vc.v)
     for k in prog.out_used:
         o = outs[k]
-        vc = o._get_vc()
+        vc = o._vc
+        if vc is None:
+            vc = o._vc = _VC()
         saved += (2, o._buf, vc, vc.v, k)
     if name in _RESULT_SAVERS and outs[0] is not None:
         vc = outs[0]._get_vc()
         saved += (3, outs[0]._buf, vc, vc.v)
     node._sv = tuple(saved)
     if edges is None:
-        edges = tuple([i for i, a in enumerate(args) if not _is_const(a)])
+        edges = tuple(tens)
     node._edge_args = edges
     # the edges, stored flat (see `Node`): the first two nodes in slots, no edge tuples
     ns = []
