@@ -264,3 +264,19 @@ def test_engine_helpers_read_flat_edges():
     assert [m.name() for m in G._nodes_of(n)] == ["MulBackward0", "torch::autograd::AccumulateGrad",
                                                     "MulBackward0"]
     assert G._nodes_of(G.grad_accumulator(x)) == ()
+
+
+def test_inplace_op_marks_its_aliased_saved_input_in_the_flat_entries():
+    # PyTorch 2.13: a.mul_(a) then backward raises "... which is output 0 of Mul, is at
+    # version 1; expected version 0 instead"; a.mul_(w) differentiates
+    x = torch.tensor([1.5, 2.0], requires_grad=True)
+    a = x * 1.0
+    a.mul_(a)
+    with pytest.raises(RuntimeError, match="output 0 of Mul, is at version 1; expected version 0"):
+        a.sum().backward()
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    a = x * 1.0
+    a.mul_(w)
+    a.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 4.0])
+    np.testing.assert_array_equal(w.grad.numpy(), [1.5, 2.0])

@@ -881,15 +881,19 @@ def saved_before_write(node, vc, version: int) -> None:
     """Inputs of an in-place op that share the written tensor's version counter ``vc`` were
     saved *before* the write (PyTorch saves inputs first): give them ``version``, so that a
     backward needing them raises instead of reading the overwritten values."""
-    saved = node._saved
-    if type(saved) is _Hooked:  # packed by hooks: no version checks (as PyTorch)
-        return
     if type(node) is _DynNode:
-        node._saved = [(t, version if t._vc is vc else v) for t, v in saved]
+        node._saved = [(t, version if t._vc is vc else v) for t, v in node._saved]
         return
-    node._saved = tuple([
-        (1, s[1], version) if s[0] == 1 and s[1]._vc is vc else s for s in saved
-    ])
+    sv = node._sv
+    if type(sv) is _Hooked:  # packed by hooks: no version checks (as PyTorch)
+        return
+    sv = list(sv)  # the flat entries (see `FnNode._saved`)
+    i = 0
+    while i < len(sv):
+        if sv[i] == 1 and sv[i + 1]._vc is vc:
+            sv[i + 2] = version
+        i += _ENTRY_LEN[sv[i]]
+    node._sv = tuple(sv)
 
 
 # nodes whose PyTorch backward reads the op's result while fgrad's reads only the inputs:
