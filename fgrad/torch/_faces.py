@@ -358,6 +358,21 @@ class _BinOp:
         self.kind = kind  # a: arithmetic, d: true division, c: comparison (bool out), f: float only
         self.fns = {}
 
+    lc = (None, None, None)  # the last Python float operand: (float, dtype, its 0-d array)
+
+    def _const(self, b: float, Rd) -> np.ndarray:
+        """The Python float ``b`` as a read-only 0-d array of dtype ``Rd`` (overflow to inf
+        silently, as PyTorch), kept for the next call with the same float object (a loop's
+        constant)."""
+        token = _set_err(_IGNORE_ERR)
+        try:
+            c = np.asarray(b, Rd)
+        finally:
+            _reset_err(token)
+        c.flags.writeable = False  # shared by the nodes that record it
+        self.lc = (b, Rd, c)
+        return c
+
     def fn(self, R):
         f = self.fns.get(R)
         if f is None:
@@ -384,8 +399,18 @@ class _BinOp:
         ):
             a, b = binary_operands(a, b, self.name)
         A = a._buf
+        c0 = None
         if type(b) is float and A.dtype.kind in "fc":  # a float Tensor and a Python float: its dtype
             Rd = A.dtype  # (`binary_result_dtype`'s rule, without the calls)
+            if self.refuse is not None:
+                self.refuse(Rd)
+            if self.kind != "c" and type(A) is _nd:
+                # the float as a 0-d array of that dtype, the value NumPy's weak-scalar rule
+                # computes with (a ufunc takes it faster than a Python float; recorded as is)
+                lc = self.lc
+                c0 = lc[2] if lc[0] is b and lc[1] is Rd else self._const(b, Rd)
+        elif type(b) is Tensor and b._buf.dtype is A.dtype and A.dtype.kind in "fc":
+            Rd = A.dtype  # two float Tensors of one dtype: that dtype (`binary_result_dtype`'s rule)
             if self.refuse is not None:
                 self.refuse(Rd)
         else:
@@ -403,7 +428,7 @@ class _BinOp:
             if B.dtype != Rd:
                 B = B.astype(Rd)
         else:
-            B = b
+            B = b if c0 is None else c0
         token = _set_err(_IGNORE_ERR)
         try:
             r = self.uf_raw(A, B)
@@ -426,9 +451,15 @@ class _BinOp:
             and (a._rg or a._gfn is not None or (tb and (b._rg or b._gfn is not None)))
         ):
             f = self.fns.get(Rd)
+            if not tb and (type(B) is not _nd or B.dtype is not Rd):
+                token = _set_err(_IGNORE_ERR)  # (1e300 in float32: inf, silently, as PyTorch)
+                try:
+                    B = np.asarray(B, Rd)
+                finally:
+                    _reset_err(token)
             G.record(
                 self.gname, (self.kp, Rd), f if f is not None else self.fn(Rd),
-                (a, b if tb else np.asarray(B, Rd)), (res,), (0, 1)
+                (a, b if tb else B), (res,), (0, 1)
             )
         elif STATE.inference:
             res._inf = True

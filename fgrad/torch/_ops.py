@@ -253,21 +253,21 @@ def add(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
         out: Tensor | None = None) -> Tensor:
     if alpha != 1:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
-    return _add(input, other, out=out)
+    return _add(input, other) if out is None else _add(input, other, out=out)  # (no kwargs dict)
 
 
 def sub(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
         out: Tensor | None = None) -> Tensor:
     if alpha != 1:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
-    return _sub(input, other, out=out)
+    return _sub(input, other) if out is None else _sub(input, other, out=out)
 
 
 subtract = sub
 
 
 def mul(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
-    return _mul(input, other, out=out)
+    return _mul(input, other) if out is None else _mul(input, other, out=out)
 
 
 multiply = mul
@@ -276,7 +276,7 @@ multiply = mul
 def div(input: TensorOrScalar, other: TensorOrScalar, *, rounding_mode: str | None = None,
         out: Tensor | None = None) -> Tensor:
     if rounding_mode is None:
-        return _div(input, other, out=out)
+        return _div(input, other) if out is None else _div(input, other, out=out)
     if rounding_mode == "floor":
         a, b = binary_operands(input, other, "div")
         Rd = binary_result_dtype(a, b)

@@ -48,6 +48,7 @@ import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
+from .._storage import VersionCounter as _VC
 from ...core.quiet import quiet
 from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
@@ -61,6 +62,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 _ndarray = np.ndarray
+_new = object.__new__
 
 
 def _is_const(a) -> bool:
@@ -141,7 +143,11 @@ class Node:
         (True, 'MulBackward0')
     """
 
-    __slots__ = ("_next", "_seq", "__dict__", "__weakref__")
+    # the edges (``next_functions``) are stored flat, so that a recorded op leaves one object
+    # for the garbage collector to track (the node) instead of three (the node, a tuple of
+    # edges, an edge tuple per input): ``_ix`` the output indices (a tuple of ints, which the
+    # collector untracks), ``_n0``/``_n1`` the first two nodes, ``_nr`` the others (a tuple)
+    __slots__ = ("_n0", "_n1", "_nr", "_ix", "_seq", "__dict__", "__weakref__")
 
     # hooks and metadata are rare: class-level defaults, set per instance when used
     _pre = None  # node pre-hooks
@@ -151,10 +157,32 @@ class Node:
     metadata_ = None
 
     def __init__(self) -> None:
-        self._next = ()
+        self._ix = ()
         self._seq = next(_seq)
         if ANOMALY.enabled:
             record_forward(self)
+
+    @property
+    def _next(self) -> tuple:
+        """The edges ``((node, output index), ...)``, made from the flat fields."""
+        ix = self._ix
+        k = len(ix)
+        if k == 1:
+            return ((self._n0, ix[0]),)
+        if k == 2:
+            return ((self._n0, ix[0]), (self._n1, ix[1]))
+        if k == 0:
+            return ()
+        return ((self._n0, ix[0]), (self._n1, ix[1]), *zip(self._nr, ix[2:]))
+
+    @_next.setter
+    def _next(self, edges) -> None:
+        edges = tuple(edges)
+        k = len(edges)
+        self._n0 = edges[0][0] if k else None
+        self._n1 = edges[1][0] if k > 1 else None
+        self._nr = tuple([e[0] for e in edges[2:]]) if k > 2 else ()
+        self._ix = tuple([e[1] for e in edges])
 
     def name(self) -> str:
         n = type(self).__name__
@@ -528,44 +556,80 @@ def _build_program(fn, avals, diff, multi, zero_cts: frozenset = frozenset(), re
 
 
 _RELEASED = object()
+_ENTRY_LEN = (2, 3, 5, 4)  # the length of a saved entry of each kind (`FnNode._saved`)
 
 
 class FnNode(Node):
     """A recorded operation: its backward is the cached core VJP of its fgrad function."""
 
-    __slots__ = ("_prog", "_saved", "_edge_args", "_outs")
+    # ``_sv``: the saved entries (see `_saved`) concatenated into one flat tuple (one object
+    # for the garbage collector, not one per entry), a `_Hooked` tuple of entries when
+    # saved-tensor hooks packed them, or `_RELEASED`
+    __slots__ = ("_prog", "_sv", "_edge_args")
 
     _di = None  # CUDA device index of a node recorded on the device (None: the host)
+
+    @property
+    def _saved(self):
+        """The saved entries as a tuple of tuples: ``(0, constant buffer)``, ``(1, input
+        tensor, version)``, ``(2, output buffer, version counter, version, output index)``,
+        ``(3, output buffer, version counter, version)`` (a result PyTorch saves that this
+        backward does not read: version-checked only); `_Hooked` entries or `_RELEASED` as
+        stored."""
+        sv = self._sv
+        if type(sv) is not tuple:
+            return sv
+        out = []
+        i = 0
+        n = len(sv)
+        while i < n:
+            j = i + _ENTRY_LEN[sv[i]]
+            out.append(sv[i:j])
+            i = j
+        return tuple(out)
+
+    @_saved.setter
+    def _saved(self, entries) -> None:
+        if type(entries) is _Hooked or entries is _RELEASED:
+            self._sv = entries
+        else:
+            self._sv = tuple([x for e in entries for x in e])
 
     def _n_outputs(self) -> int:
         return len(self._prog.out_avals)
 
     def _release(self) -> None:
         if self._prog.n_saved:
-            self._saved = _RELEASED
+            self._sv = _RELEASED
 
     def _unpack(self, create_graph: bool):
-        saved = self._saved
-        if saved is _RELEASED:
+        s = self._sv
+        if s is _RELEASED:
             raise RuntimeError(FREED)
-        if type(saved) is _Hooked:
-            return _unpack_hooked(self, saved, create_graph)
+        if type(s) is _Hooked:
+            return _unpack_hooked(self, s, create_graph)
         vals = []
-        for s in saved:
-            kind = s[0]
+        i = 0
+        n = len(s)
+        while i < n:
+            kind = s[i]
             if kind == 0:  # constant buffer
-                vals.append(s[1] if not create_graph else _wrap(s[1]))
+                vals.append(s[i + 1] if not create_graph else _wrap(s[i + 1]))
+                i += 2
             elif kind == 1:  # saved input tensor (t, version)
-                t, ver = s[1], s[2]
+                t, ver = s[i + 1], s[i + 2]
+                i += 3
                 if t._vc is not None and t._vc.v != ver:
                     g = t.grad_fn
                     _raise_modified(t._buf, t._vc.v, ver, None if g is None else type(g).__name__)
                 vals.append(t if create_graph else t._buf)
             elif kind == 3:  # output PyTorch saves but this backward does not read: version check
-                if s[2].v != s[3]:
-                    _raise_modified(s[1], s[2].v, s[3], type(self).__name__)
+                if s[i + 2].v != s[i + 3]:
+                    _raise_modified(s[i + 1], s[i + 2].v, s[i + 3], type(self).__name__)
+                i += 4
             else:  # saved output (buf, vc, version, k)
-                buf, vc, ver, k = s[1], s[2], s[3], s[4]
+                buf, vc, ver, k = s[i + 1], s[i + 2], s[i + 3], s[i + 4]
+                i += 5
                 if vc.v != ver:
                     _raise_modified(buf, vc.v, ver, type(self).__name__)
                 if create_graph:
@@ -617,14 +681,15 @@ class FnNode(Node):
         fields = {names[i] for i in prog.in_used if i < len(names)}
         if type(self).__name__ in _SAVED_NAMES:
             fields.update(names)
-        if prog.out_used or (self._saved is not _RELEASED and self._saved and self._saved[-1][0] == 3):
+        saved = self._saved
+        if prog.out_used or (saved is not _RELEASED and saved and saved[-1][0] == 3):
             fields.add("result")
         fields -= {f for (n, f) in _NOT_SAVED if n == type(self).__name__}
-        base = [a for a in super().__dir__() if a != "_saved"]
+        base = [a for a in super().__dir__() if a not in ("_saved", "_sv")]
         return sorted(set(base) | {"_saved_" + f for f in fields} | {"_raw_saved_" + f for f in fields})
 
     def _live_saved(self):
-        saved = self._saved
+        saved = self._sv
         return None if saved is _RELEASED else saved
 
     def _hook_saved(self, st: SavedTensor, pack_hook, unpack_hook) -> None:
@@ -816,15 +881,19 @@ def saved_before_write(node, vc, version: int) -> None:
     """Inputs of an in-place op that share the written tensor's version counter ``vc`` were
     saved *before* the write (PyTorch saves inputs first): give them ``version``, so that a
     backward needing them raises instead of reading the overwritten values."""
-    saved = node._saved
-    if type(saved) is _Hooked:  # packed by hooks: no version checks (as PyTorch)
-        return
     if type(node) is _DynNode:
-        node._saved = [(t, version if t._vc is vc else v) for t, v in saved]
+        node._saved = [(t, version if t._vc is vc else v) for t, v in node._saved]
         return
-    node._saved = tuple([
-        (1, s[1], version) if s[0] == 1 and s[1]._vc is vc else s for s in saved
-    ])
+    sv = node._sv
+    if type(sv) is _Hooked:  # packed by hooks: no version checks (as PyTorch)
+        return
+    sv = list(sv)  # the flat entries (see `FnNode._saved`)
+    i = 0
+    while i < len(sv):
+        if sv[i] == 1 and sv[i + 1]._vc is vc:
+            sv[i + 2] = version
+        i += _ENTRY_LEN[sv[i]]
+    node._sv = tuple(sv)
 
 
 # nodes whose PyTorch backward reads the op's result while fgrad's reads only the inputs:
@@ -851,12 +920,14 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
     """
     diff = ()
     avals = []
+    tens = []  # the positions of the Tensor arguments (the default edges)
     i = 0
     for a in args:
         ta = type(a)
         if ta is not Tensor and (ta is _ndarray or ta in _DEV):
             avals.append((a.shape, a.dtype))
         else:
+            tens.append(i)
             b = a._buf
             dt = b.dtype
             avals.append((b.shape, dt))
@@ -876,44 +947,59 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
     cls = _FN_CLASSES.get(name) if node_base is None else None
     if cls is None:
         cls = node_class(name, node_base)
-    node = cls()
+    node = _new(cls)  # `Node.__init__` inline (its fields are all set below)
+    node._seq = next(_seq)
+    if ANOMALY.enabled:
+        record_forward(node)
     node._prog = prog
     o0 = outs[0]
     if o0 is not None and type(o0._buf) is not _ndarray and type(o0._buf) in _DEV:
         node._di = _dev.index_of(o0._buf)
-    saved = []
+    saved = []  # the entries of `FnNode._saved`, flat
     for i in prog.in_used:
         a = args[i]
         ta = type(a)
         if ta is not Tensor and (ta is _ndarray or ta in _DEV):
-            saved.append((0, a))
+            saved += (0, a)
         else:
             vc = a._vc
             if vc is None:
-                vc = a._get_vc()
-            saved.append((1, a, vc.v))
+                vc = a._vc = _VC()
+            saved += (1, a, vc.v)
     for k in prog.out_used:
         o = outs[k]
-        vc = o._get_vc()
-        saved.append((2, o._buf, vc, vc.v, k))
+        vc = o._vc
+        if vc is None:
+            vc = o._vc = _VC()
+        saved += (2, o._buf, vc, vc.v, k)
     if name in _RESULT_SAVERS and outs[0] is not None:
         vc = outs[0]._get_vc()
-        saved.append((3, outs[0]._buf, vc, vc.v))
-    node._saved = tuple(saved)
+        saved += (3, outs[0]._buf, vc, vc.v)
+    node._sv = tuple(saved)
     if edges is None:
-        edges = tuple([i for i, a in enumerate(args) if not _is_const(a)])
+        edges = tuple(tens)
     node._edge_args = edges
-    nxt = []
+    # the edges, stored flat (see `Node`): the first two nodes in slots, no edge tuples
+    ns = []
+    ix = []
     for i in edges:
         a = args[i]
         ta = type(a)
         if ta is not Tensor and (ta is _ndarray or ta in _DEV):
-            nxt.append((None, 0))
+            ns.append(None)
+            ix.append(0)
         elif a._base is None and a._gfn is not None:
-            nxt.append((a._gfn, a._oi))
+            ns.append(a._gfn)
+            ix.append(a._oi)
         else:
-            nxt.append(edge_of(a))
-    node._next = tuple(nxt)
+            n, k = edge_of(a)
+            ns.append(n)
+            ix.append(k)
+    k = len(ns)
+    node._n0 = ns[0] if k else None
+    node._n1 = ns[1] if k > 1 else None
+    node._nr = tuple(ns[2:]) if k > 2 else ()
+    node._ix = tuple(ix)
     k = 0
     for o in outs:
         if o is not None and (o._buf.dtype.kind in "fc" or _dtype_kind(o._buf.dtype) in "fc"):
@@ -944,7 +1030,7 @@ class _DynNode(Node):
 
     def _apply(self, cts, create_graph: bool):
         if self._saved is _RELEASED:
-            FnNode._unpack(self, create_graph)  # raises the "second time" error
+            raise RuntimeError(FREED)
         for t, ver in self._saved:
             if t._vc is not None and t._vc.v != ver:
                 g = t.grad_fn
@@ -1091,6 +1177,16 @@ class TensorTrace(Trace):
 # the engine
 
 
+def _nodes_of(n) -> tuple:
+    """The nodes of ``n``'s edges (None where an edge leads nowhere), from its flat fields."""
+    k = len(n._ix)
+    if k == 1:
+        return (n._n0,)
+    if k == 2:
+        return (n._n0, n._n1)
+    return () if k == 0 else (n._n0, n._n1, *n._nr)
+
+
 def _call_tensor_hooks(hooks, g, create_graph):
     for fn in list(hooks.values()):
         r = fn(g if isinstance(g, Tensor) else _wrap(g))
@@ -1149,7 +1245,7 @@ def _run_backward(
     get = deps.get
     while stack:
         n = stack.pop()
-        for nxt, _ in n._next:
+        for nxt in _nodes_of(n):
             if nxt is None:
                 continue
             d = get(nxt)
@@ -1274,7 +1370,7 @@ def _run_backward(
                     in_cts = node._apply(cts, create_graph)
                     break
             else:
-                in_cts = [None] * len(node._next)
+                in_cts = [None] * len(node._ix)
             if node._post:
                 gi = tuple(None if c is None else _as_tensor(c) for c in in_cts)
                 go = tuple(None if c is None else _as_tensor(c) for c in cts)
@@ -1287,7 +1383,7 @@ def _run_backward(
                 check_node_gradients(node, cts, in_cts)
             if not retain_graph:
                 node._release()
-            for (nxt, idx), c in zip(node._next, in_cts, strict=False):
+            for nxt, idx, c in zip(_nodes_of(node), node._ix, in_cts, strict=False):
                 if nxt is None:
                     continue
                 if c is not None:
@@ -1507,7 +1603,7 @@ def _skip(node, deps, bufs, ready, counter, retain_graph) -> None:
         n = stack.pop()
         if not retain_graph:
             n._release()
-        for nxt, _ in n._next:
+        for nxt in _nodes_of(n):
             if nxt is None:
                 continue
             d = deps[nxt] - 1
