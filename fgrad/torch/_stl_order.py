@@ -1,4 +1,10 @@
-"""Which of tied entries PyTorch's CPU ``topk`` returns, and in what order.
+"""Which of tied entries PyTorch's CPU ``topk`` and ``sort`` return, and in what order.
+
+PyTorch's CPU ``sort(stable=False)`` (and ``argsort``, ``msort``) sorts each row's
+``(value, index)`` pairs with libstdc++'s ``std::sort`` (introsort) and a comparator on the
+value only (NaN largest), so equal values come out in that algorithm's order, not in index
+order; the exception is a 1-D integer tensor of at least 32768 elements sorted ascending,
+which FBGEMM's radix sort sorts stably.  `sort_order` replays ``std::sort``.
 
 PyTorch's CPU ``topk`` puts ``(value, index)`` pairs in a vector and calls libstdc++'s
 ``std::partial_sort`` (when ``k * 64 <= n``) or ``std::nth_element`` followed, for
@@ -14,10 +20,14 @@ Example::
     >>> from fgrad.torch._stl_order import topk_order
     >>> topk_order([4.0, 1.0, 4.0, 2.0, 1.0, 4.0], 3, largest=True, sorted=True)
     [2, 0, 5]
+    >>> from fgrad.torch._stl_order import sort_order
+    >>> sort_order([0, 1] * 9)
+    [2, 16, 4, 6, 14, 8, 0, 10, 12, 9, 17, 15, 13, 11, 7, 5, 3, 1]
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 
 _THRESHOLD = 16  # libstdc++'s _S_threshold
@@ -224,3 +234,23 @@ def topk_order(values: Sequence[float], k: int, largest: bool, sorted: bool) -> 
         if sorted:
             s.sort(0, k - 1)
     return s.i[:k]
+
+
+def sort_order(keys: Sequence, descending: bool = False) -> list[int]:
+    """The indices PyTorch's CPU ``torch.sort(torch.tensor(keys), descending=descending)``
+    returns (``stable=False``): libstdc++'s ``std::sort`` of (value, index) pairs compared by
+    value, NaN largest.  ``keys`` are Python numbers; NaNs and keys equal under ``<`` (``0.0``
+    and ``-0.0``) are ties.
+
+    >>> sort_order([3, 5, 3, 5], descending=True)
+    [1, 3, 0, 2]
+    >>> sort_order([2.0, float("nan"), 1.0, float("nan")])
+    [2, 0, 1, 3]
+    """
+    keys = list(keys)
+    if any(k != k for k in keys):
+        s = _Seq(keys, _greater if descending else _smaller)
+    else:
+        s = _Seq(keys, operator.gt if descending else operator.lt)
+    s.sort(0, len(keys))
+    return s.i

@@ -1,0 +1,147 @@
+"""PyTorch programs in the style of the tutorials and research repos rounds 9 to 13 did not
+cover (tests/torch_programs_round16/: a CTC speech recogniser, a mixture density network, PPO
+with GAE, a PixelCNN, a capsule network, Sinkhorn optimal transport, a neural ODE, metric
+learning, a WaveNet, k-means and PCA), run with ``import torch`` changed to ``import
+fgrad.torch as torch`` (round 9's ``_swap.py``: the import lines only) and compared with
+PyTorch 2.13's output, stored in ``torch_programs_round16/expected/`` (written by running each
+program with PyTorch: ``python tests/torch_programs_round16/NAME.py > .../expected/NAME.txt``)
+and, by the slow tests, with the installed PyTorch: the same text and the same numbers to one
+and a half units of their last printed digit.  Below them, the regression tests of the
+defects this round found (docs/torch-programs-round16.md), each against PyTorch's numbers
+stored here and, when PyTorch is installed, live.
+
+The default run runs two programs; ``pytest tests/test_torch_programs_round16.py -m slow`` runs
+all of them against the stored and the live outputs.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fgrad.numpy as fnp
+import fgrad.torch as torch
+from test_torch_programs_round9 import program_tests  # round 9's runner, _swap.py and text check
+
+PROGRAMS = Path(__file__).resolve().parent / "torch_programs_round16"
+NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py") if not p.stem.startswith("_"))
+FAST = {"capsnet_routing", "kmeans_pca"}  # the default run's programs
+
+
+(test_program_prints_what_pytorch_prints, test_every_program_prints_what_pytorch_prints,
+ test_program_prints_what_live_pytorch_prints,
+ test_every_program_has_a_stored_output_and_imports_torch_only) = program_tests(
+    PROGRAMS, NAMES, FAST, 10)
+
+
+# ---- sort(stable=False): PyTorch's std::sort order of ties ------------------------------------
+
+def _sorts(lib):
+    nan = float("nan")
+    x = lib.tensor([[1, 1, 0], [0, 1, 1], [1, 0, 1], [1, 1, 1]]).bool()
+    big = lib.tensor(np.random.default_rng(3).integers(0, 4, 40000))
+    return [lib.tensor([0, 1] * 9).sort().indices.tolist(),
+            lib.tensor([[2.0, 1.0, 2.0, 1.0, nan, 2.0, nan, 0.0, -0.0] * 2]).sort(descending=True).indices.tolist(),
+            lib.tensor([3, 1, 3, 1, 3, 1, 3] * 3).argsort(descending=True).tolist(),
+            x.sort(0).indices.tolist(), x.half().sort(0, descending=True).indices.tolist(),
+            lib.msort(x.int()).tolist(),
+            big.sort().indices[:8].tolist(), big.sort(descending=True).indices[:8].tolist(),
+            big.float().sort().indices[:8].tolist(), big.sort(stable=True).indices[:8].tolist()]
+
+
+# PyTorch 2.13 (CPU)
+_SORTS = [[2, 16, 4, 6, 14, 8, 0, 10, 12, 9, 17, 15, 13, 11, 7, 5, 3, 1],
+          [[15, 4, 6, 13, 0, 2, 5, 14, 9, 11, 1, 12, 10, 3, 8, 7, 16, 17]],
+          [20, 2, 4, 18, 6, 7, 9, 0, 11, 16, 13, 14, 10, 19, 17, 15, 12, 8, 5, 3, 1],
+          [[1, 2, 0], [0, 0, 1], [2, 1, 2], [3, 3, 3]], [[0, 0, 1], [2, 1, 2], [3, 3, 3], [1, 2, 0]],
+          [[0, 0, 0], [1, 1, 1], [1, 1, 1], [1, 1, 1]],
+          [1, 2, 3, 4, 8, 9, 15, 18], [9045, 21855, 9025, 37681, 21844, 9033, 21835, 9036],
+          [18488, 18442, 18446, 18448, 18449, 18454, 18456, 18464], [1, 2, 3, 4, 8, 9, 15, 18]]
+
+
+def test_unstable_sort_leaves_ties_in_pytorchs_order():
+    """``sort``/``argsort``/``msort`` without ``stable=True`` return tied entries in the order
+    libstdc++'s ``std::sort`` leaves them on PyTorch's CPU (a 1-D integer tensor of 32768 or
+    more sorted ascending: FBGEMM's radix sort, stable); fgrad sorted stably, so a ranking,
+    a bucketing or the rows gathered by an argsort over ties came out in another order."""
+    assert _sorts(torch) == _SORTS
+
+
+def test_unstable_sort_ties_match_live_pytorch():
+    real = pytest.importorskip("torch")
+    rng = np.random.default_rng(5)
+    for trial in range(400):
+        shape = [int(rng.choice([2, 3, 17, 40, 130]))] + ([int(rng.integers(1, 5))] if trial % 3 == 0 else [])
+        v = rng.integers(0, 4, shape).astype(np.float32)
+        if trial % 5 == 0:
+            v[rng.random(shape) < 0.2] = np.nan
+        if trial % 7 == 0:
+            v[v == 0] = -0.0
+        dt = ["float32", "int64", "float16", "bool", "float64", "bfloat16", "uint8"][trial % 7]
+        if dt in ("int64", "bool", "uint8"):
+            v = np.nan_to_num(v)
+        d, desc = int(rng.integers(0, len(shape))), bool(trial % 2)
+        want = real.tensor(v).to(getattr(real, dt)).sort(d, desc).indices.tolist()
+        assert torch.tensor(v).to(getattr(torch, dt)).sort(d, desc).indices.tolist() == want
+        assert torch.tensor(v).to(getattr(torch, dt)).argsort(d, desc).tolist() == want
+
+
+# ---- bfloat16 NaNs: NumPy's sort of ml_dtypes.bfloat16 misplaced them --------------------------
+
+def _bf16(lib):
+    nan = float("nan")
+    b = lib.tensor([nan, 1.0, 0.0, 2.0, 1.0, nan, -1.0]).bfloat16()
+    u, inv, cnt = lib.unique(b, return_inverse=True, return_counts=True)
+    k = lib.kthvalue(b, 2)
+    return [b.sort(stable=True).values.float().tolist(), b.sort(stable=True).indices.tolist(),
+            b.argsort(stable=True).tolist(), lib.msort(b).float().tolist(), u.float().tolist(), inv.tolist(),
+            cnt.tolist(), lib.searchsorted(lib.tensor([0.0, 1.0, 2.0]).bfloat16(), b).tolist(),
+            lib.bucketize(b, lib.tensor([0.0, 1.0, 2.0]).bfloat16()).tolist(), k.values.item(), k.indices.item()]
+
+
+def _same(a, b):
+    return np.array_equal(np.asarray(a, dtype=float), np.asarray(b, dtype=float), equal_nan=True)
+
+
+# PyTorch 2.13
+_BF16 = [[-1.0, 0.0, 1.0, 1.0, 2.0, np.nan, np.nan], [6, 2, 1, 4, 3, 0, 5], [6, 2, 1, 4, 3, 0, 5],
+         [-1.0, 0.0, 1.0, 1.0, 2.0, np.nan, np.nan], [-1.0, 0.0, 1.0, 2.0, np.nan, np.nan], [4, 2, 1, 3, 2, 5, 0],
+         [1, 1, 2, 1, 1, 1], [3, 1, 0, 2, 1, 3, 0], [3, 1, 0, 2, 1, 3, 0], 0.0, 2]
+
+
+def test_bfloat16_nans_sort_last():
+    """NumPy sorts ``ml_dtypes.bfloat16`` with its failed NaN comparisons, which left NaNs
+    first (or anywhere): ``sort``/``argsort``/``msort`` of a bfloat16 tensor with NaNs,
+    ``kthvalue``, ``unique`` (NaNs merged into the values' places) and ``searchsorted``/
+    ``bucketize`` (NaN counted below everything) were silently wrong; PyTorch puts NaN last,
+    as for every float dtype.  They now sort its exact float32 widening
+    (`fgrad.core.narrow_floats.sortable`)."""
+    got = _bf16(torch)
+    assert all(_same(g, w) for g, w in zip(got, _BF16, strict=True)), got
+
+
+def test_bfloat16_nans_match_live_pytorch():
+    real = pytest.importorskip("torch")
+    assert all(_same(g, w) for g, w in zip(_bf16(torch), _bf16(real), strict=True))
+
+
+def test_fgrad_numpy_sorts_bfloat16_nans_last_as_jax():
+    """The engine's ``sort`` primitive (``fnp.sort``, ``argsort``, ``lexsort``, ``lax.sort``)
+    and ``fnp.unique`` had the same NumPy bfloat16 fault; JAX puts NaN last."""
+    a = fnp.array([np.nan, 1.0, 0.0, 2.0, 1.0, np.nan, -1.0], fnp.bfloat16)
+    assert _same(fnp.sort(a), [-1, 0, 1, 1, 2, np.nan, np.nan])  # jax 0.10.2
+    assert fnp.argsort(a).tolist() == [6, 2, 1, 4, 3, 0, 5]
+    assert _same(fnp.unique(a), [-1, 0, 1, 2, np.nan]) and fnp.unique(a).dtype == fnp.bfloat16
+    assert fnp.lexsort((a, fnp.zeros(7))).tolist() == [6, 2, 1, 4, 3, 0, 5]
+
+
+def test_cummax_of_bfloat16_nans_gives_no_warning():
+    b = torch.tensor([1.0, float("nan"), 2.0]).bfloat16()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        v, i = torch.cummax(b, 0)
+        torch.cummin(b, 0)
+    assert i.tolist() == [0, 1, 1] and np.isnan(v.float().numpy()[1:]).all()  # PyTorch 2.13
