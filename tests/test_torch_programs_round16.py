@@ -44,7 +44,8 @@ def _sorts(lib):
     x = lib.tensor([[1, 1, 0], [0, 1, 1], [1, 0, 1], [1, 1, 1]]).bool()
     big = lib.tensor(np.random.default_rng(3).integers(0, 4, 40000))
     return [lib.tensor([0, 1] * 9).sort().indices.tolist(),
-            lib.tensor([[2.0, 1.0, 2.0, 1.0, nan, 2.0, nan, 0.0, -0.0] * 2]).sort(descending=True).indices.tolist(),
+            lib.tensor([[2.0, 1.0, 2.0, 1.0, nan, 2.0, nan, 0.0, -0.0] * 2]).sort(descending=True)
+            .indices.tolist(),
             lib.tensor([3, 1, 3, 1, 3, 1, 3] * 3).argsort(descending=True).tolist(),
             x.sort(0).indices.tolist(), x.half().sort(0, descending=True).indices.tolist(),
             lib.msort(x.int()).tolist(),
@@ -99,7 +100,8 @@ def _bf16(lib):
     return [b.sort(stable=True).values.float().tolist(), b.sort(stable=True).indices.tolist(),
             b.argsort(stable=True).tolist(), lib.msort(b).float().tolist(), u.float().tolist(), inv.tolist(),
             cnt.tolist(), lib.searchsorted(lib.tensor([0.0, 1.0, 2.0]).bfloat16(), b).tolist(),
-            lib.bucketize(b, lib.tensor([0.0, 1.0, 2.0]).bfloat16()).tolist(), k.values.item(), k.indices.item()]
+            lib.bucketize(b, lib.tensor([0.0, 1.0, 2.0]).bfloat16()).tolist(), k.values.item(),
+            k.indices.item()]
 
 
 def _same(a, b):
@@ -108,7 +110,8 @@ def _same(a, b):
 
 # PyTorch 2.13
 _BF16 = [[-1.0, 0.0, 1.0, 1.0, 2.0, np.nan, np.nan], [6, 2, 1, 4, 3, 0, 5], [6, 2, 1, 4, 3, 0, 5],
-         [-1.0, 0.0, 1.0, 1.0, 2.0, np.nan, np.nan], [-1.0, 0.0, 1.0, 2.0, np.nan, np.nan], [4, 2, 1, 3, 2, 5, 0],
+         [-1.0, 0.0, 1.0, 1.0, 2.0, np.nan, np.nan], [-1.0, 0.0, 1.0, 2.0, np.nan, np.nan],
+         [4, 2, 1, 3, 2, 5, 0],
          [1, 1, 2, 1, 1, 1], [3, 1, 0, 2, 1, 3, 0], [3, 1, 0, 2, 1, 3, 0], 0.0, 2]
 
 
@@ -145,3 +148,137 @@ def test_cummax_of_bfloat16_nans_gives_no_warning():
         v, i = torch.cummax(b, 0)
         torch.cummin(b, 0)
     assert i.tolist() == [0, 1, 1] and np.isnan(v.float().numpy()[1:]).all()  # PyTorch 2.13
+
+
+# ---- dropout2d of a 3-D input, and PyTorch's deprecation warnings -------------------------------
+
+def _dropout2d(lib):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lib.manual_seed(0)
+        a = lib.nn.functional.dropout2d(lib.ones(2, 3, 4))
+        lib.manual_seed(0)
+        b = lib.nn.functional.dropout2d(lib.ones(2, 3))
+        lib.manual_seed(0)
+        c = lib.nn.Dropout2d(0.3)(lib.ones(1, 2, 1, 1, 2))
+    return [a.tolist(), b.tolist(), c.flatten().tolist()]
+
+
+# PyTorch 2.13
+_DROPOUT2D = [[[[0.0] * 4, [0.0] * 4, [2.0] * 4], [[0.0] * 4] * 3], [[0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]]
+
+
+def test_dropout2d_reads_a_3d_input_as_batched_channels():
+    """PyTorch's ``dropout2d`` reads a 3-D input as ``(N, C, L)`` (one mask entry per sample
+    and channel, with a warning that this will change); fgrad read it as an unbatched
+    ``(C, H, W)`` and drew one entry per channel: other entries zeroed, silently.  A 2-D
+    input (fgrad raised) is PyTorch's element-wise feature dropout with a deprecation
+    warning, a 5-D one the same per ``(N, C)``."""
+    got = _dropout2d(torch)
+    assert got[:2] == _DROPOUT2D
+    with pytest.warns(UserWarning, match="interpreted as shape \\(N, C, L\\)"):
+        torch.nn.functional.dropout2d(torch.ones(2, 3, 4))
+    with pytest.warns(UserWarning, match="Received a 2-D input to dropout2d"):
+        torch.nn.functional.dropout2d(torch.ones(2, 3))
+    with pytest.raises(RuntimeError, match="Feature dropout requires at least 2 dimensions"), \
+            pytest.warns(UserWarning, match="Received a 1-D input"):
+        torch.nn.functional.dropout2d(torch.ones(3))
+
+
+def test_dropout2d_matches_live_pytorch():
+    real = pytest.importorskip("torch")
+    assert _dropout2d(torch) == _dropout2d(real)
+
+
+def _warned(call) -> list[tuple[str, str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [(w.category.__name__, str(w.message).split("\n")[0][:50]) for w in caught]
+
+
+_A = [[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]]
+
+
+def _warning_cases(lib):
+    a = lib.tensor(_A)
+    enc = lib.nn.TransformerEncoderLayer
+    sgd = lib.optim.SGD([lib.zeros(1, requires_grad=True)], lr=0.1)
+    return {
+        "chain_matmul": lambda: lib.chain_matmul(a, a, a),
+        "cholesky": lambda: lib.cholesky(a),
+        "lu": lambda: lib.lu(a),
+        "lu_solve": lambda: lib.lu_solve(lib.ones(3, 1), *lib.linalg.lu_factor(a)),
+        "qr": lambda: a.qr(),
+        "set_default_tensor_type": lambda: lib.set_default_tensor_type(lib.FloatTensor),
+        "cross": lambda: lib.cross(a, a),
+        "index_reduce": lambda: lib.zeros(3).index_reduce_(0, lib.tensor([0, 1]), lib.ones(2), "prod"),
+        "meshgrid": lambda: lib.meshgrid(lib.arange(2), lib.arange(2)),
+        "TransformerEncoder": lambda: lib.nn.TransformerEncoder(enc(8, 2, 16), 1),
+        "odd heads": lambda: lib.nn.TransformerEncoder(enc(9, 3, 16, 0.0, batch_first=True), 1),
+        "fast path": lambda: lib.nn.TransformerEncoder(enc(8, 2, 16, batch_first=True), 1),
+        "Transformer": lambda: lib.nn.Transformer(8, 2, 1, 1, 16),
+        "state_dict": lambda: lib.nn.Linear(2, 2).state_dict(None, ""),
+        "std": lambda: lib.std(lib.ones(1)),
+        "var": lambda: lib.ones(2, 1).var(1),
+        "std_mean": lambda: lib.std_mean(lib.ones(3), correction=3),
+        "var_mean": lambda: lib.var_mean(lib.ones(2, 3), 0),
+        "var, enough": lambda: lib.ones(2, 3).var(0),
+        "scheduler": lambda: lib.optim.lr_scheduler.StepLR(sgd, 1),
+    }
+
+
+# PyTorch 2.13 (the first line of each message, cut at 50 characters)
+_WARNINGS = {
+    "chain_matmul": [("UserWarning", "torch.chain_matmul is deprecated and will be remov")],
+    "cholesky": [("UserWarning", "torch.cholesky is deprecated in favor of torch.lin")],
+    "lu": [("UserWarning", "torch.lu is deprecated in favor of torch.linalg.lu")],
+    "lu_solve": [("UserWarning", "torch.lu_solve is deprecated in favor of torch.lin")],
+    "qr": [("UserWarning", "torch.qr is deprecated in favor of torch.linalg.qr")],
+    "set_default_tensor_type": [("UserWarning", "torch.set_default_tensor_type() is deprecated as o")],
+    "cross": [("UserWarning", "Using torch.cross without specifying the dim arg i")],
+    "index_reduce": [("UserWarning", "index_reduce() is in beta and the API may change a")],
+    "meshgrid": [("UserWarning", "torch.meshgrid: in an upcoming release, it will be")],
+    "TransformerEncoder": [("UserWarning", "enable_nested_tensor is True, but self.use_nested_")],
+    "odd heads": [("UserWarning", "enable_nested_tensor is True, but self.use_nested_")],
+    "fast path": [],
+    "Transformer": [("UserWarning", "enable_nested_tensor is True, but self.use_nested_")],
+    "state_dict": [("FutureWarning", "Positional args are being deprecated, use kwargs i")],
+    "std": [("UserWarning", "std(): degrees of freedom is <= 0. Correction shou")],
+    "var": [("UserWarning", "var(): degrees of freedom is <= 0. Correction shou")],
+    "std_mean": [("UserWarning", "std_mean(): degrees of freedom is <= 0. Correction")],
+    "var_mean": [],
+    "var, enough": [],
+    "scheduler": [],
+}
+
+
+def test_deprecation_warnings_as_pytorch():
+    """The deprecation warnings and notices PyTorch 2.13 gives and fgrad did not (round 15's
+    list): the once-per-process ones (``TORCH_WARN_ONCE``) only the first time."""
+    from fgrad.torch import _deprecations
+
+    _deprecations._GIVEN.clear()
+    try:
+        for name, call in _warning_cases(torch).items():
+            assert _warned(call) == _WARNINGS[name], name
+        assert _warned(lambda: torch.cross(torch.tensor(_A), torch.tensor(_A))) == []  # once only
+    finally:
+        torch.set_default_dtype(torch.float32)
+
+
+def test_deprecation_warnings_match_live_pytorch():
+    real = pytest.importorskip("torch")
+    import subprocess
+    import sys
+
+    code = ("import json, sys, warnings; sys.path.insert(0, 'tests'); import torch; "
+            "from test_torch_programs_round16 import _warning_cases, _warned; "
+            "print(json.dumps({k: _warned(c) for k, c in _warning_cases(torch).items()}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         cwd=Path(__file__).resolve().parent.parent)
+    import json
+
+    live = {k: [tuple(w) for w in v] for k, v in json.loads(out.stdout.strip().splitlines()[-1]).items()}
+    assert live == _WARNINGS
+    assert real.__version__

@@ -21,7 +21,8 @@ import math
 from functools import partial as _partial
 
 import numpy as np
-from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind, sortable as _sortable
+from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind
+from ..core.narrow_floats import sortable as _sortable
 
 from ..ops import cumulative as _cum
 from ..ops import elementwise as ew
@@ -30,6 +31,7 @@ from ..ops.bits import stop_gradient
 from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
+import fgrad.torch._deprecations as _deprecations
 import fgrad.torch._dtypes as D
 import fgrad.torch._errors as _errors
 from ._stl_order import sort_order as _sort_order, topk_order as _topk_order
@@ -1089,57 +1091,63 @@ def _var_args(dim, unbiased, keepdim, correction):
     return dim, _correction(unbiased, correction), keepdim
 
 
-def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
-        correction: float | None = None, out: Tensor | None = None) -> Tensor:
-    dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
+def _var_axes(name: str, input: Tensor, dim: Dims, ddof: float) -> tuple:
+    """The reduced axes of ``var``/``std``/``var_mean``/``std_mean`` (``name``), with
+    PyTorch's dtype check and its warning when ``N - correction <= 0``."""
     b = input._buf
     if _dtype_kind(b.dtype) not in "fc":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     axes = _dims(dim, b.ndim)
+    kept = math.prod(n for i, n in enumerate(b.shape) if i not in axes)
+    _deprecations.dof_warning(name, b.size, kept, ddof)
+    return axes
+
+
+def _var(name: str, input: Tensor, dim: Dims, unbiased: bool | None, keepdim: bool,
+         correction: float | None) -> Tensor:
+    dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
+    axes = _var_axes(name, input, dim, ddof)
 
     def fn(x):
         return _conv.var(x, axes, ddof, keepdim)
 
-    res = apply_op(
-        "VarBackward0",
-        ("var", axes, ddof, keepdim),
-        fn,
-        (input,),
-    )
-    return res if out is None else write_out(out, res, "var")
+    return apply_op("VarBackward0", ("var", axes, ddof, keepdim), fn, (input,))
 
 
-def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
-        correction: float | None = None, out: Tensor | None = None) -> Tensor:
+def _std(name: str, input: Tensor, dim: Dims, unbiased: bool | None, keepdim: bool,
+         correction: float | None) -> Tensor:
     dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
-    b = input._buf
-    if _dtype_kind(b.dtype) not in "fc":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
-    axes = _dims(dim, b.ndim)
+    axes = _var_axes(name, input, dim, ddof)
 
     def fn(x):
         # sqrt with gradient 0 where the variance is 0 (PyTorch: std of a constant has grad 0)
         return _conv.root_zero_grad(_conv.var(x, axes, ddof, keepdim), 2.0)
 
-    res = apply_op(
-        "StdBackward0",
-        ("std", axes, ddof, keepdim),
-        fn,
-        (input,),
-    )
+    return apply_op("StdBackward0", ("std", axes, ddof, keepdim), fn, (input,))
+
+
+def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None, out: Tensor | None = None) -> Tensor:
+    res = _var("var", input, dim, unbiased, keepdim, correction)
+    return res if out is None else write_out(out, res, "var")
+
+
+def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None, out: Tensor | None = None) -> Tensor:
+    res = _std("std", input, dim, unbiased, keepdim, correction)
     return res if out is None else write_out(out, res, "std")
 
 
 def var_mean(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: float | None = None) -> tuple[Tensor, Tensor]:
-    return var(input, dim, unbiased, keepdim, correction=correction), mean(
+    return _var("var_mean", input, dim, unbiased, keepdim, correction), mean(
         input, None if isinstance(dim, bool) else dim, keepdim
     )
 
 
 def std_mean(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: float | None = None) -> tuple[Tensor, Tensor]:
-    return std(input, dim, unbiased, keepdim, correction=correction), mean(
+    return _std("std_mean", input, dim, unbiased, keepdim, correction), mean(
         input, None if isinstance(dim, bool) else dim, keepdim
     )
 

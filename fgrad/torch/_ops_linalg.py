@@ -14,6 +14,7 @@ import fgrad.numpy as fnp
 import fgrad.torch._dtypes as D
 from ._ops import return_type
 from ._dispatch import result_tensor, apply_op, write_out
+from . import _deprecations
 from ._promotion import result_dtype
 from ._ops_shape import reshape, unsqueeze
 from ._tensor import Tensor
@@ -299,6 +300,7 @@ def addr(input: Tensor, vec1: Shaped[Tensor, " n"], vec2: Shaped[Tensor, " m"], 
 def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out: Tensor | None = None) -> Tensor:
     a = input._buf
     if dim is None:
+        _deprecations.warn_once("cross")
         dims = [i for i, s in enumerate(a.shape) if s == 3]
         if not dims:
             raise RuntimeError("no dimension of size 3 in input")
@@ -391,6 +393,7 @@ def kron(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 
 def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
+    _deprecations.warn_once("chain_matmul")
     r = matrices[0]
     for m in matrices[1:]:
         r = mm(r, m)
@@ -521,6 +524,7 @@ def cholesky(input: Shaped[Tensor, "*batch n n"], upper: bool = False, *,
              out: Tensor | None = None) -> Shaped[Tensor, "*batch n n"]:
     from .linalg import cholesky as lc
 
+    _deprecations.warn_once("cholesky")
     res = lc(input, upper=upper)
     return res if out is None else write_out(out, res, "cholesky")
 
@@ -528,6 +532,7 @@ def cholesky(input: Shaped[Tensor, "*batch n n"], upper: bool = False, *,
 def qr(input: Tensor, some: bool = True, *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     from .linalg import qr as lq
 
+    _deprecations.warn_once("qr")
     return lq(input, "reduced" if some else "complete")
 
 

@@ -19,6 +19,7 @@ from ..ops import indexing as I
 from ..ops import shape as S
 from ..ops import structural as ST
 import fgrad.torch._device as _dev
+import fgrad.torch._deprecations as _deprecations
 import fgrad.numpy as fnp
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
@@ -2144,6 +2145,8 @@ def trace(input: Tensor) -> Tensor:
 
 def meshgrid(*tensors: Tensor, indexing: str | None = None) -> tuple[Tensor, ...]:
     ts = _flat_args(tensors)
+    if indexing is None:
+        _deprecations.warn_once("meshgrid")
     indexing = "ij" if indexing is None else indexing  # (PyTorch's default)
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
