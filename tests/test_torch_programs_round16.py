@@ -282,3 +282,18 @@ def test_deprecation_warnings_match_live_pytorch():
     live = {k: [tuple(w) for w in v] for k, v in json.loads(out.stdout.strip().splitlines()[-1]).items()}
     assert live == _WARNINGS
     assert real.__version__
+
+
+def test_linalg_cross_takes_the_last_dimension():
+    """``torch.linalg.cross`` was ``torch.cross``, whose ``dim=None`` takes the first
+    dimension of size 3: on a (3, 3) input the cross product of the columns instead of the
+    rows, silently.  ``linalg.cross`` takes ``dim=-1`` (keyword only) and names a wrong
+    length as PyTorch does."""
+    a = torch.arange(9.0).reshape(3, 3)
+    b = torch.tensor([[1.0, 0.0, 2.0], [0.0, 1.0, 1.0], [3.0, 1.0, 0.0]])
+    want = [[2.0, 2.0, -1.0], [-1.0, -3.0, 3.0], [-8.0, 24.0, -15.0]]  # PyTorch 2.13
+    assert torch.linalg.cross(a, b).tolist() == want
+    assert torch.cross(a, b, dim=1).tolist() == want
+    assert torch.linalg.cross(torch.ones(1, 3), torch.ones(4, 3)).shape == (4, 3)
+    with pytest.raises(RuntimeError, match="inputs dimension -1 must have length 3. Got 4 and 4"):
+        torch.linalg.cross(torch.ones(3, 4), torch.ones(3, 4))

@@ -299,13 +299,31 @@ def addr(input: Tensor, vec1: Shaped[Tensor, " n"], vec2: Shaped[Tensor, " m"], 
 
 def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out: Tensor | None = None) -> Tensor:
     a = input._buf
-    if dim is None:
+    if dim is None:  # the first dimension of size 3 (deprecated; linalg.cross takes the last)
         _deprecations.warn_once("cross")
         dims = [i for i, s in enumerate(a.shape) if s == 3]
         if not dims:
             raise RuntimeError("no dimension of size 3 in input")
         dim = dims[0]
-    d = dim % a.ndim
+    return linalg_cross(input, other, dim=dim, out=out)
+
+
+def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | None = None) -> Tensor:
+    """``torch.linalg.cross``: the cross product of 3-vectors along ``dim`` (default the last),
+    the other dimensions broadcast.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.linalg.cross(torch.eye(3), torch.eye(3).roll(1, 0))
+        tensor([[ 0., -1.,  0.],
+                [ 0.,  0., -1.],
+                [-1.,  0.,  0.]])
+    """
+    na, nb = input._buf.shape[dim], other._buf.shape[dim]
+    if na != 3 or nb != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {na} and {nb}")
+    d = dim % input._buf.ndim
 
     def fn(x, y):
         return fnp.cross(x, y, axis=d)
