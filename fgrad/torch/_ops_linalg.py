@@ -305,10 +305,10 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out: Tensor |
         if not dims:
             raise RuntimeError("no dimension of size 3 in input")
         dim = dims[0]
-    return linalg_cross(input, other, dim=dim, out=out)
+    return _linalg_cross(input, other, dim=dim, out=out)
 
 
-def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | None = None) -> Tensor:
+def _linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | None = None) -> Tensor:
     """``torch.linalg.cross``: the cross product of 3-vectors along ``dim`` (default the last),
     the other dimensions broadcast.
 
