@@ -1,14 +1,14 @@
-"""PyTorch programs in the style of the tutorials and research repos rounds 9 to 13 did not
-cover (tests/torch_programs_round16/: a CTC speech recogniser, a mixture density network, PPO
-with GAE, a PixelCNN, a capsule network, Sinkhorn optimal transport, a neural ODE, metric
-learning, a WaveNet, k-means and PCA, image augmentation, beam search), run with ``import torch`` changed to ``import
-fgrad.torch as torch`` (round 9's ``_swap.py``: the import lines only) and compared with
-PyTorch 2.13's output, stored in ``torch_programs_round16/expected/`` (written by running each
-program with PyTorch: ``python tests/torch_programs_round16/NAME.py > .../expected/NAME.txt``)
-and, by the slow tests, with the installed PyTorch: the same text and the same numbers to one
-and a half units of their last printed digit.  Below them, the regression tests of the
-defects this round found (docs/torch-programs-round16.md), each against PyTorch's numbers
-stored here and, when PyTorch is installed, live.
+"""PyTorch programs in the style of the tutorials and research repos rounds 9 to 13 did not cover
+(tests/torch_programs_round16/: a CTC speech recogniser, a mixture density network, PPO with
+GAE, a PixelCNN, a capsule network, Sinkhorn optimal transport, a neural ODE, metric learning,
+a WaveNet, k-means and PCA, image augmentation, beam search), run with ``import torch`` changed
+to ``import fgrad.torch as torch`` (round 9's ``_swap.py``: the import lines only) and compared
+with PyTorch 2.13's output, stored in ``torch_programs_round16/expected/`` (written by running
+each program with PyTorch: ``python tests/torch_programs_round16/NAME.py >
+.../expected/NAME.txt``) and, by the slow tests, with the installed PyTorch: the same text and
+the same numbers to one and a half units of their last printed digit. Below them, the
+regression tests of the defects this round found (docs/torch-programs-round16.md), each against
+PyTorch's numbers stored here and, when PyTorch is installed, live.
 
 The default run runs two programs; ``pytest tests/test_torch_programs_round16.py -m slow`` runs
 all of them against the stored and the live outputs.
@@ -134,11 +134,14 @@ def test_bfloat16_nans_match_live_pytorch():
 def test_fgrad_numpy_sorts_bfloat16_nans_last_as_jax():
     """The engine's ``sort`` primitive (``fnp.sort``, ``argsort``, ``lexsort``, ``lax.sort``)
     and ``fnp.unique`` had the same NumPy bfloat16 fault; JAX puts NaN last."""
-    a = fnp.array([np.nan, 1.0, 0.0, 2.0, 1.0, np.nan, -1.0], fnp.bfloat16)
-    assert _same(fnp.sort(a), [-1, 0, 1, 1, 2, np.nan, np.nan])  # jax 0.10.2
-    assert fnp.argsort(a).tolist() == [6, 2, 1, 4, 3, 0, 5]
-    assert _same(fnp.unique(a), [-1, 0, 1, 2, np.nan]) and fnp.unique(a).dtype == fnp.bfloat16
-    assert fnp.lexsort((a, fnp.zeros(7))).tolist() == [6, 2, 1, 4, 3, 0, 5]
+    import fgrad
+
+    with fgrad.default_device("cpu"):  # (CuPy and its fake stand-in have no bfloat16)
+        a = fnp.array([np.nan, 1.0, 0.0, 2.0, 1.0, np.nan, -1.0], fnp.bfloat16)
+        assert _same(fnp.sort(a), [-1, 0, 1, 1, 2, np.nan, np.nan])  # jax 0.10.2
+        assert fnp.argsort(a).tolist() == [6, 2, 1, 4, 3, 0, 5]
+        assert _same(fnp.unique(a), [-1, 0, 1, 2, np.nan]) and fnp.unique(a).dtype == fnp.bfloat16
+        assert fnp.lexsort((a, fnp.zeros(7))).tolist() == [6, 2, 1, 4, 3, 0, 5]
 
 
 def test_cummax_of_bfloat16_nans_gives_no_warning():

@@ -320,6 +320,10 @@ def _linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | 
                 [ 0.,  0., -1.],
                 [-1.,  0.,  0.]])
     """
+    for label, pos, t in (("input", 0, input), ("other", 1, other)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"cross(): argument '{label}' (position {pos}) must be Tensor, "
+                            f"not {type(t).__name__}")
     na, nb = input._buf.shape[dim], other._buf.shape[dim]
     if na != 3 or nb != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {na} and {nb}")
