@@ -1378,7 +1378,8 @@ def _sort_idx_dev(b, d, descending):
     return asort(~b).astype(np.int64)  # integers and bools, as the host path
 
 
-_STL_ORDER_MAX = 1 << 16  # rows with ties beyond this keep the first-index-first order (documented)
+_STL_ORDER_MAX = 1 << 16  # topk: longer rows keep the sorted, first-index-first order (documented)
+_SORT_REPLAY_MAX = 1 << 12  # sort: more values in rows with ties keep the stable order (documented)
 _RADIX_SORT_MIN = 32768  # ATen's GRAIN_SIZE: 1-D integer ascending sorts this long are FBGEMM's radix sort
 
 
@@ -1387,7 +1388,7 @@ def _sort_ties_as_pytorch(b, d: int, descending: bool, idx: np.ndarray) -> np.nd
     NaNs) rearranged in the order PyTorch's CPU ``std::sort`` leaves them
     (`fgrad.torch._stl_order.sort_order`).  Unchanged: device buffers, rows without ties,
     PyTorch's stable radix-sort case, and calls whose rows with ties hold more than
-    ``_STL_ORDER_MAX`` values together (kept in index order, documented)."""
+    ``_SORT_REPLAY_MAX`` values together (kept in index order, documented)."""
     n = b.shape[d] if b.ndim else 0
     if type(b) is not _nd or n < 2 or b.dtype.kind == "c":
         return idx
@@ -1402,7 +1403,7 @@ def _sort_ties_as_pytorch(b, d: int, descending: bool, idx: np.ndarray) -> np.nd
         nan = np.isnan(s)
         tied |= nan[:, 1:] & nan[:, :-1]
     need = np.flatnonzero(tied.any(1))
-    if not need.size or need.size * n > _STL_ORDER_MAX:
+    if not need.size or need.size * n > _SORT_REPLAY_MAX:  # a Python replay: ~5 us per value
         return idx
     out = order.copy()
     keys = rows.astype(np.float64) if floating else rows
