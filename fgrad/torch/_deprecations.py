@@ -19,6 +19,8 @@ Example::
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
 __all__ = ["MESSAGES", "warn", "warn_once", "dof_warning", "nested_tensor_reason"]
@@ -95,9 +97,22 @@ MESSAGES: dict[str, str] = {
 _GIVEN: set[str] = set()
 
 
-def warn_once(name: str, stacklevel: int = 3) -> None:
+_FGRAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _outside_fgrad() -> int:
+    """The ``stacklevel`` (seen from `warn`/`warn_once`) of the first frame outside the fgrad
+    package: the user's line, as PyTorch's C++ warnings report it (Python 3.11 has no
+    ``skip_file_prefixes``)."""
+    level, frame = 1, sys._getframe(2)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_FGRAD):
+        level, frame = level + 1, frame.f_back
+    return level + 1
+
+
+def warn_once(name: str) -> None:
     """Give the UserWarning ``MESSAGES[name]`` the first time only (PyTorch's
-    ``TORCH_WARN_ONCE``).
+    ``TORCH_WARN_ONCE``), attributed to the user's line.
 
     Example::
 
@@ -105,11 +120,12 @@ def warn_once(name: str, stacklevel: int = 3) -> None:
     """
     if name not in _GIVEN:
         _GIVEN.add(name)
-        warnings.warn(MESSAGES[name], UserWarning, stacklevel=stacklevel)
+        warnings.warn(MESSAGES[name], UserWarning, stacklevel=_outside_fgrad())
 
 
-def warn(message: str, category: type[Warning] = UserWarning, stacklevel: int = 3) -> None:
-    """Give ``message`` (a key of ``MESSAGES`` or the text itself) on every call.
+def warn(message: str, category: type[Warning] = UserWarning) -> None:
+    """Give ``message`` (a key of ``MESSAGES`` or the text itself) on every call, attributed
+    to the user's line.
 
     Example::
 
@@ -120,7 +136,7 @@ def warn(message: str, category: type[Warning] = UserWarning, stacklevel: int = 
         >>> caught[0].category.__name__
         'FutureWarning'
     """
-    warnings.warn(MESSAGES.get(message, message), category, stacklevel=stacklevel)
+    warnings.warn(MESSAGES.get(message, message), category, stacklevel=_outside_fgrad())
 
 
 def dof_warning(name: str, numel: int, out_numel: int, correction: float) -> None:
@@ -134,7 +150,7 @@ def dof_warning(name: str, numel: int, out_numel: int, correction: float) -> Non
     n = numel // out_numel if out_numel else 0
     if n - correction <= 0:
         warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
-             "reduction factor (input numel divided by output numel).", stacklevel=4)
+             "reduction factor (input numel divided by output numel).")
 
 
 def nested_tensor_reason(layer: object, layer_type: type) -> str:

@@ -702,15 +702,14 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
             f"dropout2d: Received a {nd}-D input to dropout2d, which is deprecated and will result in an "
             "error in a future release. To retain the behavior and silence this warning, please use dropout "
             "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
-            "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
-            stacklevel=4)  # the caller of the face's error wrapper
+            "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).")
     if nd == 3:  # PyTorch keeps its historical reading: (N, C, L), channel-wise 1-D dropout
         _deprecations.warn(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
             "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
             "will change in a future release to interpret the input as one without a batch dimension, i.e. "
             "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
-            "dropout1d instead.", stacklevel=4)
+            "dropout1d instead.")
     if nd < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if not training or p == 0.0:

@@ -273,7 +273,7 @@ class TransformerEncoder(Module):
         why_not = _deprecations.nested_tensor_reason(encoder_layer, TransformerEncoderLayer)
         if enable_nested_tensor and why_not:
             _deprecations.warn("enable_nested_tensor is True, but self.use_nested_tensor is False because "
-                               f"{why_not}", stacklevel=2)
+                               f"{why_not}")
         self.use_nested_tensor = enable_nested_tensor and not why_not
         self.mask_check = mask_check
 
