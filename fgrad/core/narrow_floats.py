@@ -40,6 +40,21 @@ def dtype_kind(dt: np.dtype) -> str:
     return "f" if k == "V" and dt == bfloat16 else k
 
 
+def sortable(a: Any) -> Any:
+    """``a`` in a form NumPy sorts as PyTorch and JAX do: a bfloat16 array widened to float32
+    (exactly), any other array as it is.  NumPy's sort of ``ml_dtypes.bfloat16`` leaves a NaN
+    wherever its failed comparisons put it (often first) and ``np.unique`` merges or scatters
+    them; float32 sorts NaNs last.
+
+    Example::
+
+        >>> a = np.array([np.nan, 1.0, 0.0], dtype=bfloat16)
+        >>> np.argsort(sortable(a), kind="stable").tolist()
+        [2, 1, 0]
+    """
+    return a.astype(float32) if getattr(a, "dtype", None) == bfloat16 else a
+
+
 def is_narrow(dt: np.dtype) -> bool:
     """Whether ``dt`` is float16 or bfloat16.
 

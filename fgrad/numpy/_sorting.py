@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from ..core.inexact import to_inexact_dtype
-from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.narrow_floats import dtype_kind as _dtype_kind, sortable
 from ..core.x64_mode import canonical_dtype
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_python_scalar
@@ -681,9 +681,11 @@ def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = Fal
         return _unique_sized(ar, int(size), fill_value, return_index, return_inverse, return_counts,
                              equal_nan)
     buf = _concrete(ar, "unique")
-    res = np.unique(buf, return_index=return_index, return_inverse=return_inverse,
+    wide = sortable(buf)  # bfloat16: NumPy's sort misplaces NaNs
+    res = np.unique(wide, return_index=return_index, return_inverse=return_inverse,
                     return_counts=return_counts, axis=axis, equal_nan=equal_nan)
     parts = list(res) if isinstance(res, tuple) else [res]
+    parts[0] = parts[0].astype(buf.dtype) if wide is not buf else parts[0]
     if size is not None:
         vals = parts[0]
         k = vals.shape[0 if axis is None else axis] if vals.ndim else 0

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..typing import Array, ArrayLike, Shaped
 
 import numpy as np
-from ..core.narrow_floats import dtype_kind
+from ..core.narrow_floats import bfloat16, dtype_kind, sortable
 
 from ..core.array import ShapedArray, wrap
 from ..core.constants import constant_like
@@ -225,11 +225,11 @@ def flip_axis(x, axis: int):
 def _sort_impl(xp, *operands, dimension, is_stable, num_keys):
     ops = [_as_xp(xp, o) for o in operands]
     if num_keys == 1:
-        if len(ops) == 1:
+        if len(ops) == 1 and ops[0].dtype != bfloat16:
             return [xp.sort(ops[0], axis=dimension, kind="stable")]
-        perm = xp.argsort(ops[0], axis=dimension, kind="stable")
+        perm = xp.argsort(sortable(ops[0]), axis=dimension, kind="stable")
     else:
-        keys = [xp.moveaxis(k, dimension, -1) for k in ops[:num_keys]]
+        keys = [xp.moveaxis(sortable(k), dimension, -1) for k in ops[:num_keys]]
         perm = xp.lexsort(keys[::-1], axis=-1) if xp is np else _lexsort_fallback(xp, keys)
         perm = xp.moveaxis(perm, -1, dimension)
     return [xp.take_along_axis(o, perm, axis=dimension) for o in ops]

@@ -35,6 +35,7 @@ from ..ops.specs import point_faces as _point_faces
 
 import fgrad.torch._dtypes as _dtypes
 import fgrad.torch._errors as _errors
+import fgrad.torch._deprecations as _deprecations
 from ._dtypes import (  # noqa: F401
     bool_ as bool,
     complex64,
@@ -282,6 +283,7 @@ def typename(obj: _Any) -> str:
 
 
 def set_default_tensor_type(tensor_type: type | str) -> None:
+    _deprecations.warn_once("set_default_tensor_type")
     if isinstance(tensor_type, str):
         tensor_type = {"torch.FloatTensor": float32, "torch.DoubleTensor": float64}[tensor_type]
     elif hasattr(tensor_type, "_dtype"):

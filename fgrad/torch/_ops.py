@@ -22,6 +22,7 @@ from functools import partial as _partial
 
 import numpy as np
 from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind
+from ..core.narrow_floats import sortable as _sortable
 
 from ..ops import cumulative as _cum
 from ..ops import elementwise as ew
@@ -30,9 +31,10 @@ from ..ops.bits import stop_gradient
 from ..core.quiet import quiet, switch
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
+import fgrad.torch._deprecations as _deprecations
 import fgrad.torch._dtypes as D
 import fgrad.torch._errors as _errors
-from ._stl_order import topk_order as _topk_order
+from ._stl_order import sort_order as _sort_order, topk_order as _topk_order
 from ._device import DEV as _DEV
 from ._dispatch import (  # noqa: F401
     result_tensor,
@@ -1091,57 +1093,63 @@ def _var_args(dim, unbiased, keepdim, correction):
     return dim, _correction(unbiased, correction), keepdim
 
 
-def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
-        correction: float | None = None, out: Tensor | None = None) -> Tensor:
-    dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
+def _var_axes(name: str, input: Tensor, dim: Dims, ddof: float) -> tuple:
+    """The reduced axes of ``var``/``std``/``var_mean``/``std_mean`` (``name``), with
+    PyTorch's dtype check and its warning when ``N - correction <= 0``."""
     b = input._buf
     if _dtype_kind(b.dtype) not in "fc":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     axes = _dims(dim, b.ndim)
+    kept = math.prod(n for i, n in enumerate(b.shape) if i not in axes)
+    _deprecations.dof_warning(name, b.size, kept, ddof)
+    return axes
+
+
+def _var(name: str, input: Tensor, dim: Dims, unbiased: bool | None, keepdim: bool,
+         correction: float | None) -> Tensor:
+    dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
+    axes = _var_axes(name, input, dim, ddof)
 
     def fn(x):
         return _conv.var(x, axes, ddof, keepdim)
 
-    res = apply_op(
-        "VarBackward0",
-        ("var", axes, ddof, keepdim),
-        fn,
-        (input,),
-    )
-    return res if out is None else write_out(out, res, "var")
+    return apply_op("VarBackward0", ("var", axes, ddof, keepdim), fn, (input,))
 
 
-def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
-        correction: float | None = None, out: Tensor | None = None) -> Tensor:
+def _std(name: str, input: Tensor, dim: Dims, unbiased: bool | None, keepdim: bool,
+         correction: float | None) -> Tensor:
     dim, ddof, keepdim = _var_args(dim, unbiased, keepdim, correction)
-    b = input._buf
-    if _dtype_kind(b.dtype) not in "fc":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
-    axes = _dims(dim, b.ndim)
+    axes = _var_axes(name, input, dim, ddof)
 
     def fn(x):
         # sqrt with gradient 0 where the variance is 0 (PyTorch: std of a constant has grad 0)
         return _conv.root_zero_grad(_conv.var(x, axes, ddof, keepdim), 2.0)
 
-    res = apply_op(
-        "StdBackward0",
-        ("std", axes, ddof, keepdim),
-        fn,
-        (input,),
-    )
+    return apply_op("StdBackward0", ("std", axes, ddof, keepdim), fn, (input,))
+
+
+def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None, out: Tensor | None = None) -> Tensor:
+    res = _var("var", input, dim, unbiased, keepdim, correction)
+    return res if out is None else write_out(out, res, "var")
+
+
+def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None, out: Tensor | None = None) -> Tensor:
+    res = _std("std", input, dim, unbiased, keepdim, correction)
     return res if out is None else write_out(out, res, "std")
 
 
 def var_mean(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: float | None = None) -> tuple[Tensor, Tensor]:
-    return var(input, dim, unbiased, keepdim, correction=correction), mean(
+    return _var("var_mean", input, dim, unbiased, keepdim, correction), mean(
         input, None if isinstance(dim, bool) else dim, keepdim
     )
 
 
 def std_mean(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False, *,
              correction: float | None = None) -> tuple[Tensor, Tensor]:
-    return std(input, dim, unbiased, keepdim, correction=correction), mean(
+    return _std("std_mean", input, dim, unbiased, keepdim, correction), mean(
         input, None if isinstance(dim, bool) else dim, keepdim
     )
 
@@ -1340,6 +1348,7 @@ def _sort_idx(b, d, descending, stable=True):
     buffer's device."""
     if type(b) is not _nd:
         return _sort_idx_dev(b, d, descending)
+    b = _sortable(b)
     if not descending:
         return np.argsort(b, axis=d, kind="stable").astype(np.int64)
     if _dtype_kind(b.dtype) == "f":
@@ -1371,6 +1380,40 @@ def _sort_idx_dev(b, d, descending):
     return asort(~b).astype(np.int64)  # integers and bools, as the host path
 
 
+_STL_ORDER_MAX = 1 << 16  # topk: longer rows keep the sorted, first-index-first order (documented)
+_SORT_REPLAY_MAX = 1 << 12  # sort: more values in rows with ties keep the stable order (documented)
+_RADIX_SORT_MIN = 32768  # ATen's GRAIN_SIZE: 1-D integer ascending sorts this long are FBGEMM's radix sort
+
+
+def _sort_ties_as_pytorch(b, d: int, descending: bool, idx: np.ndarray) -> np.ndarray:
+    """``idx`` (a stable sort's indices along ``d``) with the rows that hold equal values (or
+    NaNs) rearranged in the order PyTorch's CPU ``std::sort`` leaves them
+    (`fgrad.torch._stl_order.sort_order`).  Unchanged: device buffers, rows without ties,
+    PyTorch's stable radix-sort case, and calls whose rows with ties hold more than
+    ``_SORT_REPLAY_MAX`` values together (kept in index order, documented)."""
+    n = b.shape[d] if b.ndim else 0
+    if type(b) is not _nd or n < 2 or b.dtype.kind == "c":
+        return idx
+    if b.ndim == 1 and b.dtype.kind in "iu" and n >= _RADIX_SORT_MIN and not descending:
+        return idx  # FBGEMM's radix sort: stable
+    rows = np.moveaxis(b, d, -1).reshape(-1, n)
+    order = np.moveaxis(idx, d, -1).reshape(-1, n)
+    s = np.take_along_axis(rows, order, 1)
+    tied = s[:, 1:] == s[:, :-1]
+    floating = _dtype_kind(b.dtype) == "f"
+    if floating:
+        nan = np.isnan(s)
+        tied |= nan[:, 1:] & nan[:, :-1]
+    need = np.flatnonzero(tied.any(1))
+    if not need.size or need.size * n > _SORT_REPLAY_MAX:  # a Python replay: ~5 us per value
+        return idx
+    out = order.copy()
+    keys = rows.astype(np.float64) if floating else rows
+    for r in need:
+        out[r] = _sort_order(keys[r].tolist(), descending)
+    return np.ascontiguousarray(np.moveaxis(out.reshape(np.moveaxis(idx, d, -1).shape), -1, d))
+
+
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False, *,
          out: Tensor | tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:
     if isinstance(dim, bool):
@@ -1383,6 +1426,8 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     if _traced(b):
         return _functional_sort("sort", input, d, descending, None)
     idx = _sort_idx(b, d, descending)
+    if not stable:
+        idx = _sort_ties_as_pytorch(b, d, descending, idx)
     vals = _select_along("sort", "SortBackward0", input, idx, d, True)
     res = return_type("sort")(vals, result_tensor(idx))
     return res if out is None else write_out_multi(out, res, "sort")
@@ -1392,7 +1437,9 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
     b = input._buf
     if b.ndim == 0:
         return result_tensor(_cst(np.zeros((), _i64), b).copy())
-    return result_tensor(_sort_idx(b, _wrap_dim(dim, b.ndim), descending))
+    d = _wrap_dim(dim, b.ndim)
+    idx = _sort_idx(b, d, descending)
+    return result_tensor(idx if stable else _sort_ties_as_pytorch(b, d, descending, idx))
 
 
 def _topk_idx(b, d: int, k: int, largest: bool):
@@ -1432,9 +1479,6 @@ def _topk_idx(b, d: int, k: int, largest: bool):
 
 def msort(input: Tensor) -> Tensor:
     return sort(input, 0).values
-
-
-_STL_ORDER_MAX = 1 << 16  # longer rows keep the sorted, first-index-first order (documented)
 
 
 def _topk_ties_as_pytorch(b: np.ndarray, d: int, k: int, largest: bool, sort: bool,
@@ -1735,7 +1779,8 @@ def _cum_extreme(name, gname, input, dim, better):
     cur = np.zeros(moved.shape[:-1], np.int64)
     for j in range(moved.shape[-1]):
         v = moved[..., j]
-        upd = better(v, best) | (v == best) | (np.isnan(v) if _dtype_kind(b.dtype) == "f" else False)
+        with np.errstate(invalid="ignore"):  # bfloat16's NaN comparisons warn; PyTorch does not
+            upd = better(v, best) | (v == best) | (np.isnan(v) if _dtype_kind(b.dtype) == "f" else False)
         best = np.where(upd, v, best)
         cur = np.where(upd, j, cur)
         idx[..., j] = cur

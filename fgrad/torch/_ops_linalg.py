@@ -14,6 +14,7 @@ import fgrad.numpy as fnp
 import fgrad.torch._dtypes as D
 from ._ops import return_type
 from ._dispatch import result_tensor, apply_op, write_out
+from . import _deprecations
 from ._promotion import result_dtype
 from ._ops_shape import reshape, unsqueeze
 from ._tensor import Tensor
@@ -298,12 +299,35 @@ def addr(input: Tensor, vec1: Shaped[Tensor, " n"], vec2: Shaped[Tensor, " m"], 
 
 def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out: Tensor | None = None) -> Tensor:
     a = input._buf
-    if dim is None:
+    if dim is None:  # the first dimension of size 3 (deprecated; linalg.cross takes the last)
+        _deprecations.warn_once("cross")
         dims = [i for i, s in enumerate(a.shape) if s == 3]
         if not dims:
             raise RuntimeError("no dimension of size 3 in input")
         dim = dims[0]
-    d = dim % a.ndim
+    return _linalg_cross(input, other, dim=dim, out=out)
+
+
+def _linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Tensor | None = None) -> Tensor:
+    """``torch.linalg.cross``: the cross product of 3-vectors along ``dim`` (default the last),
+    the other dimensions broadcast.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.linalg.cross(torch.eye(3), torch.eye(3).roll(1, 0))
+        tensor([[ 0., -1.,  0.],
+                [ 0.,  0., -1.],
+                [-1.,  0.,  0.]])
+    """
+    for label, pos, t in (("input", 0, input), ("other", 1, other)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"cross(): argument '{label}' (position {pos}) must be Tensor, "
+                            f"not {type(t).__name__}")
+    na, nb = input._buf.shape[dim], other._buf.shape[dim]
+    if na != 3 or nb != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {na} and {nb}")
+    d = dim % input._buf.ndim
 
     def fn(x, y):
         return fnp.cross(x, y, axis=d)
@@ -391,6 +415,7 @@ def kron(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 
 def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
+    _deprecations.warn_once("chain_matmul")
     r = matrices[0]
     for m in matrices[1:]:
         r = mm(r, m)
@@ -521,6 +546,7 @@ def cholesky(input: Shaped[Tensor, "*batch n n"], upper: bool = False, *,
              out: Tensor | None = None) -> Shaped[Tensor, "*batch n n"]:
     from .linalg import cholesky as lc
 
+    _deprecations.warn_once("cholesky")
     res = lc(input, upper=upper)
     return res if out is None else write_out(out, res, "cholesky")
 
@@ -528,6 +554,7 @@ def cholesky(input: Shaped[Tensor, "*batch n n"], upper: bool = False, *,
 def qr(input: Tensor, some: bool = True, *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     from .linalg import qr as lq
 
+    _deprecations.warn_once("qr")
     return lq(input, "reduced" if some else "complete")
 
 

@@ -32,6 +32,7 @@ import fgrad.torch.types as types
 
 from . import _ops_shape as _shape_ops
 from ._dispatch import apply_op
+from . import _deprecations
 from ._faces import as_tensor_arg
 from ._tensor import Tensor
 from .nn.functional import rms_norm as _rms_norm  # one definition: nn.functional's op
@@ -779,6 +780,7 @@ def index_reduce(
         tensor([6., 1., 4.])
     """
     x = as_tensor_arg(input, "index_reduce")
+    _deprecations.warn_once("index_reduce")
     if reduce not in _INDEX_REDUCES:
         raise RuntimeError(
             f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}."
@@ -908,6 +910,7 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) 
                 [ 0.5000, -1.5000]]), tensor([2, 2], dtype=torch.int32))
     """
     a = as_tensor_arg(A, "lu")
+    _deprecations.warn_once("lu")
     for flag, label in ((pivot, "pivot"), (get_infos, "get_infos")):
         if not isinstance(flag, bool):
             raise TypeError(f"lu(): argument '{label}' must be bool, not {type(flag).__name__}")
@@ -939,6 +942,7 @@ def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor, *, out: Tensor | Non
                 [1.]])
     """
     rhs = as_tensor_arg(b, "lu_solve")
+    _deprecations.warn_once("lu_solve")
     if LU_pivots.dtype != torch.int32:
         raise RuntimeError("linalg.lu_solve: LU_pivots should be a Tensor of scalar type int32")
     n = LU_data.shape[-1]

@@ -12,13 +12,14 @@ import builtins
 import math
 
 import numpy as np
-from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.narrow_floats import dtype_kind as _dtype_kind, sortable as _sortable
 
 from ..ops import elementwise as ew
 from ..ops import indexing as I
 from ..ops import shape as S
 from ..ops import structural as ST
 import fgrad.torch._device as _dev
+import fgrad.torch._deprecations as _deprecations
 import fgrad.numpy as fnp
 import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
@@ -2144,6 +2145,8 @@ def trace(input: Tensor) -> Tensor:
 
 def meshgrid(*tensors: Tensor, indexing: str | None = None) -> tuple[Tensor, ...]:
     ts = _flat_args(tensors)
+    if indexing is None:
+        _deprecations.warn_once("meshgrid")
     indexing = "ij" if indexing is None else indexing  # (PyTorch's default)
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
@@ -2195,7 +2198,7 @@ def block_diag(*tensors: Tensor) -> Tensor:
 
 def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
     b = input._buf if isinstance(input, Tensor) else np.asarray(input)
-    r = np.searchsorted(boundaries._buf, b, side="right" if right else "left")
+    r = np.searchsorted(_sortable(boundaries._buf), _sortable(b), side="right" if right else "left")
     return result_tensor(r.astype(np.int32 if out_int32 else np.int64))
 
 
@@ -2203,6 +2206,8 @@ def searchsorted(sorted_sequence: Tensor, input: TensorOrScalar, *, out_int32: b
                  right: bool = False, side: str | None = None, sorter: Tensor | None = None) -> Tensor:
     s = sorted_sequence._buf
     v = input._buf if isinstance(input, Tensor) else np.asarray(input)
+    if type(s) is _nd:  # bfloat16: NumPy's comparisons misplace NaNs
+        s, v = _sortable(s), _sortable(v)
     sd = side or ("right" if right else "left")
     srt = None if sorter is None else sorter._buf
     if s.ndim == 1:
@@ -2217,9 +2222,12 @@ def searchsorted(sorted_sequence: Tensor, input: TensorOrScalar, *, out_int32: b
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim: int | None = None) -> Tensor | tuple[Tensor, ...]:  # noqa: A002
     b = input._buf
+    wide = _sortable(b) if type(b) is _nd else b  # bfloat16: NumPy's sort misplaces NaNs
     # PyTorch keeps every NaN apart (NaN != NaN); NumPy merges them by default
-    nan_apart = {"equal_nan": False} if dim is None and type(b) is _nd and b.dtype.kind in "fc" else {}
-    res = np.unique(b, return_inverse=return_inverse, return_counts=return_counts, axis=dim, **nan_apart)
+    nan_apart = {"equal_nan": False} if dim is None and type(b) is _nd and wide.dtype.kind in "fc" else {}
+    res = np.unique(wide, return_inverse=return_inverse, return_counts=return_counts, axis=dim, **nan_apart)
+    if wide is not b:
+        res = (res[0].astype(b.dtype), *res[1:]) if isinstance(res, tuple) else res.astype(b.dtype)
     if not (return_inverse or return_counts):
         return result_tensor(res)
     out = [result_tensor(res[0])]

@@ -16,7 +16,8 @@ from fgrad import vmap as _vmap
 import fgrad.torch._dtypes as D
 from ._ops import return_type as _return_type, vector_norm  # noqa: F401
 from ._dispatch import apply_op as _apply_op, write_out as _write_out
-from ._ops_linalg import _float_in, _square, _svd, cross, det, inverse, matrix_power, slogdet  # noqa: F401
+from ._ops_linalg import _float_in, _square, _svd, det, inverse, matrix_power, slogdet  # noqa: F401
+from ._ops_linalg import _linalg_cross as cross  # noqa: F401
 from ._ops_linalg import matmul  # noqa: F401
 from ._tensor import Tensor
 from ._ops_shape import unsqueeze as _unsqueeze

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import fgrad.torch as ft
-from fgrad.torch.nn.utils._std_sort import std_sort_order
+from fgrad.torch._stl_order import _introsort_loop, sort_order as std_sort_order
 
 try:
     import torch as _torch
@@ -131,12 +131,10 @@ def test_std_sort_order_matches_live_torch_sort():
 
 
 def test_std_sort_order_sorts_past_the_depth_limit():
-    from fgrad.torch.nn.utils import _std_sort
-
     rng = np.random.default_rng(2)
     keys = rng.integers(0, 5, 100).tolist()
     a = list(range(100))
-    _std_sort._introsort_loop(a, 0, 100, 0, lambda i, j: keys[i] < keys[j])  # heapsort at once
+    _introsort_loop(a, 0, 100, 0, lambda i, j: keys[i] < keys[j])  # heapsort at once
     assert [keys[i] for i in a] == sorted(keys) and sorted(a) == list(range(100))
 
 

@@ -41,6 +41,7 @@ from fgrad.nn._activations import gelu_erf_float32_arithmetic as _gelu_erf_float
 from fgrad.nn._activations import normalize_with_rstd as _normalize_with_rstd
 
 import fgrad.torch._conventions as _conv
+import fgrad.torch._deprecations as _deprecations
 import fgrad.torch._device as _dev
 import fgrad.torch._random as _random
 import fgrad.torch.autograd.graph as _graph
@@ -693,7 +694,30 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    return _feature_dropout(input, p, training, inplace, 2, "dropout2d")
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    nd = input.dim()
+    if nd not in (3, 4):
+        _deprecations.warn(
+            f"dropout2d: Received a {nd}-D input to dropout2d, which is deprecated and will result in an "
+            "error in a future release. To retain the behavior and silence this warning, please use dropout "
+            "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
+            "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).")
+    if nd == 3:  # PyTorch keeps its historical reading: (N, C, L), channel-wise 1-D dropout
+        _deprecations.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+            "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+            "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+            "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+            "dropout1d instead.")
+    if nd < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return input.mul_(0) if inplace else input * 0
+    mask = _keep_mask(tuple(input.shape[:2]) + (1,) * (nd - 2), p, input)  # ATen's feature_dropout
+    return input.mul_(mask) if inplace else input * mask
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

@@ -35,6 +35,7 @@ from ..._tensor import Tensor
 from ...utils.hooks import RemovableHandle
 from ..parameter import Buffer, Parameter
 import fgrad.torch.__future__ as _future
+import fgrad.torch._deprecations as _deprecations
 from ..._swap import swap_tensors
 from ._backward_hooks import BackwardHook
 from fgrad.torch.types import DType
@@ -760,6 +761,7 @@ class Module:
         """An ordered dict of parameters and persistent buffers keyed by dotted names, with a
         ``_metadata`` attribute holding each module's version (PyTorch's layout)."""
         if args:  # the deprecated positional form state_dict(destination, prefix, keep_vars)
+            _deprecations.warn("state_dict", FutureWarning)
             destination = args[0]
             if len(args) > 1:
                 prefix = args[1]

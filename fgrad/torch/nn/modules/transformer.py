@@ -25,6 +25,7 @@ from typing import Callable
 import fgrad.torch as torch
 
 import fgrad.torch.nn.functional as F
+import fgrad.torch._deprecations as _deprecations
 from fgrad.torch.backends import mha as _mha_backend
 from .._attention import canonical_mask as _canonical_mask
 from .activation import GELU, MultiheadAttention, ReLU
@@ -269,7 +270,11 @@ class TransformerEncoder(Module):
         self.enable_nested_tensor = enable_nested_tensor
         # PyTorch's "sparsity fast path" (a nested tensor in eval mode; see `_padded_to_zero`):
         # its conditions on the layer, checked once (PyTorch also warns when they fail)
-        self.use_nested_tensor = enable_nested_tensor and _nested_fast_path_layer(encoder_layer)
+        why_not = _deprecations.nested_tensor_reason(encoder_layer, TransformerEncoderLayer)
+        if enable_nested_tensor and why_not:
+            _deprecations.warn("enable_nested_tensor is True, but self.use_nested_tensor is False because "
+                               f"{why_not}")
+        self.use_nested_tensor = enable_nested_tensor and not why_not
         self.mask_check = mask_check
 
     def forward(self, src: Tensor, mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
@@ -308,15 +313,6 @@ class TransformerEncoder(Module):
                 first.norm1.weight, first.norm1.bias, first.norm2.weight, first.norm2.bias,
                 first.linear1.weight, first.linear1.bias, first.linear2.weight, first.linear2.bias)
         return not (torch.is_grad_enabled() and any(a is not None and a.requires_grad for a in args))
-
-
-def _nested_fast_path_layer(layer: Module) -> bool:
-    """PyTorch's conditions on the encoder layer for the nested-tensor fast path."""
-    sa = getattr(layer, "self_attn", None)
-    return (isinstance(layer, TransformerEncoderLayer) and not layer.norm_first and sa.batch_first
-            and sa._qkv_same_embed_dim and sa.in_proj_bias is not None
-            and bool(getattr(layer, "activation_relu_or_gelu", 0)) and layer.norm1.eps == layer.norm2.eps
-            and sa.num_heads % 2 == 0)
 
 
 class TransformerDecoder(Module):

@@ -32,7 +32,7 @@ from ..._tensor import Tensor
 from ... import _profile_state
 from ..._dispatch import result_tensor
 from ...autograd.grad_mode import STATE
-from ._std_sort import std_sort_order
+from ..._stl_order import sort_order
 from typing import Any
 
 __all__ = [
@@ -187,7 +187,7 @@ def pack_padded_sequence(
     """Pack a padded batch (T, B, *) (or (B, T, *)) of sequences of the given lengths.
     ``enforce_sorted=True`` requires decreasing lengths; otherwise the batch is sorted (and
     the permutation kept so outputs come back in the caller's order), equal lengths in the
-    order PyTorch's CPU sort leaves them (`std_sort_order`).
+    order PyTorch's CPU sort leaves them (`fgrad.torch._stl_order.sort_order`).
 
     Example::
 
@@ -219,7 +219,7 @@ def pack_padded_sequence(
         order = np.arange(len(lens))
     else:
         # PyTorch's torch.sort(lengths, descending=True): std::sort's order for equal lengths
-        order = np.array(std_sort_order(lens.tolist(), descending=True), dtype=np.int64)
+        order = np.array(sort_order(lens.tolist(), descending=True), dtype=np.int64)
         sorted_indices = torch.tensor(order, dtype=torch.int64, device=input.device)
     if batch_first:
         input = input.transpose(0, 1)
