@@ -303,7 +303,15 @@ class TapeTrace(Trace):
                             args, lambda xs: fun(*xs))
 
     def backward(self, out_tracers, cts, n_inputs):
-        """Cotangents (buffers or None) for the inputs, given output cotangents."""
+        """Cotangents (buffers or None) for the inputs, given output cotangents; the sums of
+        cotangents (``inf + -inf``) are silent as the programs are."""
+        token = _set_err(_IGNORE_ERR)
+        try:
+            return self._backward(out_tracers, cts, n_inputs)
+        finally:
+            _reset_err(token)
+
+    def _backward(self, out_tracers, cts, n_inputs):
         node_cts: dict = {}
         for o, c in zip(out_tracers, cts):
             if type(o) is TapeTracer and o._trace is self and c is not None:
@@ -332,10 +340,8 @@ class TapeTrace(Trace):
                         live = [c for c in live if c is not None]
                         bwd_run, bconsts, in_mask = _without_cts(op, missing, xp, live[0])
                         bwd_host = bwd_run.host
-                if xp is np:
-                    in_cts = iter(_run_host(bwd_host, [*bconsts, *res, *live]))
-                else:
-                    in_cts = iter(bwd_run(xp, [*bconsts, *res, *live]))
+                in_cts = iter(bwd_host(np, [*bconsts, *res, *live]) if xp is np
+                              else bwd_run(xp, [*bconsts, *res, *live]))
                 for s, m in zip(sources, in_mask):
                     if not m:
                         continue
@@ -363,15 +369,6 @@ class TapeTrace(Trace):
                 prev = node_cts.get(s)
                 node_cts[s] = c if prev is None else prev + c
         return [node_cts.get((-1 - i, 0)) for i in range(n_inputs)]
-
-
-def _run_host(run, vals):
-    """``run(np, vals)`` with NumPy's error reports switched off."""
-    token = _set_err(_IGNORE_ERR)
-    try:
-        return run(np, vals)
-    finally:
-        _reset_err(token)
 
 
 def _weak_outputs(prim, prims, params, outs):
