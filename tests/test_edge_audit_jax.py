@@ -416,10 +416,9 @@ def _live_check(cids) -> None:
     assert not bad, "\n".join(bad)
 
 
-# live jax costs ~0.1 s a case: the default suite re-checks the cases of the fixed defects
-# (docs/edge-audit.md), ``-m slow`` the whole table
-LIVE_SAMPLE = {"entr(0.0)", "kl_div(0.0, 1.0)", "eigh_degenerate_values", "eigvalsh_degenerate", "sinc(0.5)",
-               "norm_zero_entry", "power(2.0, 3.0)"}
+# live jax costs ~1 s a case (it compiles each op): the default suite re-checks three cases of
+# the fixed defects (docs/edge-audit.md), ``-m slow`` the whole table
+LIVE_SAMPLE = {"entr(0.0)", "kl_div(0.0, 1.0)", "eigh_degenerate_values"}
 
 
 def test_stored_numbers_match_live_jax_sample():
