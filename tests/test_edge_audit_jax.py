@@ -441,6 +441,20 @@ def print_jax_table() -> None:
         print("}")
 
 
+def test_entropy_functions_propagate_nan_as_scipy():
+    """``entr(nan)`` was ``-inf`` and ``rel_entr``/``kl_div`` of a NaN were ``inf``; SciPy (and
+    JAX's ``entr``, ``kl_div``) give NaN."""
+    import scipy.special as ss
+
+    import fgrad.scipy.special as fss
+
+    for p, q in [(nan, 1.0), (1.0, nan), (0.0, nan), (nan, nan), (0.0, 0.0), (1.0, 0.0), (2.0, 3.0)]:
+        for f, ref in [(fss.rel_entr, ss.rel_entr), (fss.kl_div, ss.kl_div)]:
+            np.testing.assert_allclose(float(f(p, q)), ref(p, q), rtol=1e-15, err_msg=f"{f.__name__}{(p, q)}")
+    for x in [nan, 0.0, -1.0, 2.0, inf]:
+        np.testing.assert_allclose(float(fss.entr(x)), ss.entr(x), rtol=1e-15, err_msg=f"entr({x})")
+
+
 # -- float32: derivatives keep the input's dtype (no float64 leak) --------------------------
 
 F32_CASES = [cid for cid, kind, _, _ in CASES if kind != "binary"][::3]
