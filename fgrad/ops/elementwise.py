@@ -871,8 +871,13 @@ def _pow_tangent_x(tx, out, x, y):
     # d/dx x**y = y x**(y-1), and exactly 0 where y == 0: finite at 0**0 like PyTorch and
     # like JAX for integer exponents (JAX's float-exponent rule gives 0 * 0**-1 = nan there;
     # the shim shares this rule, so fgrad keeps the finite value, see docs/numerics.md)
+    # The masked branch reads a safe exponent 1 (x**0 = 1) where y == 0: with y itself it
+    # is 0 * x**-1, whose own derivative 0 * -x**-2 is NaN at x = 0 (grad of grad of
+    # x**0 at 0 was NaN, for a traced y)
     yf = y if dtype_kind(get_aval(y).dtype) in "fc" else convert_element_type(y, get_aval(out).dtype)
-    return mul(tx, select(eq(yf, 0.0), 0.0, mul(yf, pow_(x, sub(yf, 1.0)))))
+    zero = eq(yf, 0.0)
+    ys = select(zero, 1.0, yf)
+    return mul(tx, select(zero, 0.0, mul(ys, pow_(x, sub(ys, 1.0)))))
 
 
 def _pow_tangent_y(ty, out, x, y):

@@ -33,6 +33,7 @@ from ..backends import backend_of_xp
 from ..core.array import ShapedArray, get_aval
 from ..core.primitive import Primitive
 from ..core.constants import constant_like
+from ..core.quiet import quiet
 from ..core.rules import defbatch, defbilinear, defjvp_rule, deflinear_in, is_undefined
 from .elementwise import add, conj, convert_element_type, div, eq, mul, neg, promote_weak, real, sub
 from .reductions import reduce_sum
@@ -210,7 +211,8 @@ def check_precision(precision, op: str) -> None:
                 "HIGHEST) or its name") from None
 
 
-dot_general_p = Primitive("dot_general", _dg_impl, _dg_abstract, family="contraction")
+# quiet: a product of inf and 0 is NaN silently (the eager path; programs are quiet already)
+dot_general_p = Primitive("dot_general", quiet(_dg_impl), _dg_abstract, family="contraction")
 
 # ``((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))`` (JAX's name)
 DotDimensionNumbers = tuple[tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]]

@@ -39,6 +39,7 @@ from ..core.x64_mode import canonical_dtype as _canonical_dtype
 from ..transforms.custom import custom_jvp as _custom_jvp
 from ._dtypes import inexact_dtype as _inexact_dtype
 from ..nn._activations import logsumexp as _nn_logsumexp
+from ..numpy._windows import bessel_i0 as _bessel_i0, bessel_i1 as _bessel_i1
 
 
 def _float(x):
@@ -206,27 +207,28 @@ i1e = _elementwise(
 
 
 def i0(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
-    """The modified Bessel function of order 0.
+    """The modified Bessel function of order 0; its derivative is `i1` (so ``i0''(0) = 1/2``:
+    differentiating ``exp(|x|) i0e(x)`` gives 1.5 there, JAX's value, from the kinks of the
+    two factors).
 
     Example::
 
         >>> i0(0.0)
         Array(1., dtype=float64, weak_type=True)
     """
-    x = _float(x)
-    return fnp.exp(fnp.abs(x)) * _sf.bessel_i0e(x)
+    return _bessel_i0(_float(x))
 
 
 def i1(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
-    """The modified Bessel function of order 1.
+    """The modified Bessel function of order 1; its derivative is ``i0(x) - i1(x) / x`` (1/2 at
+    0), so ``i1''(0) = 0`` (JAX: 1.0, from the kinks of ``exp(|x|) i1e(x)``).
 
     Example::
 
         >>> i1(0.0)
         Array(0., dtype=float64, weak_type=True)
     """
-    x = _float(x)
-    return fnp.exp(fnp.abs(x)) * _sf.bessel_i1e(x)
+    return _bessel_i1(_float(x))
 
 
 def erfcx(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
@@ -345,8 +347,24 @@ xlog1py = _elementwise(
     "xlog1py(0.0, -1.0)", "Array(0., dtype=float64)", params=("x", "y"))
 
 
+@_custom_jvp
+def _neg_xlogx(x):
+    """``-x log x``, 0 at 0 (NaN below 0: callers mask it); its derivative is ``-(log x + 1)``
+    everywhere, ``+inf`` at 0 (JAX's ``_xlogx`` rule), not the 0 a ``where`` would give."""
+    pos = x > 0
+    safe = fnp.where(pos, x, fnp.ones_like(x))
+    return fnp.where(pos, -safe * fnp.log(safe), fnp.where(x == 0, fnp.zeros_like(x), fnp.nan))
+
+
+@_neg_xlogx.defjvp
+def _neg_xlogx_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return _neg_xlogx(x), t * -(fnp.log(x) + 1.0)
+
+
 def entr(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
-    """``-x log x`` for ``x > 0``, 0 at 0, ``-inf`` below.
+    """``-x log x`` for ``x > 0``, 0 at 0, ``-inf`` below, NaN at NaN; the derivative at 0 is
+    ``+inf`` (the one-sided limit, as JAX and PyTorch).
 
     Example::
 
@@ -354,12 +372,13 @@ def entr(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
         Array(-0., dtype=float64, weak_type=True)
     """
     x = _float(x)
-    safe = fnp.where(x > 0, x, fnp.ones_like(x))
-    return fnp.where(x > 0, -safe * fnp.log(safe), fnp.where(x == 0, fnp.zeros_like(x), -fnp.inf))
+    neg = x < 0  # the rule reads a safe 1 there: no NaN gradient below 0
+    return fnp.where(neg, -fnp.inf, _neg_xlogx(fnp.where(neg, fnp.ones_like(x), x)))
 
 
 def rel_entr(p: ArrayLike, q: ArrayLike) -> Array:
-    """``p log(p / q)`` for ``p, q > 0``; 0 for ``p == 0, q >= 0``; ``inf`` otherwise.
+    """``p log(p / q)`` for ``p, q > 0``; 0 for ``p == 0, q >= 0``; NaN if either is NaN (as
+    SciPy; JAX gives ``inf``); ``inf`` otherwise.
 
     Example::
 
@@ -370,11 +389,14 @@ def rel_entr(p: ArrayLike, q: ArrayLike) -> Array:
     both = (p > 0) & (q > 0)
     sp, sq = fnp.where(both, p, fnp.ones_like(p)), fnp.where(both, q, fnp.ones_like(q))
     zero_p = (p == 0) & (q >= 0)
-    return fnp.where(both, sp * fnp.log(sp / sq), fnp.where(zero_p, fnp.zeros_like(p * q), fnp.inf))
+    other = fnp.where(fnp.isnan(p) | fnp.isnan(q), fnp.nan, fnp.inf)
+    return fnp.where(both, sp * fnp.log(sp / sq), fnp.where(zero_p, fnp.zeros_like(p * q), other))
 
 
 def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
-    """``p log(p / q) - p + q`` for ``p, q > 0``; ``q`` for ``p == 0, q >= 0``; ``inf`` otherwise.
+    """``p log(p / q) - p + q`` for ``p, q > 0``; ``q`` for ``p == 0, q >= 0``; ``inf`` otherwise
+    (NaN for a NaN).  It is ``rel_entr(p, q) - p + q`` (JAX's definition), so its gradient
+    at ``p == 0`` is ``(-1, 1)`` as JAX's.
 
     Example::
 
@@ -382,10 +404,7 @@ def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
         Array(0.30685282, dtype=float64)
     """
     p, q = _floats(p, q)
-    both = (p > 0) & (q > 0)
-    sp, sq = fnp.where(both, p, fnp.ones_like(p)), fnp.where(both, q, fnp.ones_like(q))
-    zero_p = (p == 0) & (q >= 0)
-    return fnp.where(both, sp * fnp.log(sp / sq) - sp + sq, fnp.where(zero_p, q, fnp.inf))
+    return rel_entr(p, q) - p + q
 
 
 def multigammaln(a: ArrayLike, d: int) -> Array:

@@ -1158,7 +1158,10 @@ def _vector_norm_fn(ord_, axes, keepdim):
     def fn(x):
         a = _conv.abs(x)  # PyTorch: sgn(0) = 0, so 1-, inf- and p-norms have gradient 0 at 0
         if ord_ == 2:
-            s = fnp.sum(ew.mul(a, a), axis=axes, keepdims=keepdim)
+            # real: x * x, not a * a (bit-identical): the masked derivative of |x| at 0 dropped
+            # the curvature 2 there (the Hessian's row of a zero entry came out 0)
+            sq = ew.mul(a, a) if _dtype_kind(x.dtype) == "c" else ew.mul(x, x)
+            s = fnp.sum(sq, axis=axes, keepdims=keepdim)
             # sqrt with a zero-safe gradient (PyTorch gives 0 at the origin)
             pos = ew.gt(s, 0)
             safe = ew.select(pos, s, ew.add(ew.mul(s, 0), 1))

@@ -35,6 +35,7 @@ import fgrad.torch as torch
 from fgrad.ops import special_functions as _sf
 from fgrad.ops import bessel_polynomials as _bp
 from fgrad.ops import special_more as _sm
+from fgrad.numpy._windows import bessel_i0 as _i0_definition, bessel_i1 as _i1_definition  # one rule each
 from fgrad.transforms.custom import custom_jvp
 
 from ._dispatch import apply_op
@@ -521,33 +522,8 @@ def multigammaln(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
         "mvlgamma", apply_op("MvlgammaBackward0", ("multigammaln", p), fn, (_float(input),)), out)
 
 
-@custom_jvp
-def _i0_definition(x):
-    return fnp.exp(fnp.abs(x)) * _sf.bessel_i0e(x)
-
-
-@_i0_definition.defjvp
-def _i0_jvp(primals, tangents):
-    (x,), (dx,) = primals, tangents  # i0' = i1 (through exp|x| i0e the kink of |x| at 0 leaks in)
-    return _i0_definition(x), _i1_definition(x) * dx
-
-
 def _i0e_definition(x):
     return _sf.bessel_i0e(x)
-
-
-@custom_jvp
-def _i1_definition(x):
-    return fnp.exp(fnp.abs(x)) * _sf.bessel_i1e(x)
-
-
-@_i1_definition.defjvp
-def _i1_jvp(primals, tangents):
-    (x,), (dx,) = primals, tangents  # i1' = i0 - i1 / x, 1/2 at 0
-    y = _i1_definition(x)
-    zero = x == 0
-    safe = fnp.where(zero, fnp.ones_like(x), x)
-    return y, fnp.where(zero, fnp.full_like(x, 0.5), _i0_definition(x) - y / safe) * dx
 
 
 def _i1e_definition(x):

@@ -27,10 +27,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._lru import LRU
-from ..backends import _BY_TYPE, xp_of, zeros_like_shaped
+from ..backends import _BY_TYPE, xp_of
 from ..core.narrow_floats import dtype_kind
 from ..core.array import ArrayImpl, Tracer, get_aval, make_aval, wrap
-from ..core.constants import constant_like, full_placed_like, host_array
+from ..core.constants import constant_like, host_array
 from ..core.executor import device_of, place_consts
 from ..core.logs import get_logger
 from ..core.primitive import check_same_device, eval_primitive
@@ -78,7 +78,7 @@ class _OpVJP:
     """Cached programs for one primitive signature."""
 
     __slots__ = ("primal_run", "primal_host", "n_out", "bwd_run", "bwd_host", "consts", "ct_mask", "in_mask",
-                 "multi", "ct_avals", "tick")
+                 "multi", "tick", "source", "variants")
 
 
 def _build(prim, params, args, diff):
@@ -90,8 +90,11 @@ def _build(prim, params, args, diff):
             return list(out), list(t_out)
         return [out], [t_out]
 
-    bp = stage(jvp, [a if type(a) in _PY else get_aval(a) for a in args], diff, "vjp cache")
+    avals = [a if type(a) in _PY else get_aval(a) for a in args]
+    bp = stage(jvp, avals, diff, "vjp cache")
     op = _OpVJP()
+    op.source = (jvp, avals, diff)
+    op.variants = {}
     op.consts = bp.consts
     op.primal_run = bp.primal_run()
     op.primal_host = op.primal_run.host  # without the error-report switch: the caller sets it
@@ -99,11 +102,27 @@ def _build(prim, params, args, diff):
     op.bwd_run = (bp.backward_run(), bp.bwd_consts)
     op.bwd_host = op.bwd_run[0].host
     op.ct_mask = bp.ct_mask
-    n_res = len(bp.primal.outvars) - bp.n_out
-    op.ct_avals = [(v.aval.shape, v.aval.dtype) for v in bp.backward.invars[n_res:]]
     op.in_mask = bp.in_mask
     op.multi = prim.multiple_results
     return op
+
+
+def _without_cts(op, missing: frozenset, xp, ref):
+    """The backward program of ``op`` for a call where the outputs ``missing`` (positions)
+    get no cotangent, staged with them as symbolic zeros: ``(run, consts, in_mask)``.
+
+    Filling in zero arrays instead is wrong where the linear part multiplies a cotangent by
+    an infinite factor: ``eigh``'s eigenvector tangent is ``V (F o M)`` with ``F_ij = 1 /
+    (w_j - w_i)``, infinite at a repeated eigenvalue, so a zero eigenvector cotangent
+    would turn the eigenvalues' gradient into NaN.  The variant reads the same residuals
+    (the primal part does not depend on which cotangents are zero)."""
+    hit = op.variants.get(missing)
+    if hit is None:
+        jvp, avals, diff = op.source
+        bp = stage(jvp, avals, diff, "vjp cache", missing)
+        hit = (bp.backward_run(), place_consts(bp.bwd_consts, xp, device_of([ref])), bp.in_mask)
+        op.variants[missing] = hit
+    return hit
 
 
 def _place(op, bufs):
@@ -284,7 +303,15 @@ class TapeTrace(Trace):
                             args, lambda xs: fun(*xs))
 
     def backward(self, out_tracers, cts, n_inputs):
-        """Cotangents (buffers or None) for the inputs, given output cotangents."""
+        """Cotangents (buffers or None) for the inputs, given output cotangents; the sums of
+        cotangents (``inf + -inf``) are silent as the programs are."""
+        token = _set_err(_IGNORE_ERR)
+        try:
+            return self._backward(out_tracers, cts, n_inputs)
+        finally:
+            _reset_err(token)
+
+    def _backward(self, out_tracers, cts, n_inputs):
         node_cts: dict = {}
         for o, c in zip(out_tracers, cts):
             if type(o) is TapeTracer and o._trace is self and c is not None:
@@ -295,6 +322,8 @@ class TapeTrace(Trace):
         for i in range(len(nodes) - 1, -1, -1):
             op, res, sources, xp = nodes[i]
             if type(op) is _OpVJP:
+                bwd_run, bconsts = op.bwd_run
+                bwd_host, in_mask = op.bwd_host, op.in_mask
                 if op.n_out == 1:
                     c = pop((i, 0), None)
                     if c is None:
@@ -305,19 +334,15 @@ class TapeTrace(Trace):
                     if all(c is None for c in cts_out):
                         continue
                     live = [c for c, m in zip(cts_out, op.ct_mask) if m]
-                    ref = next(c for c in live if c is not None)  # zeros on its device
-                    live = [zeros_like_shaped(xp, ref, s, d) if c is None else c
-                            for c, (s, d) in zip(live, op.ct_avals)]
-                bwd_run, bconsts = op.bwd_run
-                if xp is np:
-                    token = _set_err(_IGNORE_ERR)
-                    try:
-                        in_cts = iter(op.bwd_host(np, [*bconsts, *res, *live]))
-                    finally:
-                        _reset_err(token)
-                else:
-                    in_cts = iter(bwd_run(xp, [*bconsts, *res, *live]))
-                for s, m in zip(sources, op.in_mask):
+                    if any(c is None for c in live):  # symbolic zeros, not zero arrays
+                        missing = frozenset(k for k, (c, m) in enumerate(zip(cts_out, op.ct_mask))
+                                            if m and c is None)
+                        live = [c for c in live if c is not None]
+                        bwd_run, bconsts, in_mask = _without_cts(op, missing, xp, live[0])
+                        bwd_host = bwd_run.host
+                in_cts = iter(bwd_host(np, [*bconsts, *res, *live]) if xp is np
+                              else bwd_run(xp, [*bconsts, *res, *live]))
+                for s, m in zip(sources, in_mask):
                     if not m:
                         continue
                     c = next(in_cts)
@@ -330,7 +355,7 @@ class TapeTrace(Trace):
             if all(c is None for c in cts_out):
                 continue
             live_v = [v for v in saved if v is not None]
-            ct_arr = [wrap(c) if c is not None else _zeros(v.aval, xp)
+            ct_arr = [None if c is None else wrap(c)  # None: a symbolic zero (see `_without_cts`)
                       for c, v in zip(cts_out, saved) if v is not None]
             jaxpr.outvars = live_v
             try:
@@ -361,11 +386,6 @@ def _as_weak(o):
     if type(o) is ArrayImpl:
         return wrap(o._buf, True)
     return wrap(np.asarray(o) if isinstance(o, (*_PY, np.generic)) else o, True)
-
-
-def _zeros(aval, like):
-    """Zeros of ``aval`` on the device of ``like`` (an Array or tracer wrapping one)."""
-    return full_placed_like(like, aval.shape, aval.dtype, 0)
 
 
 class _parent_context:

@@ -95,6 +95,9 @@ DEVIATIONS = {
     # fgrad gives the exact derivative of xlogy(0, y) = 0 (for every y); PyTorch's rule is
     # x / y = 0 / 0 = NaN.  Kept so that kl_div has a finite target gradient at target 0.
     "xlogy(0.0, 0.0)": (("ok", [0.0], [[0.0], [0.0]]), "xlogy(0, y) = 0: exact derivative 0"),
+    # sinc'(x) = -pi^2 x / 3 near 0: fgrad's derivatives come from the Maclaurin series there
+    # (docs/edge-audit.md); PyTorch's (cos(pi x) pi x - sin(pi x)) / (pi x^2) cancels to 0
+    "sinc(1e-300)": (("ok", [1.0], [[-3.289868133696452e-300]]), "sinc'(1e-300) = -pi^2/3 * 1e-300, not 0"),
 }
 # floor_divide is piecewise constant: fgrad gives its derivative (0) where PyTorch raises
 # "derivative for aten::floor_divide is not implemented".

@@ -480,7 +480,8 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
 
     def fn(x):
         bx = x * b
-        return fnp.where(bx > th, x, fnp.log1p(fnp.exp(fnp.minimum(bx, th))) / b)
+        lin = bx > th  # a where, not minimum(bx, th): minimum splits the gradient at bx == th
+        return fnp.where(lin, x, fnp.log1p(fnp.exp(fnp.where(lin, th, bx))) / b)
 
     return _act("SoftplusBackward0", ("softplus", b, th), fn, input)
 
@@ -1996,7 +1997,9 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor, full: bool = F
     if var.dim() == input.dim() - 1 or (var.size() != input.size() and var.size(-1) != 1
                                          and var.dim() < input.dim()):
         var = var.unsqueeze(-1)
-    var = var.clamp(min=eps)
+    var = var.clone()  # PyTorch clamps in place without recording it: the gradient of a
+    with torch.no_grad():  # variance below eps is taken at eps and flows on (not 0)
+        var.clamp_(min=eps)
     loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)
