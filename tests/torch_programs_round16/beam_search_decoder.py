@@ -69,7 +69,7 @@ def beam_search(prefix, k=3, n=8, alpha=0.7):
     scores[1:] = float("-inf")
     finished = torch.zeros(k, dtype=torch.bool)
     logp = F.log_softmax(logits[:, -1], -1).repeat(k, 1)
-    for t in range(n):
+    for _t in range(n):
         cand = scores.unsqueeze(1) + logp.masked_fill(finished.unsqueeze(1), float("-inf"))
         cand[finished, EOS] = scores[finished]
         top, idx = cand.view(-1).topk(k)

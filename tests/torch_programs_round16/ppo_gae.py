@@ -59,7 +59,7 @@ state = 0
 for it in range(6):
     obs_b, act_b, logp_b, rew_b, done_b, val_b = [], [], [], [], [], []
     episodes = 0
-    for t in range(HORIZON):
+    for _t in range(HORIZON):
         o = obs(state)
         with torch.no_grad():
             dist, v = net(o)
@@ -79,7 +79,7 @@ for it in range(6):
     adv, ret = gae(torch.tensor(rew_b), torch.stack(val_b), torch.tensor(done_b), last_v)
     adv = (adv - adv.mean()) / (adv.std() + 1e-8)
     stats = []
-    for epoch in range(3):
+    for _epoch in range(3):
         perm = torch.randperm(HORIZON)
         for idx in perm.split(8):
             dist, v = net(obs_t[idx])
