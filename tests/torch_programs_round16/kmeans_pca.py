@@ -24,7 +24,7 @@ def kmeans_pp(X, k):
 
 
 def lloyd(X, C, iters=10):
-    for _it in range(iters):
+    for it in range(iters):  # noqa: B007 - returned after the loop
         assign = torch.cdist(X, C).argmin(1)
         counts = torch.bincount(assign, minlength=len(C)).float()
         sums = torch.zeros_like(C).index_add_(0, assign, X)
