@@ -469,6 +469,47 @@ class Shard:
         return f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id})"
 
 
+class DeletedBuffer:
+    """What the buffer of a deleted array becomes (`ArrayImpl.delete`; a buffer donated to
+    ``jit``): its ``shape``, ``dtype``, ``ndim`` and ``size`` stay, any other use (reading,
+    printing, computing with it) raises JAX's ``RuntimeError``.
+
+    Example::
+
+        >>> import numpy as np
+        >>> b = DeletedBuffer((4,), np.dtype(np.int32))
+        >>> np.asarray(b)
+        Traceback (most recent call last):
+        RuntimeError: Array has been deleted with shape=int32[4].
+    """
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape: tuple, dtype: np.dtype) -> None:
+        self.shape, self.dtype = tuple(shape), np.dtype(dtype)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def _gone(self, *args: Any, **kwargs: Any):
+        dims = ",".join(str(d) for d in self.shape)
+        raise RuntimeError(f"Array has been deleted with shape={self.dtype.name}[{dims}].")
+
+    def __getattr__(self, name: str):
+        self._gone()
+
+    __array__ = __array_ufunc__ = __array_function__ = __getitem__ = __len__ = __iter__ = _gone
+    __float__ = __int__ = __index__ = __bool__ = __complex__ = __dlpack__ = _gone
+
+    def __repr__(self) -> str:
+        return f"DeletedBuffer({self.shape}, {self.dtype.name})"
+
+
 class ArrayImpl(Array):
     """A concrete array over a backend buffer that is never written.  ``_weak`` marks a
     weakly typed array (JAX's ``weak_type``: it takes the dtype of the arrays it meets).
@@ -557,6 +598,32 @@ class ArrayImpl(Array):
     def copy(self) -> "ArrayImpl":
         """A new array with its own buffer: ``x.copy()``."""
         return wrap(self._buf.copy(), self._weak)
+
+    def delete(self) -> None:
+        """Free the buffer (``jax.Array.delete``): the array keeps its shape and dtype, and
+        reading it raises ``RuntimeError`` (what a buffer donated to ``jit`` becomes).
+
+        Example::
+
+            >>> import fgrad.numpy as fnp
+            >>> x = fnp.ones(2)
+            >>> x.delete()
+            >>> x.is_deleted(), x.shape
+            (True, (2,))
+        """
+        if type(self._buf) is not DeletedBuffer:
+            self._buf = DeletedBuffer(self._buf.shape, self._buf.dtype)
+
+    def is_deleted(self) -> bool:
+        """Whether `delete` (or a donation to ``jit``) freed the buffer.
+
+        Example::
+
+            >>> import fgrad.numpy as fnp
+            >>> fnp.ones(2).is_deleted()
+            False
+        """
+        return type(self._buf) is DeletedBuffer
 
     def copy_to_host_async(self) -> None:
         """Start copying the data to the host (``jax.Array.copy_to_host_async``): a no-op,
