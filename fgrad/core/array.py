@@ -79,6 +79,30 @@ class ShapedArray:
         return f"ShapedArray({self.str_short()}{weak})"
 
 
+def aval_text(aval: ShapedArray, short_dtypes: bool = False) -> str:
+    """An abstract value as JAX's tracer reprs print it: ``float32[2,3]``, ``~`` marking a weak
+    type (``~float32[]``); with ``short_dtypes`` JAX's short names and no ``~`` (``f32[2,3]``,
+    ``i32[]``, ``bf16[4]``).
+
+    Example::
+
+        >>> import numpy as np
+        >>> aval_text(make_aval((2, 3), np.float32, True)), aval_text(make_aval((), np.int32), True)
+        ('~float32[2,3]', 'i32[]')
+    """
+    dims = ",".join(map(str, aval.shape))
+    if aval.dtype == FLOAT0:
+        return f"float0[{dims}]"
+    if short_dtypes:
+        name = aval.dtype.name
+        for long, short in (("bfloat", "bf"), ("complex", "c"), ("float", "f"), ("uint", "u"), ("int", "i")):
+            if name.startswith(long):
+                name = short + name[len(long):]
+                break
+        return f"{name}[{dims}]"
+    return f"{'~' if aval.weak_type else ''}{aval.dtype.name}[{dims}]"
+
+
 class ShapeDtypeStruct:
     """A shape and dtype standing in for an array (JAX's ``jax.ShapeDtypeStruct``): what
     `fgrad.eval_shape` returns, and an argument `fgrad.eval_shape`/`fgrad.make_jaxpr`
@@ -858,6 +882,11 @@ class Tracer(Array):
 
     def __repr__(self) -> str:
         return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
+
+    @staticmethod
+    def _part_text(x: Any) -> str:
+        """A value inside a tracer's repr, as JAX prints it: a tracer's repr, else ``str``."""
+        return repr(x) if isinstance(x, Tracer) else str(x)
 
     __str__ = __repr__
 
