@@ -239,6 +239,7 @@ def test_xla_zero_signs_leave_derivatives_and_jaxprs_alone():
     """The zero signs are how the op evaluates: ``make_jaxpr`` prints ``cos`` as JAX does, and
     the derivative of ``cos`` at ``3j`` is ``-sin(3j)``, as without them."""
     z = fnp.asarray(np.complex64(3j))
-    assert "cos a" in str(fgrad.make_jaxpr(fnp.cos)(z)) and "xla_zeros" not in str(fgrad.make_jaxpr(fnp.cos)(z))
+    text = str(fgrad.make_jaxpr(fnp.cos)(z))
+    assert "cos a" in text and "xla_zeros" not in text
     _, t = fgrad.jvp(fnp.cos, (z,), (fnp.asarray(np.complex64(1.0)),))
     np.testing.assert_allclose(np.asarray(t), -np.sin(np.complex64(3j)), rtol=1e-6)

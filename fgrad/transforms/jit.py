@@ -41,6 +41,7 @@ from ..core.placement import placement_of
 from ..core.provenance import CHECKS
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..core.primitive import JIT_NAN_MESSAGE
+from ..errors import JaxRuntimeError
 from ..tree_util import _array_nodes as _ARRAY_NODES
 from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
@@ -189,8 +190,17 @@ def _donated_leaves(args: tuple, kwargs: dict, donate_argnums: tuple, donate_arg
     positions = {i % nargs for i in donate_argnums if -nargs <= i < nargs}
     positions |= {pnames.index(n) for n in donate_argnames if n in pnames and pnames.index(n) < nargs}
     names = set(donate_argnames) | {pnames[i] for i in donate_argnums if 0 <= i < len(pnames)}
+    kept = [a for i, a in enumerate(args) if i not in positions] + \
+        [v for k, v in kwargs.items() if k not in names]
     trees = [args[i] for i in sorted(positions)] + [v for k, v in kwargs.items() if k in names]
-    return [x for x in tree_flatten(trees)[0] if type(x) is ArrayImpl]
+    donated = [x for x in tree_flatten(trees)[0] if type(x) is ArrayImpl]
+    ids = [id(x) for x in donated]
+    if len(set(ids)) < len(ids) or set(ids) & {id(x) for x in tree_flatten(kept)[0]}:
+        raise JaxRuntimeError(
+            "INVALID_ARGUMENT: Attempt to use a buffer that was previously donated in the same call "
+            "(an array passed both as a donated argument and as another argument: f(donate(a), a)); "
+            "pass a copy (x.copy()) as one of them")
+    return donated
 
 
 def _delete_donated(donated: list, out: Any) -> None:
@@ -851,7 +861,8 @@ class Lowered:
         Example::
 
             >>> import fgrad, fgrad.numpy as jnp
-            >>> fgrad.jit(lambda a, b: a @ b).lower(jnp.ones((2, 3)), jnp.ones((3, 4))).cost_analysis()["flops"]
+            >>> lowered = fgrad.jit(lambda a, b: a @ b).lower(jnp.ones((2, 3)), jnp.ones((3, 4)))
+            >>> lowered.cost_analysis()["flops"]
             48.0
         """
         return program_costs(self._entry.closed.jaxpr)

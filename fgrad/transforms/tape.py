@@ -78,7 +78,8 @@ class TapeTracer(Tracer):
         typeof(tangent)=f32[])``; an integer or bool primal's tangent is ``float0``."""
         av = self.aval
         tangent = av if av.dtype.kind in "fc" else make_aval(av.shape, FLOAT0)
-        return f"GradTracer(primal={self._part_text(self.primal)}, typeof(tangent)={aval_text(tangent, True)})"
+        primal = self._part_text(self.primal)
+        return f"GradTracer(primal={primal}, typeof(tangent)={aval_text(tangent, True)})"
 
     __str__ = __repr__
 
