@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core.array import get_aval
+from ..core.array import get_aval, wrap
+from ..core.constants import host_array
 from ..core.constants import zeros, zeros_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule, deflinear_in
@@ -45,8 +46,8 @@ def linear_call(fun: Callable, fun_transpose: Callable, residual_args: Any, line
     """
     res, res_tree = tree_flatten(residual_args)
     lin, lin_tree = tree_flatten(linear_args)
-    res = [_as_array(x) for x in res]
-    lin = [_as_array(x) for x in lin]
+    res = [_weak_as_array(x) for x in res]
+    lin = [_weak_as_array(x) for x in lin]
     n_res = len(res)
     out_trees: list = []
 
@@ -81,6 +82,14 @@ def linear_call(fun: Callable, fun_transpose: Callable, residual_args: Any, line
     outs = linear_call_p.bind(*fun_consts, *tr_consts, *res, *lin, fun=fun_p, transpose=tr_p,
                               counts=(len(fun_consts), len(tr_consts), n_res))
     return tree_unflatten(out_tree, list(outs))
+
+
+def _weak_as_array(x):
+    """An argument as an array; a Python number weakly typed, as JAX's (``linear_call(f, t,
+    3., 9.)`` computes with ``~float32`` values)."""
+    if type(x) in (bool, int, float, complex):
+        return wrap(host_array(x), True)
+    return _as_array(x)
 
 
 def _split(args, counts):
