@@ -512,13 +512,7 @@ class DeletedBuffer:
     def __init__(self, shape: tuple, dtype: np.dtype) -> None:
         self.shape, self.dtype = tuple(shape), np.dtype(dtype)
 
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
+    ndim, size = ShapedArray.ndim, ShapedArray.size  # (from ``shape``, as an abstract value's)
 
     def _gone(self, *args: Any, **kwargs: Any):
         dims = ",".join(str(d) for d in self.shape)
