@@ -23,6 +23,7 @@ import numpy as np
 
 from . import numpy as fnp
 from .core.narrow_floats import dtype_kind as _dtype_kind
+from .numpy._householder import larfg
 from .ops.linalg import triangular_solve as _triangular_solve_p
 from .ops.lu import lu as _lu_p
 from .ops.lu import lu_pivots_to_permutation as _pivots_to_permutation_p
@@ -245,7 +246,7 @@ def _pivoted_qr(x: Array, full_matrices: bool) -> tuple[Array, Array, Array]:
         order = fnp.where(cols == k, best, fnp.where(cols == best, k, cols))
         r = fnp.take_along_axis(r, order[..., None, :], axis=-1)
         perm = fnp.take_along_axis(perm, order, axis=-1)
-        v, tau, _ = _householder(r[..., :, k], k, rows, complex_input)
+        v, tau, _ = larfg(r[..., :, k], k, rows, complex_input)
         vh_r = fnp.sum(fnp.conj(v)[..., :, None] * r, axis=-2)
         r = r - (fnp.conj(tau)[..., None, None] * v[..., :, None]) * vh_r[..., None, :]
         q_v = fnp.sum(q * v[..., None, :], axis=-1)
@@ -368,27 +369,6 @@ def schur(x: ArrayLike, *, compute_schur_vectors: bool = True, sort_eig_vals: bo
     return [t, vs] if compute_schur_vectors else [t]
 
 
-def _householder(x: Array, k: int, idx: np.ndarray, complex_input: bool):
-    """LAPACK's ``larfg`` on column vector ``x`` (..., n) at pivot ``k``: ``(v, tau, beta)``
-    with ``(I - tau v v^H)^H x = beta e_k`` (entries above ``k`` untouched)."""
-    alpha = x[..., k]
-    below = idx > k
-    tail = fnp.where(below, x, 0.0)
-    tail2 = fnp.sum(fnp.abs(tail) ** 2, axis=-1)
-    skip = tail2 == 0
-    if complex_input:
-        skip = skip & (fnp.imag(alpha) == 0)
-    safe = fnp.where(skip, 1.0, tail2)
-    sign = fnp.where(fnp.real(alpha) >= 0, 1.0, -1.0)
-    beta = fnp.where(skip, fnp.real(alpha), -sign * fnp.sqrt(fnp.abs(alpha) ** 2 + safe))
-    safe_beta = fnp.where(skip, 1.0, beta)
-    tau = fnp.where(skip, 0.0, (safe_beta - alpha) / safe_beta)
-    scale = fnp.where(skip, 0.0, 1.0 / fnp.where(skip, 1.0, alpha - safe_beta))
-    v = fnp.where(below, x * scale[..., None], 0.0)
-    v = fnp.where(idx == k, 1.0, v).astype(x.dtype)
-    return v, tau.astype(x.dtype), beta
-
-
 def _reduce_below_subdiagonal(a: Array) -> tuple[Array, Array, Array]:
     """Householder similarity reduction ``h = Q^H a Q`` zeroing below the first sub-diagonal
     (LAPACK ``gehrd``): ``(h, reflectors, taus)`` — column ``k`` of ``reflectors`` holds ``v_k``."""
@@ -398,7 +378,7 @@ def _reduce_below_subdiagonal(a: Array) -> tuple[Array, Array, Array]:
     h = a
     vs, taus = [], []
     for k in range(n - 1):
-        v, tau, _ = _householder(h[..., :, k], k + 1, idx, complex_input)
+        v, tau, _ = larfg(h[..., :, k], k + 1, idx, complex_input)
         vh_h = fnp.sum(fnp.conj(v)[..., :, None] * h, axis=-2)
         h = h - (fnp.conj(tau)[..., None, None] * v[..., :, None]) * vh_h[..., None, :]
         h_v = fnp.sum(h * v[..., None, :], axis=-1)

@@ -11,12 +11,16 @@ JAX's gauges (eigenvector phases, the imaginary diagonal of ``V^H dA V`` in the 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import fgrad
 import fgrad.numpy as fnp
 import fgrad.scipy.linalg as fsl
+from jax_snippets import snippet_tests
 
 M = np.array([[1.0 + 0.5j, -0.3 + 0.2j], [0.4 - 0.7j, 2.0 + 0.1j]])
 H = M @ M.conj().T + np.eye(2)
@@ -171,3 +175,85 @@ def test_complex_second_order_through_eigh_and_cholesky():
         eps = 1e-6
         fd = (np.asarray(g(fnp.asarray(H + eps * d))) - np.asarray(g(fnp.asarray(H - eps * d)))) / (2 * eps)
         np.testing.assert_allclose(np.asarray(hvp), fd, rtol=1e-6, atol=1e-7)
+
+
+# -- the signs of zero parts of complex results (JAX's docstring examples, session 16) ------------
+# ``jnp.cos(1j * x)`` (cosh's example) printed ``10.068-0.j`` where JAX prints ``10.068+0.j``:
+# fgrad's complex functions were NumPy's (C99's), JAX's are XLA's formulas, which give several
+# zero parts the other sign.  fgrad.numpy and fgrad.lax bind these ops with ``xla_zeros=True``
+# (`fgrad.ops.elementwise.XLA_ZERO_SIGNS`); the PyTorch face keeps PyTorch's (C99's) signs.
+
+test_jax_complex_zero_signs, test_jax_complex_zero_signs_live = snippet_tests("complex_zeros")
+_ihfft_prints, test_jax_ihfft_zero_signs_live = snippet_tests("ihfft_zeros")
+
+
+@pytest.mark.parametrize("x64", [False, True], ids=["x32", "x64"])
+def test_jax_ihfft_zero_signs(x64):
+    """``ihfft`` conjugates and then normalizes, as JAX (``4.+0.j``, not ``4.-0.j``).  The
+    signs come from the FFT's own zeros: an accelerator's FFT library signs them otherwise
+    (docs/gpu_numerics.md), so this runs on the CPU."""
+    if fgrad.backends.default_device().platform != "cpu":
+        pytest.skip("an accelerator's FFT gives its zero parts other signs (docs/gpu_numerics.md)")
+    _ihfft_prints(x64)
+
+_SIGNS = json.loads((Path(__file__).parent / "stored" / "jax_complex_zero_signs.json").read_text())
+
+
+def _zero_signs(y) -> str:
+    """Per element, the real then the imaginary part: '+' +0., '-' -0., 'x' anything else."""
+    return "".join("x" if p != 0 else ("-" if np.signbit(p) else "+")
+                   for v in np.asarray(y).ravel() for p in (v.real, v.imag))
+
+
+def _grid() -> np.ndarray:
+    vals = _SIGNS["grid"]
+    return np.array([complex(a, b) for a in vals for b in vals], np.complex64)
+
+
+@pytest.mark.parametrize("name", sorted(_SIGNS["signs"]))
+def test_complex_zero_signs_are_jaxs_eager_jit_vmap(name):
+    """Every zero part of ``jnp.<name>`` on a grid of signed zeros and finite parts has JAX's
+    sign (stored from JAX 0.10.2), eagerly, under ``jit`` and under ``vmap``; the nonzero
+    parts are NumPy's values."""
+    if fgrad.backends.default_device().platform != "cpu":
+        pytest.skip("a device's own complex loops sign other zeros than NumPy's, which XLA_ZERO_SIGNS "
+                    "corrects (docs/gpu_numerics.md)")
+    z = _grid()
+    f = getattr(fnp, name)
+    want = _SIGNS["signs"][name]
+    for how, g in (("eager", f), ("jit", fgrad.jit(f)), ("vmap", fgrad.vmap(f))):
+        y = g(fnp.asarray(z))
+        assert _zero_signs(y) == want, f"{name} ({how})"
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(np.asarray(f(fnp.asarray(z))), getattr(np, name)(z))
+
+
+@pytest.mark.parametrize("name", sorted(_SIGNS["signs"]))
+def test_complex_zero_signs_live_jax(name):
+    jnp = pytest.importorskip("jax.numpy")
+    assert _zero_signs(getattr(jnp, name)(jnp.asarray(_grid()))) == _SIGNS["signs"][name]
+
+
+def test_lax_faces_jaxs_zero_signs_and_torch_keeps_c99s():
+    """``lax.cos``/``lax.sin`` bind with JAX's signs; ``torch.cos(3j)`` keeps PyTorch's
+    ``10.0677-0.j`` (C99: ``-sin(0) sinh(3)``) and ``torch.fft.ihfft`` its ``-0.j`` DC term."""
+    import fgrad.lax as lax
+    import fgrad.torch as torch
+
+    assert _zero_signs(lax.cos(fnp.complex64(3j))) == "x+"
+    assert _zero_signs(lax.sin(fnp.asarray(np.complex64(complex(-0.0, 1.0))))) == "+x"
+    assert _zero_signs(fnp.cos(fnp.complex64(3j))) == "x+"
+    t = torch.cos(torch.tensor([3j], dtype=torch.complex64))
+    assert _zero_signs(t.numpy()) == "x-"  # PyTorch 2.x: tensor([10.0677-0.j])
+    h = torch.fft.ihfft(torch.tensor([1.0, 3.0, 5.0, 7.0]))
+    assert _zero_signs(h.numpy()) == "x-xxx-"  # PyTorch: tensor([ 4.-0.j, -1.-1.j, -1.-0.j])
+
+
+def test_xla_zero_signs_leave_derivatives_and_jaxprs_alone():
+    """The zero signs are how the op evaluates: ``make_jaxpr`` prints ``cos`` as JAX does, and
+    the derivative of ``cos`` at ``3j`` is ``-sin(3j)``, as without them."""
+    z = fnp.asarray(np.complex64(3j))
+    text = str(fgrad.make_jaxpr(fnp.cos)(z))
+    assert "cos a" in text and "xla_zeros" not in text
+    _, t = fgrad.jvp(fnp.cos, (z,), (fnp.asarray(np.complex64(1.0)),))
+    np.testing.assert_allclose(np.asarray(t), -np.sin(np.complex64(3j)), rtol=1e-6)

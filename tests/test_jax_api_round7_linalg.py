@@ -340,3 +340,29 @@ def test_scipy_lu_rectangular(shape, permute_l):
         scipy_linalg = pytest.importorskip("scipy.linalg")
         for x, y in zip(out, scipy_linalg.lu(a)):
             _close(x, y)
+
+
+# session 16 (JAX's docstring examples: lax.linalg.ormqr's): jnp.linalg.qr(a, mode="raw") -- the
+# Householder form (h transposed, taus) ormqr/householder_product take -- and mode="full";
+# snippets and JAX 0.10.2's output in tests/stored/jax_docstring_fixes.json
+from jax_snippets import snippet_tests  # noqa: E402
+
+test_jax_qr_raw, test_jax_qr_raw_live = snippet_tests("qr_raw")
+
+
+def test_qr_raw_is_numpys_householder_form_and_differentiable():
+    """``qr(mode="raw")`` equals NumPy's (float64) and its gradient matches finite differences."""
+    import fgrad
+    import fgrad.numpy as fnp
+
+    a = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    h, taus = fnp.linalg.qr(a, mode="raw")
+    nh, ntaus = np.linalg.qr(a, mode="raw")
+    np.testing.assert_allclose(np.asarray(h), nh, rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(taus), ntaus, rtol=1e-12)
+    f = lambda x: fnp.sum(fnp.linalg.qr(x, mode="raw")[0] * fnp.arange(6.0).reshape(2, 3))  # noqa: E731
+    g = np.asarray(fgrad.grad(f)(fnp.asarray(a)))
+    eps, d = 1e-6, np.zeros_like(a)
+    d[1, 0] = 1.0
+    fd = (float(f(fnp.asarray(a + eps * d))) - float(f(fnp.asarray(a - eps * d)))) / (2 * eps)
+    np.testing.assert_allclose(g[1, 0], fd, rtol=1e-6)

@@ -315,3 +315,13 @@ def test_fwd_and_bwd_matches_vjp_and_traces_once():
     jfwd, jbwd = jax.fwd_and_bwd(lambda a, b: (jax.numpy.sum(a * b), a), argnums=1, has_aux=True)
     jy, jres, jaux = jfwd(jax.numpy.arange(3.0), jax.numpy.ones(3))
     assert np.asarray(jbwd(jres, 1.0)).tolist() == [0.0, 1.0, 2.0]
+
+
+# session 16 (JAX's docstring examples): a buffer donated to ``jit`` is deleted when a result can
+# reuse it (reading it raises RuntimeError), ``Array.delete``/``is_deleted``, a donated array also
+# passed undonated raises, ``Lowered.cost_analysis()``, and the vmap/JVP/grad tracers' reprs;
+# snippets and JAX 0.10.2's output in tests/stored/jax_docstring_fixes.json
+from jax_snippets import snippet_tests  # noqa: E402
+
+test_jax_stages_donation_tracers, test_jax_stages_donation_tracers_live = snippet_tests(
+    "stages_donation_tracers")

@@ -80,6 +80,10 @@ def test_coverage_is_recorded():
     assert len(STORED["x32"]) >= 340 and len(STORED["x64"]) >= 340
     assert {"jax.numpy.pad", "jax.numpy.sinc", "jax.numpy.linspace", "jax.numpy.delete",
             "jax.numpy.repeat", "jax.numpy.piecewise"} <= set(STORED["x32"])
+    # session 16: complex zero signs (cosh, ihfft), roots' leading zeros, donation (copy),
+    # Lowered.cost_analysis (multi_dot)
+    assert {"jax.numpy.cosh", "jax.numpy.fft.ihfft", "jax.numpy.fft.hfft", "jax.numpy.roots",
+            "jax.numpy.copy", "jax.numpy.linalg.multi_dot"} <= set(STORED["x32"]) & set(STORED["x64"])
 
 
 def test_runner_compares_as_documented():

@@ -364,3 +364,7 @@ def test_nanargmax_matches_live_jax():
 from jax_snippets import snippet_tests  # noqa: E402
 
 test_jax_docstring_fixes_breadth, test_jax_docstring_fixes_breadth_live = snippet_tests("breadth")
+
+# session 16: ``roots(p, strip_zeros=False)`` with leading zeros gave all-NaN roots; JAX rolls the
+# k leading zeros to the end and sets only the last k roots to NaN (the others are the roots)
+test_jax_roots_leading_zeros, test_jax_roots_leading_zeros_live = snippet_tests("roots_leading_zeros")

@@ -177,3 +177,7 @@ def test_vmap_unmapped_python_number_outputs_are_weak(expr, jax_repr):
 from jax_snippets import snippet_tests  # noqa: E402
 
 test_jax_docstring_fixes_weak, test_jax_docstring_fixes_weak_live = snippet_tests("weak")
+
+# session 16: linear_call of Python numbers computes with weak values, and linear_transpose's
+# Python-number cotangent is weak where the function's output is (JAX's linear_call example)
+test_jax_weak_linear, test_jax_weak_linear_live = snippet_tests("weak_linear")

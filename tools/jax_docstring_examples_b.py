@@ -64,7 +64,19 @@ MODULES = (["jax", "jax.lax", "jax.lax.linalg", "jax.nn", "jax.nn.initializers",
             "jax.scipy.integrate", "jax.scipy.interpolate", "jax.scipy.linalg",
             "jax.scipy.ndimage", "jax.scipy.optimize", "jax.scipy.signal",
             "jax.scipy.sparse.linalg", "jax.scipy.spatial.transform", "jax.scipy.special",
-            "jax.scipy.stats"] + [f"jax.scipy.stats.{d}" for d in SCIPY_STATS])
+            "jax.scipy.stats"] + [f"jax.scipy.stats.{d}" for d in SCIPY_STATS]
+           # session 16: the other modules fgrad has
+           + ["jax.custom_derivatives", "jax.custom_batching", "jax.ad_checkpoint", "jax.sharding",
+              "jax.dtypes", "jax.flatten_util", "jax.stages", "jax.export", "jax.image", "jax.profiler",
+              "jax.experimental", "jax.experimental.checkify", "jax.experimental.jet",
+              "jax.experimental.sparse", "jax.experimental.ode", "jax.experimental.mesh_utils",
+              "jax.experimental.multihost_utils", "jax.experimental.shard_map"])
+
+# methods whose docstrings hold their own examples (the module runs above collect functions and
+# classes, not their methods; a method whose docstring is the jax.numpy function's is covered
+# there): "jax.Array.at" is run as ``jax.Array.at``'s docstring, in module "jax"'s namespace
+METHODS = ["jax.Array.at", "jax.Array.byteswap", "jax.Array.committed", "jax.Array.view",
+           "jax.custom_jvp.defjvp", "jax.custom_jvp.defjvps", "jax.custom_vjp.defvjp"]
 
 # the examples' module: their __name__ (the tool's namespace name) resolves to it
 _EXAMPLE_MODULE = "__jax_doctest__"
@@ -163,6 +175,17 @@ def run_examples(modules: Sequence[str] = tuple(MODULES), x64: bool = False,
             if progress:
                 progress(r)
         results += found
+    if "jax" in modules:
+        for name in METHODS:
+            if names and name not in names and name.rsplit(".", 1)[1] not in names:
+                continue
+            owner, method = name.rsplit(".", 1)
+            obj = getattr(getattr(importlib.import_module("jax"), owner.split(".", 1)[1]), method)
+            with examples_of_module("jax"):
+                r = rejudge(tool.run_function(name, obj, x64))
+            if progress:
+                progress(r)
+            results.append(r)
     return results
 
 

@@ -79,6 +79,30 @@ class ShapedArray:
         return f"ShapedArray({self.str_short()}{weak})"
 
 
+def aval_text(aval: ShapedArray, short_dtypes: bool = False) -> str:
+    """An abstract value as JAX's tracer reprs print it: ``float32[2,3]``, ``~`` marking a weak
+    type (``~float32[]``); with ``short_dtypes`` JAX's short names and no ``~`` (``f32[2,3]``,
+    ``i32[]``, ``bf16[4]``).
+
+    Example::
+
+        >>> import numpy as np
+        >>> aval_text(make_aval((2, 3), np.float32, True)), aval_text(make_aval((), np.int32), True)
+        ('~float32[2,3]', 'i32[]')
+    """
+    dims = ",".join(map(str, aval.shape))
+    if aval.dtype == FLOAT0:
+        return f"float0[{dims}]"
+    if short_dtypes:
+        name = aval.dtype.name
+        for long, short in (("bfloat", "bf"), ("complex", "c"), ("float", "f"), ("uint", "u"), ("int", "i")):
+            if name.startswith(long):
+                name = short + name[len(long):]
+                break
+        return f"{name}[{dims}]"
+    return f"{'~' if aval.weak_type else ''}{aval.dtype.name}[{dims}]"
+
+
 class ShapeDtypeStruct:
     """A shape and dtype standing in for an array (JAX's ``jax.ShapeDtypeStruct``): what
     `fgrad.eval_shape` returns, and an argument `fgrad.eval_shape`/`fgrad.make_jaxpr`
@@ -469,6 +493,41 @@ class Shard:
         return f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id})"
 
 
+class DeletedBuffer:
+    """What the buffer of a deleted array becomes (`ArrayImpl.delete`; a buffer donated to
+    ``jit``): its ``shape``, ``dtype``, ``ndim`` and ``size`` stay, any other use (reading,
+    printing, computing with it) raises JAX's ``RuntimeError``.
+
+    Example::
+
+        >>> import numpy as np
+        >>> b = DeletedBuffer((4,), np.dtype(np.int32))
+        >>> np.asarray(b)
+        Traceback (most recent call last):
+        RuntimeError: Array has been deleted with shape=int32[4].
+    """
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape: tuple, dtype: np.dtype) -> None:
+        self.shape, self.dtype = tuple(shape), np.dtype(dtype)
+
+    ndim, size = ShapedArray.ndim, ShapedArray.size  # (from ``shape``, as an abstract value's)
+
+    def _gone(self, *args: Any, **kwargs: Any):
+        dims = ",".join(str(d) for d in self.shape)
+        raise RuntimeError(f"Array has been deleted with shape={self.dtype.name}[{dims}].")
+
+    def __getattr__(self, name: str):
+        self._gone()
+
+    __array__ = __array_ufunc__ = __array_function__ = __getitem__ = __len__ = __iter__ = _gone
+    __float__ = __int__ = __index__ = __bool__ = __complex__ = __dlpack__ = _gone
+
+    def __repr__(self) -> str:
+        return f"DeletedBuffer({self.shape}, {self.dtype.name})"
+
+
 class ArrayImpl(Array):
     """A concrete array over a backend buffer that is never written.  ``_weak`` marks a
     weakly typed array (JAX's ``weak_type``: it takes the dtype of the arrays it meets).
@@ -557,6 +616,32 @@ class ArrayImpl(Array):
     def copy(self) -> "ArrayImpl":
         """A new array with its own buffer: ``x.copy()``."""
         return wrap(self._buf.copy(), self._weak)
+
+    def delete(self) -> None:
+        """Free the buffer (``jax.Array.delete``): the array keeps its shape and dtype, and
+        reading it raises ``RuntimeError`` (what a buffer donated to ``jit`` becomes).
+
+        Example::
+
+            >>> import fgrad.numpy as fnp
+            >>> x = fnp.ones(2)
+            >>> x.delete()
+            >>> x.is_deleted(), x.shape
+            (True, (2,))
+        """
+        if type(self._buf) is not DeletedBuffer:
+            self._buf = DeletedBuffer(self._buf.shape, self._buf.dtype)
+
+    def is_deleted(self) -> bool:
+        """Whether `delete` (or a donation to ``jit``) freed the buffer.
+
+        Example::
+
+            >>> import fgrad.numpy as fnp
+            >>> fnp.ones(2).is_deleted()
+            False
+        """
+        return type(self._buf) is DeletedBuffer
 
     def copy_to_host_async(self) -> None:
         """Start copying the data to the host (``jax.Array.copy_to_host_async``): a no-op,
@@ -791,6 +876,11 @@ class Tracer(Array):
 
     def __repr__(self) -> str:
         return f"Traced<{self.aval.str_short()}>with<{type(self._trace).__name__}>"
+
+    @staticmethod
+    def _part_text(x: Any) -> str:
+        """A value inside a tracer's repr, as JAX prints it: a tracer's repr, else ``str``."""
+        return repr(x) if isinstance(x, Tracer) else str(x)
 
     __str__ = __repr__
 

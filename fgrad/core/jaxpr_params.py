@@ -17,6 +17,11 @@ import numpy as np
 _RULES: dict[str, Callable[[dict, list], dict]] = {}
 
 
+# how fgrad evaluates an equation for JAX's face, which JAX's printed programs do not show:
+# ``xla_zeros`` (the signs of zero parts of complex results, `fgrad.ops.elementwise.XLA_ZERO_SIGNS`)
+_HIDDEN = frozenset({"xla_zeros"})
+
+
 def rule(*names: str):
     """Register ``fn(params, out_avals) -> printed params`` for the primitives ``names``.
 
@@ -45,7 +50,8 @@ def display(name: str, params: dict, out_avals: Sequence = ()) -> list[tuple[str
         [('permutation', (1, 0))]
     """
     fn = _RULES.get(name)
-    shown = dict(params) if fn is None else fn(dict(params), list(out_avals))
+    params = {k: v for k, v in params.items() if k not in _HIDDEN}
+    shown = params if fn is None else fn(params, list(out_avals))
     keys = sorted(shown)
     if "name" in shown:
         keys.remove("name")

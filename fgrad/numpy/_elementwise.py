@@ -25,7 +25,8 @@ from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..core.array import get_aval
 from ..core.narrow_floats import dtype_kind
-from ..ops.elementwise import eq, integer_pow_p, promote_args_inexact, promote_args_numeric, select
+from ..ops.elementwise import (XLA_ZERO_SIGNS, eq, integer_pow_p, jax_face_bind, promote_args_inexact,
+                               promote_args_numeric, select)
 from ..ops.lax_ops import int_division_by_zero
 from ..ops.specs import SPEC_LIST, OpSpec
 from . import _promotion_checks as _promotion
@@ -43,9 +44,12 @@ _SEQUENCES = (list, tuple)
 
 def _unary(spec: OpSpec, name: str):
     prim = spec.prim
-    bind = _promoting(spec, prim.bind)
-    # float-only (numeric-only) functions cast integer (bool) inputs first: no fast path then
+    bind = jax_face_bind(prim, _promoting(spec, prim.bind))
+    # float-only (numeric-only) functions cast integer (bool) inputs first: no fast path then;
+    # nor for complex operands of the ops whose zero signs are XLA's (`jax_face_bind`)
     fast_kinds = {"inexact": "fc", "numeric": "iufc"}.get(spec.promote, "biufc")
+    if prim.name in XLA_ZERO_SIGNS:
+        fast_kinds = fast_kinds.replace("c", "")
     error_name = _JAX_ERROR_NAME.get(name, name)
     ufunc = getattr(prim, "ufunc", None)
     if ufunc is not None and getattr(prim, "may_warn", False):

@@ -368,6 +368,8 @@ def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
         raise ValueError("fgrad.numpy.roots: input must be a rank-1 array.")
     dt = to_inexact_dtype(get_aval(p).dtype)
     cdt = to_complex_dtype(dt)
+    if not strip_zeros:
+        return _roots_with_zeros(fnp.astype(p, dt), cdt)
     trailing = 0
     if strip_zeros:
         vals = _concrete(p, "roots", "Pass strip_zeros=False to keep the shape static.")
@@ -376,14 +378,32 @@ def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
             return fnp.zeros(0, cdt)
         trailing = vals.shape[0] - int(nz[-1]) - 1
         p = p[int(nz[0]) : int(nz[-1]) + 1]
-    p = fnp.astype(p, dt)
-    n = get_aval(p).shape[0]
-    if n < 2:
-        r = fnp.zeros(0, cdt)
-    else:
-        first_row = fnp.negative(fnp.divide(p[1:], p[0]))[None, :]
-        below = fnp.eye(n - 2, n - 1, dtype=dt)
-        r = fnp.astype(fnp.linalg.eigvals(fnp.concatenate([first_row, below], axis=0)), cdt)
+    r = _companion_roots(fnp.astype(p, dt), cdt)
     if trailing:
         r = fnp.concatenate([r, fnp.zeros(trailing, cdt)])
     return r
+
+
+def _companion_roots(p: Array, cdt) -> Array:
+    """The eigenvalues of the companion matrix of the coefficients ``p`` (``p[0]`` nonzero)."""
+    n = get_aval(p).shape[0]
+    if n < 2:
+        return fnp.zeros(0, cdt)
+    first_row = fnp.negative(fnp.divide(p[1:], p[0]))[None, :]
+    below = fnp.eye(n - 2, n - 1, dtype=get_aval(p).dtype)
+    return fnp.astype(fnp.linalg.eigvals(fnp.concatenate([first_row, below], axis=0)), cdt)
+
+
+def _roots_with_zeros(p: Array, cdt) -> Array:
+    """`roots` with ``strip_zeros=False`` (traceable), as JAX computes it: the ``k`` leading
+    zeros are rolled to the end (``k`` roots at 0 instead of infinite ones), the roots at 0
+    sorted last, and the last ``k`` roots set to NaN -- the other roots stay."""
+    n = get_aval(p).shape[0]
+    if n < 2:
+        return fnp.zeros(0, cdt)
+    is_zero = fnp.equal(p, 0)
+    leading = fnp.where(fnp.all(is_zero), n, fnp.argmin(is_zero))
+    p = fnp.where(leading == n, fnp.ones((), get_aval(p).dtype), p)  # (no LAPACK on all zeros)
+    r = _companion_roots(fnp.roll(p, fnp.negative(leading)), cdt)
+    r = fnp.take(r, fnp.argsort(fnp.equal(r, 0), stable=True))  # zero roots last, else in order
+    return fnp.where(fnp.arange(n - 1) < n - 1 - leading, r, fnp.asarray(complex(np.nan, np.nan), cdt))

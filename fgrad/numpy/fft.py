@@ -229,10 +229,18 @@ def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None =
 
         >>> import fgrad.numpy as fnp
         >>> fnp.fft.ihfft(fnp.asarray([1.0, 1.0, 1.0, 1.0]))
-        Array([1.-0.j, 0.-0.j, 0.-0.j], dtype=complex128)
+        Array([1.+0.j, 0.+0.j, 0.+0.j], dtype=complex128)
     """
     _check_norm(norm, "ihfft")
-    return _ew.conj(rfft(a, n, axis, _swap(norm)))
+    # JAX's order of operations, whose signed zeros the result keeps: the unnormalized rfft,
+    # scaled up by ``norm`` (a complex factor), conjugated, then times ``1 / n`` (a complex
+    # product: the conjugate's -0 imaginary parts of positive real parts become +0)
+    y = rfft(a, n, axis)
+    nn = _get_aval(_arr(a)).shape[axis] if n is None else int(n)
+    if norm in ("ortho", "forward"):
+        y = _ew.mul(y, np.asarray(math.sqrt(nn) if norm == "ortho" else float(nn), _get_aval(y).dtype))
+    y = _ew.conj(y)
+    return _ew.mul(y, np.asarray(1 / nn, _get_aval(y).dtype))
 
 
 def fftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,

@@ -46,6 +46,7 @@ from ..ops.shape import reshape as _reshape
 from ..ops.shape import transpose as _transpose
 from ..ops._util import normalize_axis as _normalize_axis
 from ._products import cross, matmul, outer, tensordot, vecdot
+from . import _householder
 from ..transforms.custom import custom_jvp as _custom_jvp
 from ._creation import asarray as _asarray
 from ._indexing import diagonal as _diagonal
@@ -480,11 +481,25 @@ def svdvals(x: ArrayLike) -> Array:
 
 
 def qr(a: ArrayLike, mode: str = "reduced") -> Array | tuple[Array, ...]:
-    """QR decomposition; ``mode`` is 'reduced', 'complete' or 'r'."""
+    """QR decomposition; ``mode`` is 'reduced' (or JAX's 'full', the same), 'complete', 'r'
+    or 'raw': LAPACK's Householder form ``(h, taus)``, ``h`` (..., n, m) holding ``R`` and the
+    reflectors transposed, as NumPy's and JAX's (`fgrad.lax.linalg.ormqr` /
+    ``householder_product`` take ``h.mT`` and ``taus``).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> h, taus = fnp.linalg.qr(fnp.asarray([[3.0], [4.0]]), mode="raw")
+        >>> h, taus
+        (Array([[-5. ,  0.5]], dtype=float64), Array([1.6], dtype=float64))
+    """
     a = _float(a, "qr")
     _matrix(a, "qr")
-    if mode not in ("reduced", "complete", "r"):
-        raise ValueError(f"linalg.qr: unsupported mode {mode!r} (use 'reduced', 'complete' or 'r')")
+    if mode not in ("reduced", "full", "complete", "r", "raw"):
+        raise ValueError(f"linalg.qr: unsupported mode {mode!r} (use 'reduced', 'complete', 'r' or 'raw')")
+    if mode == "raw":
+        h, taus = _householder.geqrf(a)
+        return QRResult(_mT(h), taus)
     q, r = _L.qr(a, full_matrices=(mode == "complete"))
     return r if mode == "r" else QRResult(q, r)
 

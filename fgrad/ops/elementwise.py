@@ -376,15 +376,81 @@ def unary(name: str, np_fn, deriv=None, kernel=None, tangent=None) -> Primitive:
     """A unary op; ``deriv(x, y)`` gives dy/dx from input and output (None: not
     differentiable, tangent is zero), or ``tangent(t, y, x)`` the output tangent itself
     (a rule that divides, as JAX's ``log``: ``t / x`` keeps ``x``, not ``1 / x``)."""
-    prim = elementwise(name, lambda xp, x: np_fn(x), kernel)  # ufuncs dispatch to cupy too
+    zeros = XLA_ZERO_SIGNS.get(name)
+
+    def impl(xp, x, *, xla_zeros=False):  # ufuncs dispatch to cupy too
+        y = np_fn(x)
+        return _with_xla_zero_signs(xp, zeros, x, y) if xla_zeros and zeros is not None else y
+
+    prim = elementwise(name, impl, kernel)
     prim.ufunc = np_fn
     if tangent is not None:
-        defjvp2(prim, tangent)
+        defjvp2(prim, lambda t, y, x, **params: tangent(t, y, x))
     elif deriv is None:
         defzero(prim)
     else:
-        defjvp2(prim, lambda t, y, x: mul(t, deriv(x, y)))
+        defjvp2(prim, lambda t, y, x, **params: mul(t, deriv(x, y)))
     return prim
+
+
+# The signs XLA's complex formulas (JAX's face) give the zero parts of complex results where
+# NumPy's (C99's, PyTorch's) give the other sign: for each unary op, ``(result part, operand
+# part, sign)`` -- where that part of the operand is zero and that part of the result is zero,
+# the result's is ``+0.`` (sign 1) or ``-0.`` (sign -1).  ``cos(x)``'s imaginary part is
+# ``-sin(re x) sinh(im x)``: C99 gives ``-0.`` for ``cos(3j)``, JAX's lowering selects ``+0.``
+# where ``re x == 0``.  Applied when the primitive is bound with ``xla_zeros=True`` (what
+# `fgrad.numpy` and `fgrad.lax` do for complex operands; the PyTorch face does not).
+XLA_ZERO_SIGNS: dict[str, tuple[tuple[str, str, int], ...]] = {
+    "sin": (("real", "real", 1),), "tan": (("real", "real", 1),), "cos": (("imag", "real", 1),),
+    "exp": (("imag", "imag", 1),), "exp2": (("imag", "imag", 1),),
+    "expm1": (("imag", "imag", 1), ("real", "real", 1)),
+    "sinh": (("real", "real", 1), ("imag", "imag", 1)), "cosh": (("imag", "real", 1), ("imag", "imag", 1)),
+    "tanh": (("imag", "imag", 1),), "sqrt": (("imag", "imag", 1),),
+    "asin": (("imag", "imag", 1),), "acos": (("imag", "imag", -1),), "acosh": (("imag", "imag", 1),),
+    "asinh": (("real", "real", 1),), "atan": (("imag", "imag", -1),), "atanh": (("real", "real", 1),),
+    "sign": (),  # JAX's sign(0j) is the operand itself, its zeros' signs kept
+}
+
+
+def jax_face_bind(prim: Primitive, bind=None):
+    """``bind`` (default ``prim.bind``) as JAX's face binds ``prim``: a complex operand gets
+    XLA's zero signs (``xla_zeros=True``, `XLA_ZERO_SIGNS`); ``bind`` itself where ``prim``
+    has none.
+
+    Example::
+
+        >>> import numpy as np
+        >>> jax_face_bind(cos_p)(np.complex64(3j))
+        Array(10.067662+0.j, dtype=complex64)
+    """
+    bind = prim.bind if bind is None else bind
+    if prim.name not in XLA_ZERO_SIGNS:
+        return bind
+    prim_bind = prim.bind
+
+    def face_bind(x):
+        dt = getattr(x, "dtype", None)
+        if type(x) is complex or (dt is not None and getattr(dt, "kind", None) == "c"):
+            return prim_bind(x, xla_zeros=True)  # (complex operands need no promotion)
+        return bind(x)
+
+    return face_bind
+
+
+def _with_xla_zero_signs(xp, rules, x, y):
+    """``y`` (a unary op's result on ``x``) with the zero signs of `XLA_ZERO_SIGNS` ``rules``."""
+    if getattr(y, "dtype", None) is None or y.dtype.kind != "c":
+        return y
+    y = xp.array(y, copy=True)
+    if not rules:  # sign
+        zero = x == 0
+        y[zero] = xp.asarray(x, y.dtype)[zero] if xp.ndim(x) else x
+        return y
+    for out_part, in_part, sign in rules:
+        part = getattr(y, out_part)  # a view: assignments write into y
+        fix = (getattr(xp.asarray(x), in_part) == 0) & (part == 0)
+        part[fix] = 0.0 if sign > 0 else -0.0
+    return y
 
 
 def nondiff(name: str, impl, kernel=None) -> Primitive:
@@ -1297,7 +1363,9 @@ for _p in list(globals().values()):
         _p.may_warn = _p not in _NEVER_WARN
         if _p.may_warn:
             # one-ufunc primitives take no parameters: a fixed-arity wrapper is cheaper
-            _n = _p.impl.__code__.co_argcount if getattr(_p, "ufunc", None) is not None else None
+            _code = _p.impl.__code__
+            _n = _code.co_argcount if getattr(_p, "ufunc", None) is not None and not _code.co_kwonlyargcount \
+                else None
             _p.impl = quiet(_p.impl, _n if _n in (2, 3) else None)
         _u = getattr(_p, "ufunc", None)
         _p.quiet_ufunc = None if _u is None else (quiet(_u) if _p.may_warn else _u)

@@ -110,7 +110,7 @@ def _generate() -> dict:
     for spec in SPEC_LIST:
         if spec.lax and spec.generates("lax") and spec.family in ("unary", "binary"):
             if spec.family == "unary":
-                f = _unary(spec.prim.bind, spec.lax)
+                f = _unary(_ew.jax_face_bind(spec.prim), spec.lax)
             else:
                 f = _binary(spec.prim.bind, spec.lax, spec.numpy[0] if spec.numpy else None,
                             same_dtypes=spec.lax != "pow")

@@ -30,8 +30,7 @@ import fgrad.lax as lax
 import fgrad.numpy as fnp
 import fgrad.torch as torch
 
-from .. import _lax_linalg
-from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..numpy import _householder
 from . import _dtypes as D, _errors
 from ._dispatch import apply_op, write_out
 from ._faces import as_tensor_arg
@@ -601,33 +600,6 @@ def eigvals(A: Tensor, *, out: Tensor | None = None) -> Tensor:
 # Householder QR
 
 
-def _geqrf(a: Any) -> tuple[Any, Any]:
-    """LAPACK ``geqrf`` (unblocked ``geqr2``): ``R`` on and above the diagonal, the
-    reflectors' vectors below it, and their ``tau``s."""
-    m, n = a.shape[-2:]
-    idx = np.arange(m)
-    cidx = np.arange(n)
-    complex_input = _dtype_kind(a.dtype) == "c"
-    r, vs, taus = a, [], []
-    for j in range(min(m, n)):
-        v, tau, beta = _lax_linalg._householder(r[..., :, j], j, idx, complex_input)
-        vh_r = fnp.sum(fnp.conj(v)[..., :, None] * r, axis=-2)
-        r = r - (fnp.conj(tau)[..., None, None] * v[..., :, None]) * vh_r[..., None, :]
-        col = fnp.where(idx == j, beta.astype(a.dtype)[..., None], fnp.where(idx > j, 0.0, r[..., :, j]))
-        r = fnp.where(cidx == j, col.astype(a.dtype)[..., :, None], r)
-        vs.append(v)
-        taus.append(tau)
-    if not taus:
-        return a, fnp.zeros(a.shape[:-2] + (0,), a.dtype)
-    v = fnp.stack(vs, axis=-1)
-    below = idx[:, None] > np.arange(len(vs))[None, :]
-    packed_v = fnp.where(below, v, 0.0)
-    if n > len(vs):
-        packed_v = fnp.concatenate([packed_v, fnp.zeros(a.shape[:-1] + (n - len(vs),), a.dtype)], axis=-1)
-    lower = idx[:, None] > cidx[None, :]
-    return fnp.where(lower, packed_v, r).astype(a.dtype), fnp.stack(taus, axis=-1)
-
-
 def geqrf(input: Tensor, *, out: Any = None) -> tuple[Tensor, Tensor]:
     """LAPACK's ``geqrf``: ``(a, tau)`` with ``R`` on and above the diagonal of ``a`` and the
     Householder vectors below it (use with `householder_product` or `ormqr`).  No derivative,
@@ -643,7 +615,7 @@ def geqrf(input: Tensor, *, out: Any = None) -> tuple[Tensor, Tensor]:
     if a.dim() < 2:
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
     _not_implemented_for("geqrf_cpu", a)
-    qr, tau = apply_op("GeqrfBackward0", ("geqrf",), _geqrf, (a.detach(),), multi=True)
+    qr, tau = apply_op("GeqrfBackward0", ("geqrf",), _householder.geqrf, (a.detach(),), multi=True)
     qr, tau = _no_derivative(
         (qr, tau), a, NotImplementedError, "the derivative for 'geqrf' is not implemented."
     )

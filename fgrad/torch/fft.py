@@ -205,7 +205,12 @@ def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
         >>> torch.fft.ihfft(torch.tensor([8.0, -2.0, 0.0, -2.0]))
         tensor([1.-0.j, 2.-0.j, 3.-0.j])
     """
-    return _one_dim("ihfft", fnp.fft.ihfft, input, n, dim, norm, out, real_in=True)
+    # PyTorch conjugates after normalizing (its -0 imaginary parts stay; JAX's ihfft
+    # normalizes after conjugating, which makes some of them +0)
+    def dual_rfft(a, n, axis, norm):
+        return fnp.fft.rfft(a, n=n, axis=axis, norm=_DUAL[norm])
+
+    return _one_dim("ihfft", dual_rfft, input, n, dim, norm, out, real_in=True, conj_out=True)
 
 
 def fft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wrap
+from ..core.array import ArrayImpl, ShapedArray, Tracer, aval_text, get_aval, make_aval, wrap
 from ..core.weak_types import WEAK_SCALAR_TYPES
 from ..core.trace import Trace, concretization_error_type, caller_site, current, new_trace, origin, state
 from ..core.constants import host_array, zeros_like
@@ -42,6 +42,12 @@ class BatchTracer(Tracer):
             b = self.bdim
             av = self._aval = make_aval(inner.shape[:b] + inner.shape[b + 1:], inner.dtype, inner.weak_type)
         return av
+
+    def __repr__(self) -> str:
+        """JAX's: ``VmapTracer(aval=float32[], batched=float32[3])`` (the batched value's type)."""
+        return f"VmapTracer(aval={aval_text(self.aval)}, batched={aval_text(get_aval(self.val))})"
+
+    __str__ = __repr__
 
 
 class BatchTrace(Trace):

@@ -41,6 +41,7 @@ from ..core.placement import placement_of
 from ..core.provenance import CHECKS
 from ..core.trace import EVAL_TRACE, new_trace, origin, state
 from ..core.primitive import JIT_NAN_MESSAGE
+from ..errors import JaxRuntimeError
 from ..tree_util import _array_nodes as _ARRAY_NODES
 from ..tree_util import _registry as _TREE_NODES
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
@@ -182,6 +183,53 @@ class _Entry:
         self.weak = weak if any(weak) else None  # the weakly typed outputs
 
 
+def _donated_leaves(args: tuple, kwargs: dict, donate_argnums: tuple, donate_argnames: tuple,
+                    pnames: list) -> list:
+    """The arrays of a call's donated arguments (by position or by name, passed either way)."""
+    nargs = len(args)
+    positions = {i % nargs for i in donate_argnums if -nargs <= i < nargs}
+    positions |= {pnames.index(n) for n in donate_argnames if n in pnames and pnames.index(n) < nargs}
+    names = set(donate_argnames) | {pnames[i] for i in donate_argnums if 0 <= i < len(pnames)}
+    kept = [a for i, a in enumerate(args) if i not in positions] + \
+        [v for k, v in kwargs.items() if k not in names]
+    trees = [args[i] for i in sorted(positions)] + [v for k, v in kwargs.items() if k in names]
+    donated = [x for x in tree_flatten(trees)[0] if type(x) is ArrayImpl]
+    ids = [id(x) for x in donated]
+    if len(set(ids)) < len(ids) or set(ids) & {id(x) for x in tree_flatten(kept)[0]}:
+        raise JaxRuntimeError(
+            "INVALID_ARGUMENT: Attempt to use a buffer that was previously donated in the same call "
+            "(an array passed both as a donated argument and as another argument: f(donate(a), a)); "
+            "pass a copy (x.copy()) as one of them")
+    return donated
+
+
+def _delete_donated(donated: list, out: Any) -> None:
+    """Delete each donated array whose buffer a result can take (one result of its shape and
+    dtype per donated array, as XLA aliases them), as JAX does on one device; warn, as JAX,
+    of those none can take."""
+    results = [x for x in tree_flatten(out)[0] if type(x) is ArrayImpl]
+    free = {}
+    for r in results:
+        key = (r.shape, r.dtype)
+        free[key] = free.get(key, 0) + 1
+    unusable, seen = [], set()
+    for x in donated:
+        if id(x) in seen or x.is_deleted() or any(r is x for r in results):
+            continue
+        seen.add(id(x))
+        key = (x.shape, x.dtype)
+        if free.get(key, 0):
+            free[key] -= 1
+            x.delete()
+        else:
+            unusable.append(f"ShapedArray({x.dtype.name}[{','.join(str(d) for d in x.shape)}])")
+    if unusable:
+        import warnings
+        warnings.warn(f"Some donated buffers were not usable: {', '.join(unusable)}.\n"
+                      "See an explanation at https://docs.jax.dev/en/latest/faq.html#buffer-donation.",
+                      stacklevel=3)
+
+
 def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence[int] = (),
         static_argnames: str | Iterable[str] = (), donate_argnums: int | Sequence[int] = (),
         donate_argnames: str | Iterable[str] = (), inline: bool = False, keep_unused: bool = False,
@@ -192,7 +240,9 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
 
     ``static_argnums``/``static_argnames``: arguments passed as Python values (hashed by
     value, part of the cache key) instead of traced arrays.  ``donate_argnums``/
-    ``donate_argnames`` are accepted for compatibility and ignored.  JAX's ``inline`` (a jitted
+    ``donate_argnames``: as JAX on one device, a donated argument array whose buffer a
+    result of the same shape and dtype can reuse is deleted by the call (reading it raises
+    ``RuntimeError``); one no result can use is kept, with JAX's warning.  JAX's ``inline`` (a jitted
     function called inside another is traced into it; fgrad always does so),
     ``keep_unused``, ``compiler_options`` and the single-device ``in_shardings`` are accepted
     and change nothing; the results record ``out_shardings`` as their ``.sharding``.
@@ -236,6 +286,10 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     for i in static_argnums:
         if 0 <= i < len(pnames) and pnames[i] not in static_argnames:
             static_argnames += (pnames[i],)
+    if isinstance(donate_argnames, str):
+        donate_argnames = (donate_argnames,)
+    donate_argnames = tuple(donate_argnames)
+    donating = bool(donate_argnums or donate_argnames)
     fname = getattr(fun, "__name__", type(fun).__name__)
     cache, fast, stats = _caches_for(fun, (static_argnums, static_argnames))
     has_static = bool(static_argnums or static_argnames)
@@ -322,6 +376,12 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
             except FloatingPointError:
                 print(JIT_NAN_MESSAGE)  # as JAX, for the jitted function's own check
                 raise
+        if donating and state.trace is EVAL_TRACE:
+            donated = _donated_leaves(args, kwargs, donate_argnums, donate_argnames, pnames)
+            entry, flat = lookup(args, kwargs)
+            out = entry.unflatten(run(entry, flat))
+            _delete_donated(donated, out)
+            return out
         ctx = trace_context[0]  # options that change tracing: part of the key when set
         if not kwargs and not has_static:
             # the call-path index: each argument an array (keyed by buffer type, shape and
@@ -657,7 +717,7 @@ class Compiled:
         """Estimated costs of one call (JAX's dict of XLA's estimates; fgrad counts its own
         program): ``"flops"`` (2 M N K per contraction, one per output element of every
         other equation) and ``"bytes accessed"`` (the arguments and results)."""
-        return program_costs(self._lowered._entry.closed.jaxpr)
+        return self._lowered.cost_analysis()
 
     def memory_analysis(self) -> MemoryStats:
         """Argument, output and (an upper bound of the) temporary sizes in bytes."""
@@ -791,6 +851,21 @@ class Lowered:
             types = [_shape_dtype(x) for x in self._flat]
             self._compiled = Compiled(exe, self._jitted, types, self._leaves, self._fname, self)
         return self._compiled
+
+    def cost_analysis(self) -> dict[str, float]:
+        """Estimated costs of one call, before compiling (JAX's ``Lowered.cost_analysis()``,
+        XLA's estimates; fgrad counts its own program): ``"flops"`` (2 M N K per contraction,
+        one per output element of every other equation) and ``"bytes accessed"`` (the
+        arguments and results).
+
+        Example::
+
+            >>> import fgrad, fgrad.numpy as jnp
+            >>> lowered = fgrad.jit(lambda a, b: a @ b).lower(jnp.ones((2, 3)), jnp.ones((3, 4)))
+            >>> lowered.cost_analysis()["flops"]
+            48.0
+        """
+        return program_costs(self._entry.closed.jaxpr)
 
     @property
     def optimized(self):

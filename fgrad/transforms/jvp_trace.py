@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.narrow_floats import dtype_kind
-from ..core.array import ArrayImpl, Tracer, get_aval, wrap
+from ..core.array import ArrayImpl, Tracer, aval_text, get_aval, wrap
 from ..core.constants import zeros_like
 from ..core.provenance import register_rule_frame
 from ..core.trace import Trace, current, new_trace, state
@@ -38,6 +38,13 @@ class JVPTracer(Tracer):
     @property
     def shape(self):
         return self.primal.shape if hasattr(self.primal, "shape") else ()
+
+    def __repr__(self) -> str:
+        """JAX's: ``JVPTracer(primal=1.0, tangent=1.0)`` (a zero tangent ``Zero(float32[])``)."""
+        tangent = f"Zero({aval_text(self.aval)})" if self.tangent is None else self._part_text(self.tangent)
+        return f"JVPTracer(primal={self._part_text(self.primal)}, tangent={tangent})"
+
+    __str__ = __repr__
 
 
 def to_concrete(x, what: str):

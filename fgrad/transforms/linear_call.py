@@ -19,6 +19,7 @@ from ..core.array import get_aval
 from ..core.constants import zeros, zeros_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule, deflinear_in
+from ..ops.elementwise import convert_element_type
 from ..ops.shape import bdim_to_front
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .batching import vmap
@@ -45,8 +46,9 @@ def linear_call(fun: Callable, fun_transpose: Callable, residual_args: Any, line
     """
     res, res_tree = tree_flatten(residual_args)
     lin, lin_tree = tree_flatten(linear_args)
-    res = [_as_array(x) for x in res]
-    lin = [_as_array(x) for x in lin]
+    res = [_weak_as_array(x) for x in res]
+    lin = [_weak_as_array(x) for x in lin]
+    avals = [get_aval(x) for x in res + lin]
     n_res = len(res)
     out_trees: list = []
 
@@ -57,7 +59,7 @@ def linear_call(fun: Callable, fun_transpose: Callable, residual_args: Any, line
         return leaves
 
     name = getattr(fun, "__name__", "function")
-    fun_p, fun_consts = _trace(fun_flat, [get_aval(x) for x in res + lin], f"linear_call {name}")
+    fun_p, fun_consts = _trace(fun_flat, avals, f"linear_call {name}")
     out_tree = out_trees[-1]
     out_avals = [v.aval for v in fun_p.jaxpr.outvars]
 
@@ -76,11 +78,19 @@ def linear_call(fun: Callable, fun_transpose: Callable, residual_args: Any, line
                                  f"{get_aval(c).shape} for a linear argument of shape {get_aval(x).shape}")
         return leaves
 
-    tr_p, tr_consts = _trace(transpose_flat, [get_aval(x) for x in res] + out_avals,
+    tr_p, tr_consts = _trace(transpose_flat, avals[:n_res] + out_avals,
                              f"linear_call transpose of {name}")
     outs = linear_call_p.bind(*fun_consts, *tr_consts, *res, *lin, fun=fun_p, transpose=tr_p,
                               counts=(len(fun_consts), len(tr_consts), n_res))
     return tree_unflatten(out_tree, list(outs))
+
+
+def _weak_as_array(x):
+    """An argument as an array; a Python number weakly typed (on the default device), as
+    JAX's: ``linear_call(f, t, 3., 9.)`` computes with ``~float32`` values."""
+    if type(x) in (bool, int, float, complex):
+        return convert_element_type(x, get_aval(x).dtype, weak_type=True)
+    return _as_array(x)
 
 
 def _split(args, counts):

@@ -85,8 +85,8 @@ def linear_transpose(fun: Callable, *primals: Any, reduce_axes: tuple = ()) -> C
 
 
 def _check_cotangent(ct, aval):
-    if isinstance(ct, (bool, int, float, complex)):
-        return convert_element_type(ct, aval.dtype)
+    if isinstance(ct, (bool, int, float, complex)):  # weak where the output is (JAX)
+        return convert_element_type(ct, aval.dtype, weak_type=aval.weak_type)
     ct_aval = get_aval(ct)
     if ct_aval.shape != aval.shape or ct_aval.dtype != aval.dtype:
         raise TypeError(f"linear_transpose: the cotangent has type {ct_aval.dtype}{list(ct_aval.shape)} "

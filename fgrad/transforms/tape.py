@@ -29,7 +29,7 @@ import numpy as np
 from .._lru import LRU
 from ..backends import _BY_TYPE, xp_of
 from ..core.narrow_floats import dtype_kind
-from ..core.array import ArrayImpl, Tracer, get_aval, make_aval, wrap
+from ..core.array import FLOAT0, ArrayImpl, Tracer, aval_text, get_aval, make_aval, wrap
 from ..core.constants import constant_like, host_array
 from ..core.executor import device_of, place_consts
 from ..core.logs import get_logger
@@ -72,6 +72,16 @@ class TapeTracer(Tracer):
     @property
     def dtype(self):
         return self.primal._buf.dtype
+
+    def __repr__(self) -> str:
+        """JAX's (the value ``grad``/``vjp`` differentiate): ``GradTracer(primal=1.0,
+        typeof(tangent)=f32[])``; an integer or bool primal's tangent is ``float0``."""
+        av = self.aval
+        tangent = av if av.dtype.kind in "fc" else make_aval(av.shape, FLOAT0)
+        primal = self._part_text(self.primal)
+        return f"GradTracer(primal={primal}, typeof(tangent)={aval_text(tangent, True)})"
+
+    __str__ = __repr__
 
 
 class _OpVJP:
