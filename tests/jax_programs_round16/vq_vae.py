@@ -20,7 +20,7 @@ class VQState:
     codebook: jax.Array
     ema_count: jax.Array
     ema_sum: jax.Array
-    step: int = field(metadata=dict(static=True), default=0)
+    decay: float = field(metadata=dict(static=True), default=DECAY)
 
 
 def init_mlp(key, sizes):
@@ -63,11 +63,12 @@ def loss_fn(params, state, x):
 def ema_update(state, z, idx):
     onehot = jax.nn.one_hot(idx.reshape(-1), K, dtype=z.dtype)
     flat = z.reshape(-1, D)
-    count = DECAY * state.ema_count + (1 - DECAY) * onehot.sum(0)
+    decay = state.decay
+    count = decay * state.ema_count + (1 - decay) * onehot.sum(0)
     total = count.sum()
     count = (count + 1e-5) / (total + K * 1e-5) * total
-    ema_sum = DECAY * state.ema_sum + (1 - DECAY) * onehot.T @ flat
-    return VQState(ema_sum / count[:, None], count, ema_sum, state.step + 1)
+    ema_sum = decay * state.ema_sum + (1 - decay) * onehot.T @ flat
+    return VQState(ema_sum / count[:, None], count, ema_sum, decay)
 
 
 @jax.jit
@@ -86,7 +87,7 @@ params = {"enc": init_mlp(ke, [32, 64, N_LATENT * D]), "dec": init_mlp(kd, [N_LA
 codebook = random.normal(kc, (K, D))
 state = VQState(codebook, jnp.ones(K), codebook.copy())
 x = make_data(kx, 128)
-print("leaves", [a.shape for a in jax.tree.leaves(state)], "step", state.step)
+print("leaves", [a.shape for a in jax.tree.leaves(state)], "decay (static)", state.decay)
 q, idx = quantize(state.codebook, jnp.eye(D)[:3])
 print("nearest codes", idx, q.shape)
 
@@ -100,6 +101,6 @@ for i in range(200):
     if i % 40 == 0 or i == 199:
         print(f"step {i:3d} loss {loss:.4f} recon {rec:.4f} commit {commit:.4f} "
               f"perplexity {ppl:.3f} dead codes {dead}")
-print("state step (static)", state.step, "ema count sum", state.ema_count.sum())
+print("ema count sum", state.ema_count.sum())
 _, (_, _, _, idx) = loss_fn(params, state, x[:2])
 print("codes of two signals", idx)
