@@ -19,11 +19,11 @@ def anderson(f, z0, m=5, lam=1e-4, max_iter=50, tol=1e-6, beta=1.0):
     f0 = f(z0)
     X = jnp.zeros((m, n), z0.dtype).at[0].set(z0.ravel()).at[1].set(f0.ravel())
     F = jnp.zeros((m, n), z0.dtype).at[0].set(f0.ravel()).at[1].set(f(f0).ravel())
-    res = jnp.zeros(max_iter, z0.dtype)
+    res = jnp.ones(max_iter, z0.dtype)
 
     def cond(state):
         k, _, _, res = state
-        return (k < max_iter) & ((k < 2) | (res[k - 1] > tol))
+        return (k < max_iter) & (res[k - 1] > tol)
 
     def body(state):
         k, X, F, res = state
@@ -31,9 +31,11 @@ def anderson(f, z0, m=5, lam=1e-4, max_iter=50, tol=1e-6, beta=1.0):
         G = F - X
         mask = jnp.arange(m) < n_
         G = jnp.where(mask[:, None], G, 0.0)
+        # unused slots decoupled (zero constraint row/column, unit diagonal): their alpha is 0
         GTG = G @ G.T + lam * jnp.eye(m) + jnp.diag(jnp.where(mask, 0.0, 1.0))
-        H_ = jnp.block([[jnp.zeros((1, 1)), jnp.ones((1, m))],
-                        [jnp.ones((m, 1)), GTG]])
+        ones = mask.astype(z0.dtype)
+        H_ = jnp.block([[jnp.zeros((1, 1)), ones[None, :]],
+                        [ones[:, None], GTG]])
         y = jnp.zeros(m + 1).at[0].set(1.0)
         alpha = jnp.linalg.solve(H_, y)[1:]
         alpha = jnp.where(mask, alpha, 0.0)

@@ -87,4 +87,4 @@ for k in range(1, 5):
     _, ll_k, it_k = fit(x, k, random.PRNGKey(10 + k))
     n_params = (k - 1) + k * D + k * D * (D + 1) // 2
     bic = -2 * ll_k + n_params * jnp.log(x.shape[0])
-    print(f"k={k} iters {it_k} ll {ll_k:.3f} bic {bic:.3f}")
+    print(f"k={k} ll {ll_k:.3f} bic {bic:.3f}")
