@@ -28,7 +28,15 @@ from test_jax_programs_round8 import program_tests
 PROGRAMS = Path(__file__).resolve().parent / "jax_programs_round16"
 NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py"))
 FAST = {"vq_vae", "wgan_gp"}  # the default run's programs (32-bit mode)
-RTOL_PROGRAM: dict = {}
+RTOL_PROGRAM: dict = {
+    # XLA's float32 arccosh/rsqrt differ from NumPy's by an ulp (the printed distances show
+    # it); 300 epochs of Riemannian SGD at step 0.3 grow that to 0.7% in the late norms (the
+    # 64-bit run agrees to 1e-9)
+    ("poincare_embeddings", "32"): 1e-2,
+    # float32 knots are differences of a cumsum of softmax widths (XLA's float32 exp is an ulp
+    # off NumPy's); a log-derivative near 0 (0.0129) carries that cancellation: 1.3e-4
+    ("spline_flow", "32"): 3e-4,
+}
 
 (
     test_program_prints_what_jax_prints_32bit,
