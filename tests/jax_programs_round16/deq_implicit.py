@@ -108,8 +108,8 @@ print("implicit grad vs unrolled grad (max abs diff < 1e-4)", {
 gx = jax.grad(loss_deq, argnums=1)(params, x)
 eps = 1e-3 if jnp.zeros(()).dtype == jnp.float32 else 1e-6
 e0 = jnp.zeros(D_IN).at[0].set(eps)
-print("input grad vs central difference", gx[0],
-      (loss_deq(params, x + e0) - loss_deq(params, x - e0)) / (2 * eps))
+fd = (loss_deq(params, x + e0) - loss_deq(params, x - e0)) / (2 * eps)
+print("input grad", gx[0], "agrees with a central difference", jnp.abs(gx[0] - fd) < 1e-2)
 
 X = random.normal(kc, (48, D_IN))
 labels = jnp.argmax(X[:, :N_CLASSES] + 0.3 * X[:, 1:N_CLASSES + 1], axis=1)
