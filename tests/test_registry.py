@@ -43,6 +43,8 @@ TESTED_ELSEWHERE = {
     "custom_lin": "tests/test_transforms.py",   # custom_vjp under grad / vmap / nesting
     "custom_vmap_call": "tests/test_custom_gradient_vmap.py",  # custom_vmap: vmap/jit/nesting/jvp
     "linear_call": "tests/test_custom_gradient_vmap.py",  # jvp, transpose, vmap vs loop, jit
+    # torch.log2/log10's primitives (jnp.log2/log10 compose log as JAX does): values, grad, vmap, jit
+    **{n: "tests/test_jax_programs_round16.py" for n in ("log2", "log10")},
     # the fused LSTM/GRU recurrences and their derivative pairs: values, FD orders 1-2, vmap, jit
     **{f"{c}_sequence{s}": "tests/test_rnn_sequence.py"
        for c in ("lstm", "gru") for s in ("", "_jvp", "_vjp")},

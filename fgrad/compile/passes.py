@@ -383,6 +383,7 @@ class _Rewriter:
                 aval = ShapedArray(expanded, src.aval.dtype, src.aval.weak_type)
                 src = self.new_eqn(reshape_p, [src], aval, {"new_sizes": expanded})
             new[i] = src
+            full[i] = False  # no longer full: a later operand may lean on another one only
             changed = True
         if not changed:
             return False

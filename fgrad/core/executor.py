@@ -167,16 +167,18 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
     roots: dict = {}
     fresh_at: dict = {}  # fresh ufunc result -> (its line's index, ufunc, function name, operands)
     pinned: set = set()  # fresh results an effect may hold on to (a callback's operand)
+    thin: set = set()  # broadcast_in_dim results left to NumPy's broadcasting (not full size)
     for i, e in enumerate(jaxpr.eqns):
         args = ", ".join(ref(v) for v in e.invars)
         ufunc = getattr(e.prim, "ufunc", None)
         target = None
         fresh_line = None
         np_call = False  # a NumPy ufunc's call: its result shares memory with its out= target only
-        if e.prim.name == "broadcast_in_dim" and _ufuncs_broadcast_it(e.outvars[0], consumers, keep):
+        if e.prim.name == "broadcast_in_dim" and _ufuncs_broadcast_it(e.outvars[0], consumers, keep, thin):
             # only ufuncs read it, each with a full-shape operand: NumPy's broadcasting does the
             # rest, so the operand only gets its rank (a reshape, not np.broadcast_to)
             owned.difference_update(e.invars)
+            thin.add(e.outvars[0])
             expanded = [1] * len(e.params["shape"])
             for k, d in enumerate(e.params["broadcast_dimensions"]):
                 expanded[d] = e.invars[0].aval.shape[k]
@@ -515,10 +517,11 @@ def constant_operand(ufunc, value, dtype, shape):
     return c
 
 
-def _ufuncs_broadcast_it(v, consumers: dict, keep: set) -> bool:
+def _ufuncs_broadcast_it(v, consumers: dict, keep: set, thin: set) -> bool:
     """True when ``v`` (a ``broadcast_in_dim`` result) is not an output and each equation
     reading it is a parameterless NumPy ufunc whose result has ``v``'s shape and which has
-    another operand of that full shape."""
+    another operand of that full shape -- one that really is, not an earlier broadcast left
+    to NumPy (in ``thin``): of ``a + b`` with both broadcast, one must be made in full."""
     if v in keep or v not in consumers:
         return False
     shape = v.aval.shape
@@ -528,7 +531,8 @@ def _ufuncs_broadcast_it(v, consumers: dict, keep: set) -> bool:
             return False
         if c.outvars[0].aval.shape != shape:
             return False
-        if not any(u is not v and type(u) is not Literal and u.aval.shape == shape for u in c.invars):
+        if not any(u is not v and type(u) is not Literal and u.aval.shape == shape and u not in thin
+                   for u in c.invars):
             return False
     return True
 

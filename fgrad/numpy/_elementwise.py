@@ -14,6 +14,7 @@ warnings off).
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -24,9 +25,9 @@ from ..core import x64_mode as _x64
 from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..core.array import get_aval
-from ..core.narrow_floats import dtype_kind
-from ..ops.elementwise import (XLA_ZERO_SIGNS, eq, integer_pow_p, jax_face_bind, promote_args_inexact,
-                               promote_args_numeric, select)
+from ..core.narrow_floats import dtype_kind, is_narrow
+from ..ops.elementwise import (XLA_ZERO_SIGNS, complex_, div_p, eq, imag, integer_pow_p, jax_face_bind, log,
+                               mul, promote_args_inexact, promote_args_numeric, real, select)
 from ..ops.lax_ops import int_division_by_zero
 from ..ops.specs import SPEC_LIST, OpSpec
 from . import _promotion_checks as _promotion
@@ -152,6 +153,8 @@ def _generate() -> dict:
             f = _power_int_exponent(f)
         if spec.numpy_refuses:
             f = _refusing(f, spec.numpy_refuses)
+        if spec.numpy[0] in _LOG_BASES:
+            f = _log_base_as_jax(f, spec.numpy[0])
         f.__name__ = f.__qualname__ = spec.numpy[0]
         f.__module__ = __name__
         f.op_spec = spec
@@ -219,6 +222,51 @@ def _floor_divide_as_xla(generated):
     Array([ 3, -2, -1], dtype=int64)
     """
     return floor_divide
+
+
+# JAX's jnp.log2 divides by log(2), a constant XLA folds and divides by as a multiplication by
+# its reciprocal; its jnp.log10 multiplies by 1/log(10) rounded to the dtype
+_LOG_BASES = {"log2": "log(x) / log(2)", "log10": "log(x) * 0.4342944819032518"}
+
+
+def _log_base_as_jax(generated, name: str):
+    """``log2``/``log10`` computed as JAX computes them, from the natural log: ``log(x) /
+    log(2)`` -- which XLA evaluates as ``log(x) * (1 / log(2))`` (`div`'s ``by_reciprocal``)
+    -- and ``log(x) * 0.4342944819032518``, the real and imaginary parts of a complex log
+    separately (float16's log2 multiplies by the reciprocal rounded to float16, bfloat16's
+    divides).
+    So their last bits are JAX's: ``floor(log2(8.0))`` is 2 in 64-bit JAX, whose
+    log2(8.0) is 2.9999999999999996, where NumPy's correctly rounded log2 gives 3.0.  The
+    derivative is the composition's, as JAX's.  (The primitives ``log2_p``/``log10_p``, with
+    NumPy's values, stay for the PyTorch face.)"""
+
+    def scale(v):
+        dt = get_aval(v).dtype  # a constant of v's dtype, not weak: the result is strong, as JAX's
+        if name == "log2" and dt == np.float16:  # the reciprocal of log(2), each rounded to dt
+            return mul(v, np.divide(np.ones((), dt), np.asarray(math.log(2.0), dt))[()])
+        if name == "log2" and is_narrow(dt):  # bfloat16: XLA divides
+            return div_p.bind(v, np.asarray(math.log(2.0), dt)[()])
+        if name == "log2":
+            return div_p.bind(v, np.asarray(math.log(2.0), dt)[()], by_reciprocal=True)
+        return mul(v, np.asarray(0.4342944819032518, dt)[()])
+
+    def f(x: ArrayLike) -> Array:
+        if type(x) in _SEQUENCES:
+            check_arraylike(name, x)
+        x, = promote_args_inexact(x)
+        r = log(x)
+        if dtype_kind(get_aval(r).dtype) == "c":
+            return complex_(scale(real(r)), scale(imag(r)))
+        return scale(r)
+
+    f.__doc__ = generated.__doc__ + f""" Computed as JAX does, from ``log`` ({_LOG_BASES[name]}),
+    to JAX's last bit.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.{name}(fnp.asarray([8.0, 1000.0])).tolist()
+    {[2.9999999999999996, 9.965784284662087] if name == "log2" else [0.9030899869919435, 3.0]}
+    """
+    return f
 
 
 _FACES = _generate()
