@@ -178,7 +178,9 @@ def test_a_group_whose_kernel_cannot_be_written_runs_as_calls(monkeypatch):
 def test_integer_power_needs_a_literal_nonnegative_exponent():
     i = A(np.arange(1, 5), np.int64)
     _, _, plan, _ = lowered(lambda i: pow_p.bind(i, 3), i)  # the pow primitive (x ** 3 is integer_pow)
-    assert "fg_ipow(x0, 3LL)" in specs_of(plan)[0].operation
+    assert "fg_ipow_i(x0, 3LL)" in specs_of(plan)[0].operation  # signed: the helper handling y < 0
+    _, _, plan, _ = lowered(lambda u: pow_p.bind(u, np.uint32(3)), A(np.arange(1, 5), np.uint32))
+    assert "fg_ipow(x0, 3u)" in specs_of(plan)[0].operation  # unsigned: no negative exponents
     _, _, plan, _ = lowered(lambda i, j: i ** j, i, i)
     assert [e.prim.name for e in ops_of(plan)] == ["pow"] and not specs_of(plan)
 

@@ -94,13 +94,13 @@ def aval_text(aval: ShapedArray, short_dtypes: bool = False) -> str:
     if aval.dtype == FLOAT0:
         return f"float0[{dims}]"
     if short_dtypes:
-        name = aval.dtype.name
+        name = np.dtype(aval.dtype).name
         for long, short in (("bfloat", "bf"), ("complex", "c"), ("float", "f"), ("uint", "u"), ("int", "i")):
             if name.startswith(long):
                 name = short + name[len(long):]
                 break
         return f"{name}[{dims}]"
-    return f"{'~' if aval.weak_type else ''}{aval.dtype.name}[{dims}]"
+    return f"{'~' if aval.weak_type else ''}{np.dtype(aval.dtype).name}[{dims}]"
 
 
 class ShapeDtypeStruct:

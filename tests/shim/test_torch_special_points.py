@@ -145,7 +145,8 @@ def test_shim_matches_torch_at_special_points(op):
             continue
         want = DEVIATIONS[cid][0] if cid in DEVIATIONS else TORCH[cid]
         with warnings.catch_warnings():
-            warnings.simplefilter("error")
+            warnings.simplefilter("error")  # no RuntimeWarning; PyTorch's own notices are allowed:
+            warnings.filterwarnings("ignore", "std\\(\\)|var\\(\\)", UserWarning)  # dof <= 0
             got = run(ft, f, inputs)
         if not _same(got, want):
             bad.append(f"{cid}: fgrad {got}, expected {want}")
