@@ -777,23 +777,19 @@ def _pow_impl(xp, x, y):
         return (x * x) * x
     yd = getattr(y, "dtype", None)
     if yd is not None and yd.kind == "i" and getattr(x, "dtype", yd).kind in "iu" and (y < 0).any():
-        return _int_pow_negative_exponents(x, y)
+        return _int_pow_negative_exponents(xp, x, y)
     return np.power(x, y)
 
 
-def _int_pow_negative_exponents(x, y):
+def _int_pow_negative_exponents(xp, x, y):
     """Integer ``x ** y`` where some ``y < 0``, as PyTorch computes it (NumPy raises): the
     truncated value of ``1 / x**-y`` -- 1 for x == 1, +-1 for x == -1, 0 otherwise (0 ** -n
     included).  XLA gives ``x ** (y mod 2**bits)`` there instead; docs/numerics.md."""
-    r = np.power(x, np.maximum(y, 0))
-    r = np.asarray(r)
-    neg = np.broadcast_to(y < 0, r.shape)
-    one = np.ones((), r.dtype)
-    xb = np.broadcast_to(x, r.shape)
-    odd = np.broadcast_to(y % 2 == 1, r.shape)
-    minus_one = (xb == -1) if r.dtype.kind == "i" else np.zeros(r.shape, bool)
-    neg_val = np.where(xb == 1, one, np.where(minus_one, np.where(odd, -one, one), np.zeros((), r.dtype)))
-    return np.where(neg, neg_val, r).astype(r.dtype, copy=False)
+    r = xp.asarray(xp.power(x, xp.maximum(y, 0)))
+    one, zero = xp.ones((), r.dtype), xp.zeros((), r.dtype)
+    at_minus_one = xp.where(y % 2 == 1, -one, one) if r.dtype.kind == "i" else zero
+    neg_val = xp.where(x == 1, one, xp.where(x == -1, at_minus_one, zero))
+    return xp.where(y < 0, neg_val, r).astype(r.dtype, copy=False)
 
 
 pow_p = elementwise("pow", _pow_impl, {"f": "pow{f}({0}, {1})", "i": "fg_ipow_i({0}, {1})",
