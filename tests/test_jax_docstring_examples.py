@@ -28,9 +28,9 @@ from jax_snippets import runner, strip_device
 STORED = json.loads((Path(__file__).parent / "stored" / "jax_docstring_examples.json").read_text())
 MODES = {"x32": False, "x64": True}
 # documented accelerator numerics (docs/gpu_numerics.md): subnormals flush to zero (spacing(0)
-# is the smallest normal float) and complex sinh/tanh come from the device's own loops, whose
-# zero imaginary parts carry other signs
-ACCELERATOR_NUMERICS = {"jax.numpy.spacing", "jax.numpy.sinh", "jax.numpy.tanh"}
+# is the smallest normal float) and complex sinh/tanh and the FFTs come from the device's own
+# loops, whose zero imaginary parts carry other signs
+ACCELERATOR_NUMERICS = {"jax.numpy.spacing", "jax.numpy.sinh", "jax.numpy.tanh", "jax.numpy.fft.ihfft"}
 
 
 def _names(mode: str) -> list[str]:
