@@ -26,9 +26,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, NamedTuple, Sequence
 
-import numpy as np
 
-from .core.array import Tracer
+from .core.array import Tracer, aval_text
 from .core.array import get_aval as _get_aval
 from .core.constants import zeros_like
 from .core.provenance import RECORD_SOURCES, SOURCE_OVERRIDE
@@ -480,12 +479,7 @@ def _param_leaves(value: Any) -> list:
 
 def _short(aval) -> str:
     """JAX's ``str_short`` of an aval: ``f64[5,4]``, ``i32[]``, ``bool[3]``, ``bf16[2]``."""
-    name = np.dtype(aval.dtype).name
-    for long, short in (("bfloat", "bf"), ("complex", "c"), ("float", "f"), ("uint", "u"), ("int", "i")):
-        if name.startswith(long):
-            name = short + name[len(long):]
-            break
-    return f"{name}[{','.join(map(str, aval.shape))}]"
+    return aval_text(aval, True)
 
 
 def print_saved_residuals(f: Callable, *args: Any, **kwargs: Any) -> None:
