@@ -358,6 +358,22 @@ def test_missing_face_is_reported():
     assert "records SinBackward0, the spec says CosBackward0" in " ".join(missing_faces(wrong))
 
 
+def test_every_named_rule_exists():
+    """A spec's ``numpy_rule``/``torch_rule`` names a definition of its face's conventions module,
+    and the generated face is that definition (a misspelled name fails here, not at import)."""
+    import fgrad.numpy._conventions as numpy_conventions
+    import fgrad.torch._conventions as torch_conventions
+
+    for spec in SPEC_LIST:
+        if spec.numpy_rule:
+            assert callable(getattr(numpy_conventions, spec.numpy_rule, None)), (spec.name, spec.numpy_rule)
+            assert getattr(fnp, spec.numpy[0]).__doc__.startswith(f"Elementwise ``{spec.numpy[0]}``")
+            assert getattr(fnp, spec.numpy[0]).op_spec is spec
+        if spec.torch_rule:
+            assert callable(getattr(torch_conventions, spec.torch_rule, None)), (spec.name, spec.torch_rule)
+    assert {s.name for s in SPEC_LIST if s.numpy_rule} >= {"power", "floor_divide", "log2", "log10"}
+
+
 def _binds(f, nargs):
     args = [fnp.asarray(np.linspace(0.2, 0.8, 4))] * nargs
     return T.record_primitives(f, *args)

@@ -14,7 +14,6 @@ warnings off).
 from __future__ import annotations
 
 import functools
-import math
 
 import numpy as np
 
@@ -24,12 +23,9 @@ from ..core.array import ArrayImpl
 from ..core import x64_mode as _x64
 from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
-from ..core.array import get_aval
-from ..core.narrow_floats import dtype_kind, is_narrow
-from ..ops.elementwise import (XLA_ZERO_SIGNS, complex_, div_p, eq, imag, integer_pow_p, jax_face_bind, log,
-                               mul, promote_args_inexact, promote_args_numeric, real, select)
-from ..ops.lax_ops import int_division_by_zero
+from ..ops.elementwise import (XLA_ZERO_SIGNS, jax_face_bind, promote_args_inexact, promote_args_numeric)
 from ..ops.specs import SPEC_LIST, OpSpec
+from . import _conventions
 from . import _promotion_checks as _promotion
 from ._arraylike import check_arraylike
 
@@ -147,126 +143,16 @@ def _generate() -> dict:
         if not spec.numpy or not spec.generates("numpy") or spec.family not in ("unary", "binary"):
             continue
         f = (_unary if spec.family == "unary" else _binary)(spec, spec.numpy[0])
-        if spec.numpy[0] == "floor_divide":
-            f = _floor_divide_as_xla(f)
-        if spec.numpy[0] == "power":
-            f = _power_int_exponent(f)
         if spec.numpy_refuses:
             f = _refusing(f, spec.numpy_refuses)
-        if spec.numpy[0] in _LOG_BASES:
-            f = _log_base_as_jax(f, spec.numpy[0])
+        if spec.numpy_rule:  # JAX's own definition (fgrad/numpy/_conventions.py)
+            f = getattr(_conventions, spec.numpy_rule)(f, spec.numpy[0])
         f.__name__ = f.__qualname__ = spec.numpy[0]
         f.__module__ = __name__
         f.op_spec = spec
         for n in spec.numpy:
             out[n] = f
     return out
-
-
-def _power_int_exponent(generated):
-    """``power`` with JAX's Python-int exponent: the base alone is promoted (a bool base is
-    int32, `promote_args_numeric`) and the result has its dtype (``jnp.integer_pow``)."""
-
-    def power(x: ArrayLike, y: ArrayLike) -> Array:
-        n = _static_int(y)
-        if n is not None:  # JAX: a concrete integer exponent is integer_pow[y=n]
-            x, = promote_args_numeric(x)
-            return integer_pow_p.bind(x, y=n)
-        return generated(x, y)
-
-    power.__doc__ = generated.__doc__ + """ A Python int exponent keeps the base's dtype (a bool
-    base is int32), as JAX's ``integer_pow``.
-
-    >>> import fgrad.numpy as fnp
-    >>> fnp.power(fnp.asarray([True, False]), 2)
-    Array([1, 0], dtype=int32)
-    """
-    return power
-
-
-def _static_int(y):
-    """``y`` as a Python int where JAX's ``jnp.power`` takes it as a static exponent (a
-    Python or NumPy integer or bool, or a concrete 0-d integer array); None otherwise."""
-    t = type(y)
-    if t is int:
-        return y
-    if isinstance(y, (bool, np.integer)):
-        return int(y)
-    if t is ArrayImpl and y.ndim == 0 and y._buf.dtype.kind in "iub":
-        return int(y._buf)
-    if isinstance(y, np.ndarray) and y.ndim == 0 and y.dtype.kind in "iub":
-        return int(y)
-    return None
-
-
-def _floor_divide_as_xla(generated):
-    """``floor_divide`` with JAX's integer division by zero: JAX builds ``x // y`` from XLA's
-    truncating division, whose ``x / 0`` has every bit set, so ``x // 0`` is -2 for a nonzero
-    signed ``x``, -1 for 0 and the largest value for unsigned types (NumPy: 0, with a
-    warning).  Floats keep IEEE ``floor(x / 0)``."""
-
-    def floor_divide(x: ArrayLike, y: ArrayLike) -> Array:
-        q = generated(x, y)
-        kind = dtype_kind(get_aval(q).dtype)
-        if kind == "i":
-            return int_division_by_zero(q, y, select(eq(x, 0), -1, -2))
-        if kind == "u":
-            return int_division_by_zero(q, y, -1)
-        return q
-
-    floor_divide.__doc__ = generated.__doc__ + """ Integer ``x // 0`` is XLA's: -2 (x != 0), -1
-    (x == 0), the largest value for unsigned types.
-
-    >>> import fgrad.numpy as fnp
-    >>> fnp.floor_divide(fnp.array([7, -7, 0]), fnp.array([2, 0, 0]))
-    Array([ 3, -2, -1], dtype=int64)
-    """
-    return floor_divide
-
-
-# JAX's jnp.log2 divides by log(2), a constant XLA folds and divides by as a multiplication by
-# its reciprocal; its jnp.log10 multiplies by 1/log(10) rounded to the dtype
-_LOG_BASES = {"log2": "log(x) / log(2)", "log10": "log(x) * 0.4342944819032518"}
-
-
-def _log_base_as_jax(generated, name: str):
-    """``log2``/``log10`` computed as JAX computes them, from the natural log: ``log(x) /
-    log(2)`` -- which XLA evaluates as ``log(x) * (1 / log(2))`` (`div`'s ``by_reciprocal``)
-    -- and ``log(x) * 0.4342944819032518``, the real and imaginary parts of a complex log
-    separately (float16's log2 multiplies by the reciprocal rounded to float16, bfloat16's
-    divides).
-    So their last bits are JAX's: ``floor(log2(8.0))`` is 2 in 64-bit JAX, whose
-    log2(8.0) is 2.9999999999999996, where NumPy's correctly rounded log2 gives 3.0.  The
-    derivative is the composition's, as JAX's.  (The primitives ``log2_p``/``log10_p``, with
-    NumPy's values, stay for the PyTorch face.)"""
-
-    def scale(v):
-        dt = get_aval(v).dtype  # a constant of v's dtype, not weak: the result is strong, as JAX's
-        if name == "log2" and dt == np.float16:  # the reciprocal of log(2), each rounded to dt
-            return mul(v, np.divide(np.ones((), dt), np.asarray(math.log(2.0), dt))[()])
-        if name == "log2" and is_narrow(dt):  # bfloat16: XLA divides
-            return div_p.bind(v, np.asarray(math.log(2.0), dt)[()])
-        if name == "log2":
-            return div_p.bind(v, np.asarray(math.log(2.0), dt)[()], by_reciprocal=True)
-        return mul(v, np.asarray(0.4342944819032518, dt)[()])
-
-    def f(x: ArrayLike) -> Array:
-        if type(x) in _SEQUENCES:
-            check_arraylike(name, x)
-        x, = promote_args_inexact(x)
-        r = log(x)
-        if dtype_kind(get_aval(r).dtype) == "c":
-            return complex_(scale(real(r)), scale(imag(r)))
-        return scale(r)
-
-    f.__doc__ = generated.__doc__ + f""" Computed as JAX does, from ``log`` ({_LOG_BASES[name]}),
-    to JAX's last bit.
-
-    >>> import fgrad.numpy as fnp
-    >>> fnp.{name}(fnp.asarray([8.0, 1000.0])).tolist()
-    {[2.9999999999999996, 9.965784284662087] if name == "log2" else [0.9030899869919435, 3.0]}
-    """
-    return f
 
 
 _FACES = _generate()

@@ -129,6 +129,9 @@ class OpSpec:
     # NotImplementedError '"<kernel>" not implemented for '<type>'', or (kinds, exception type,
     # message) for its other wordings; the kinds are those of the operands' common dtype
     torch_refuses: tuple = ()
+    # the functional face's definition where JAX's ``jnp`` function is more than the
+    # primitive's face: the name of a wrapper in fgrad/numpy/_conventions.py
+    numpy_rule: str | None = None
 
     def __post_init__(self) -> None:
         if self.promote is None:
@@ -206,8 +209,8 @@ SPEC_LIST: list[OpSpec] = [
     unary("exp2", E.exp2_p),
     unary("expm1", E.expm1_p),
     unary("log", E.log_p, rows=(dom(0.1, 4.0),)),
-    unary("log2", E.log2_p, lax=None, rows=(dom(0.1, 4.0),)),
-    unary("log10", E.log10_p, lax=None, rows=(dom(0.1, 4.0),)),
+    unary("log2", E.log2_p, lax=None, numpy_rule="log_base_as_jax", rows=(dom(0.1, 4.0),)),
+    unary("log10", E.log10_p, lax=None, numpy_rule="log_base_as_jax", rows=(dom(0.1, 4.0),)),
     unary("log1p", E.log1p_p, grad_fn="Log1PBackward0", rows=(dom(-0.9, 3.0),)),
     unary("sqrt", E.sqrt_p, rows=(dom(0.1, 4.0),)),
     unary("cbrt", E.cbrt_p, torch=(), rows=(dom(avoid=(0.0,)),)),
@@ -287,6 +290,7 @@ SPEC_LIST: list[OpSpec] = [
            rows=(Row(args=(Domain(), _NZ)), Row(name="true_divide", args=(Domain(), _NZ)),
                  _int_row("true_divide", (_I, _INZ)))),
     binary("power", E.pow_p, numpy=("power", "pow"), torch="pow", grad_fn="PowBackward1", torch_rule="pow",
+           numpy_rule="power_int_exponent",
            promote="numeric", hand_written=("torch", "inplace"), rows=(Row(args=(_POS, Domain())),),
            torch_refuses=(("b", "pow"),)),
     binary("maximum", E.max_p, lax="max", inplace=False, torch_refuses=_not_for_complex("maximum"),
@@ -320,6 +324,7 @@ SPEC_LIST: list[OpSpec] = [
            torch_refuses=(("bc", "fmod_cpu"),),
            rows=(Row(args=(_MOD, _NZ), valid="mod"),)),
     binary("floor_divide", E.floor_divide_p, lax=None, torch_int_divisor=True, promote="numeric",
+           numpy_rule="floor_divide_as_xla",
            torch_refuses=(("bc", "div_floor_cpu"),),
            rows=(Row(args=(_MOD, _NZ), valid="mod", grad="zero"), _int_row("floor_divide", (_I, _INZ)))),
     *[binary(n, p, lax=n, grad_fn="", torch_refuses=(("fc", f"{n}_cpu"),),
