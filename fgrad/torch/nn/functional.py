@@ -1792,6 +1792,20 @@ def _check_targets(tb, C: int, ignore_index: int) -> None:
         raise error()
 
 
+def _nll_unmasked(reduction: str, x, t):
+    """`nll_loss`'s definition for a batch of rows ``x`` (N, C), N > 0, when no target is
+    ignored and there are no class weights: ``-x[n, t[n]]``, summed or averaged.  Bit for bit
+    the general definition's values and gradients there (its weights are all 1 and its
+    divisor is N), in 5 primitives instead of 12.  The mean's ``0 - x`` keeps the general
+    definition's ``+0.0`` for a zero loss (its ``divide_or_nan`` adds a zero)."""
+    picked = fnp.squeeze(fnp.take_along_axis(x, fnp.expand_dims(t, 1), axis=1), axis=1)
+    if reduction == "none":
+        return -picked
+    if reduction == "sum":
+        return fnp.sum(-picked)
+    return fnp.sum(0 - picked) / picked.shape[0]
+
+
 @_autocast_fp32
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: bool | None = None,
              ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean") -> Tensor:
@@ -1820,6 +1834,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     ii = int(ignore_index)
     has_w = weight is not None
     cax = 1 if nd >= 2 else 0
+    name = "NllLoss2DBackward0" if nd == 4 else "NllLossBackward0"
+    if nd == 2 and not has_w and type(tb) is np.ndarray and tb.shape[0] and not (tb == ii).any():
+        # every target counts with weight 1 (the common case): the same numbers without the mask
+        return _defop(name, ("nll_loss_unmasked", reduction), functools.partial(_nll_unmasked, reduction),
+                      (input, target), edges=(0,))
 
     def fn(x, t, *w):
         valid = t != ii
@@ -1836,7 +1855,6 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         # all targets ignored: 0/0 = NaN as in PyTorch, but a zero gradient, not NaN
         return _conv.divide_or_nan(fnp.sum(losses), fnp.sum(wi))
 
-    name = "NllLoss2DBackward0" if nd == 4 else "NllLossBackward0"
     args = (input, target) if weight is None else (input, target, weight.detach())
     # next_functions: the input only (PyTorch lists no edge for the integer target)
     return _defop(name, ("nll_loss", reduction, ii, has_w, cax), fn, args, edges=(0,))
