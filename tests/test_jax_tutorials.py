@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import fgrad
@@ -70,3 +71,86 @@ def test_jaxpr_variables_print_as_live_jax():
         ours = masked(_foo_and_bar(fgrad, fnp))
     with jax.enable_x64(False):
         assert ours == masked(_foo_and_bar(jax, jnp))
+
+
+# ---- cotangents of complex inputs reached from real outputs are strong -------------------------
+
+# (name, function of a complex scalar, holomorphic, JAX 0.10.2's weak type of grad(f)(3. + 4j))
+COMPLEX_GRADS = [
+    ("real", lambda n: n.real, False, False),
+    ("imag", lambda n: n.imag, False, False),
+    ("re2_plus_im2", lambda n: (lambda z: n.real(z) ** 2 + n.imag(z) ** 2), False, False),
+    ("abs", lambda n: n.abs, False, False),
+    ("real_of_sin", lambda n: (lambda z: n.real(n.sin(z))), False, False),
+    ("holomorphic_sin", lambda n: n.sin, True, True),
+    ("holomorphic_conj", lambda n: n.conjugate, True, True),
+]
+
+
+@pytest.mark.parametrize("name,make,holomorphic,weak", COMPLEX_GRADS, ids=[c[0] for c in COMPLEX_GRADS])
+def test_complex_cotangent_from_real_outputs_is_strong(name, make, holomorphic, weak):
+    """"Advanced automatic differentiation" prints ``grad(f)(3. + 4j)`` of a real-valued f:
+    JAX's is a strong complex64 (its transposes of real/imag/abs build the complex cotangent
+    from a strong zero); fgrad gave its weak primal's type, ``weak_type=True``."""
+    with fgrad.enable_x64(False):
+        g = fgrad.grad(make(fnp), holomorphic=holomorphic)(3. + 4j)
+        assert (g.dtype, g.weak_type) == (np.complex64, weak)
+        _, pullback = fgrad.vjp(make(fnp), 3. + 4j)
+        assert pullback(1.0 + 0j if holomorphic else 1.0)[0].weak_type == weak
+    # a real primal's weak type is kept as before
+    assert fgrad.grad(lambda x: fnp.real(x) * 2.0)(3.0).weak_type
+
+
+def test_complex_cotangent_weak_types_match_live_jax():
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    with jax.enable_x64(False):
+        for name, make, holomorphic, weak in COMPLEX_GRADS:
+            assert jax.grad(make(jnp), holomorphic=holomorphic)(3. + 4j).weak_type == weak, name
+
+
+# ---- custom_jvp / custom_vjp take Python numbers weakly typed --------------------------------------
+
+
+def _custom_pair(g, n):
+    @g.custom_jvp
+    def f(x):
+        return n.sin(x) * 2
+
+    f.defjvp(lambda p, t: (f(*p), n.cos(p[0]) * 2 * t[0]))
+
+    @g.custom_vjp
+    def h(x):
+        return x * 3
+
+    h.defvjp(lambda x: (h(x), None), lambda _, ct: (3 * ct,))
+    return f, h
+
+
+def test_custom_rules_take_python_numbers_weakly_typed():
+    """A custom_jvp/custom_vjp function called on a Python float computed with a strongly
+    typed array (``Array(0.84147096, dtype=float32)``); JAX's runs on the float itself, so
+    its results are weakly typed (the "Advanced automatic differentiation" tutorial's
+    ``f(Point(1., 2.))``), under jit as eagerly."""
+    with fgrad.enable_x64(False):
+        f, h = _custom_pair(fgrad, fnp)
+        for fn in (f, h, fgrad.jit(f), fgrad.jit(h)):
+            out = fn(1.0)
+            assert (out.dtype, out.weak_type) == (np.float32, True)
+        assert not f(np.float32(1.0)).weak_type and not h(fnp.float32(1.0)).weak_type
+
+
+def test_custom_rules_weak_types_match_live_jax():
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    with jax.enable_x64(False):
+        f, h = _custom_pair(jax, jnp)
+        assert jnp.asarray(f(1.0)).weak_type and jax.jit(h)(1.0).weak_type
+        assert not f(np.float32(1.0)).weak_type
+
+
+def test_forward_mode_of_custom_vjp_error_starts_as_jax():
+    f, h = _custom_pair(fgrad, fnp)
+    with pytest.raises(TypeError, match=r"^can't apply forward-mode autodiff \(jvp\) to a custom_vjp "
+                                        r"function\. Define a custom_jvp rule"):
+        fgrad.jvp(h, (3.,), (1.,))
