@@ -12,6 +12,7 @@ slow`` runs all of them in both modes.
 
 from __future__ import annotations
 
+import collections
 import re
 from pathlib import Path
 
@@ -199,3 +200,11 @@ def test_float32_sum_over_many_rows_matches_live_jax():
     want = np.asarray(jax.numpy.asarray(x).sum(0), np.float64)
     got = np.asarray(fnp.asarray(x).sum(0), np.float64)
     np.testing.assert_allclose(got, want, rtol=2.5e-7)
+
+
+def test_mesh_shape_is_an_ordered_dict_as_jax():
+    """"Introduction to sharded computation" prints a mesh's shape: JAX's is
+    ``OrderedDict([('x', 1), ('y', 1)])``; fgrad's printed as a plain dict."""
+    mesh = fgrad.sharding.Mesh(np.array(fgrad.devices()).reshape(1, 1), ("x", "y"))
+    assert type(mesh.shape) is collections.OrderedDict
+    assert repr(mesh.shape) == "OrderedDict([('x', 1), ('y', 1)])" and mesh.shape == {"x": 1, "y": 1}
