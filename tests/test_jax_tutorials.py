@@ -161,6 +161,8 @@ def test_forward_mode_of_custom_vjp_error_starts_as_jax():
 
 
 def _rows_and_truth():
+    if fgrad.default_backend() != "cpu":  # the rule is for NumPy buffers; CuPy reduces by trees
+        pytest.skip("float32 row sums accumulate in float64 on the CPU backend")
     x = np.random.default_rng(1701).random((10000, 10)).astype(np.float32)
     return x, x.astype(np.float64).sum(0)
 
@@ -205,6 +207,6 @@ def test_float32_sum_over_many_rows_matches_live_jax():
 def test_mesh_shape_is_an_ordered_dict_as_jax():
     """"Introduction to sharded computation" prints a mesh's shape: JAX's is
     ``OrderedDict([('x', 1), ('y', 1)])``; fgrad's printed as a plain dict."""
-    mesh = fgrad.sharding.Mesh(np.array(fgrad.devices()).reshape(1, 1), ("x", "y"))
+    mesh = fgrad.sharding.Mesh(np.array(fgrad.devices()[:1]).reshape(1, 1), ("x", "y"))
     assert type(mesh.shape) is collections.OrderedDict
     assert repr(mesh.shape) == "OrderedDict([('x', 1), ('y', 1)])" and mesh.shape == {"x": 1, "y": 1}
