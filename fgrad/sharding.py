@@ -19,6 +19,7 @@ Example::
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import enum
@@ -99,8 +100,9 @@ class AbstractMesh:
         self.axis_types = tuple(axis_types)
 
     @property
-    def shape(self) -> dict[str, int]:
-        return dict(zip(self.axis_names, self.axis_sizes))
+    def shape(self) -> collections.OrderedDict[str, int]:
+        """Axis name -> size, an OrderedDict as JAX's (``OrderedDict([('x', 1)])`` prints)."""
+        return collections.OrderedDict(zip(self.axis_names, self.axis_sizes))
 
     @property
     def size(self) -> int:

@@ -62,6 +62,7 @@ from ..core.quiet import quiet
 from ..ops.elementwise import saturates
 from ..ops.convolution import conv_from_patches, conv_keeping_patches, patch_key
 from ..ops.linalg import _dg_plan
+from ..ops.shape import sum_accumulator
 from ..ops.reductions import extremum
 from .fusion import Node
 
@@ -266,6 +267,9 @@ def _red_ufunc(e):
     k = e.invars[0].aval.dtype.kind
     if e.prim.name in ("reduce_sum", "reduce_prod") and (k not in "fc" or e.invars[0].aval.dtype == F16):
         return None  # np.sum/np.prod promote small integers, float16 accumulates in float32: the impl
+    if e.prim.name == "reduce_sum" and sum_accumulator(e.invars[0].aval.shape, e.invars[0].aval.dtype,
+                                                        tuple(e.params["axes"])) is not None:
+        return None  # a float32 sum over many rows accumulates in float64: the impl
     if e.prim.name in ("reduce_and", "reduce_or") and k != "b":
         return None
     return u

@@ -20,6 +20,7 @@ from ..backends import NUMPY, _BY_TYPE, backend_of_buffer, default_backend, defa
 from ..backends import full as _full_keeping_sign
 from .array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
 from . import x64_mode
+from .weak_types import WEAK_SCALAR_TYPES
 from .placement import placement_of
 
 float_ = np.float64
@@ -213,6 +214,21 @@ def _check_fits_int32(buf) -> None:
     if bad is not None:
         raise OverflowError(f"Python int {bad} too large to convert to int32 (64-bit types are off: "
                             "jax_enable_x64=False; pass a dtype that holds it, or switch them on)")
+
+
+def array_argument(x) -> ArrayImpl | Tracer:
+    """A transform's argument as an array: an Array or tracer as is, a Python int, float or
+    complex weakly typed (as JAX's ``~float32``), anything else through `host_array` (strong).
+
+    Example::
+
+        >>> array_argument(1.0).weak_type, array_argument(np.float32(1.0)).weak_type
+        (True, False)
+    """
+    if isinstance(x, (Tracer, ArrayImpl)):
+        return x
+    out = host_array(x)
+    return wrap(out._buf, True) if type(x) in WEAK_SCALAR_TYPES and type(out) is ArrayImpl else out
 
 
 def host_array(a, dtype=None) -> ArrayImpl:

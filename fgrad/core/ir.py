@@ -37,6 +37,9 @@ class Var:
     def __init__(self, aval: ShapedArray) -> None:
         self.aval = aval
 
+    def __repr__(self) -> str:  # JAX's: Var(id=140086786163712):float32[5,10]
+        return f"Var(id={id(self)}):{self.aval.str_short()}"
+
 
 class Literal:
     """A Python scalar inlined into an equation.
@@ -45,7 +48,7 @@ class Literal:
 
         >>> import fgrad
         >>> fgrad.make_jaxpr(lambda x: x * 2.0)(1.0).jaxpr.eqns[0].invars[1]
-        2.0
+        Literal(2.0)
     """
 
     __slots__ = ("val", "aval")
@@ -53,8 +56,8 @@ class Literal:
     def __init__(self, val, aval: ShapedArray) -> None:
         self.val, self.aval = val, aval
 
-    def __repr__(self) -> str:
-        return repr(self.val)
+    def __repr__(self) -> str:  # JAX's: Literal(2.0)
+        return f"Literal({self.val})"
 
 
 class SourceInfo:

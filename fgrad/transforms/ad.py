@@ -21,7 +21,7 @@ from ..backends import _BY_TYPE, NUMPY
 from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ArrayImpl, Tracer, get_aval, is_float0, wrap
-from ..core.constants import host_array, ones_like
+from ..core.constants import array_argument, host_array, ones_like
 from ..core.ir import eval_jaxpr
 from ..core.trace import EVAL_TRACE, current, new_trace, origin, state
 from ..ops.elementwise import convert_element_type
@@ -68,12 +68,7 @@ def _check_tangent(p, t, i):
         )
 
 
-def _as_array(x):
-    if isinstance(x, (Tracer, ArrayImpl)):
-        return x
-    if isinstance(x, (int, float, complex)) and not isinstance(x, (bool, np.generic)):
-        return wrap(host_array(x)._buf, True)  # a Python scalar is weakly typed, as in JAX
-    return host_array(x)
+_as_array = array_argument  # a Python scalar is weakly typed, as in JAX
 
 
 def _staging() -> bool:
@@ -161,15 +156,20 @@ def _weak_if(t, weak: bool):
                                                                          weak_type=weak)
 
 
-def _weak_as(t, p):
+def _weak_as(t, p, real_outputs: bool = False):
     """``t`` (a tangent or cotangent of ``p``) weakly typed exactly when ``p`` is, as in JAX,
-    where a derivative's abstract value is its primal's: ``grad(f)(1.0)`` is weak, like 1.0."""
+    where a derivative's abstract value is its primal's: ``grad(f)(1.0)`` is weak, like 1.0.
+    But a cotangent of a complex ``p`` that reached it from ``real_outputs`` only is strong:
+    JAX's transposes of ``real``/``imag``/``abs`` build it from a strong zero, so
+    ``grad(lambda z: jnp.real(z) ** 2)(3. + 4j)`` is a strong complex64 (the "Advanced
+    automatic differentiation" tutorial prints it), while holomorphic ones stay weak."""
     if t is None or p is None:
         return t
     at, ap = get_aval(t), get_aval(p)
-    if at.weak_type == ap.weak_type or at.dtype != ap.dtype or at.shape != ap.shape:
+    weak = ap.weak_type and not (real_outputs and dtype_kind(ap.dtype) == "c")
+    if at.weak_type == weak or at.dtype != ap.dtype or at.shape != ap.shape:
         return t
-    return convert_element_type(t, at.dtype, weak_type=ap.weak_type)
+    return convert_element_type(t, at.dtype, weak_type=weak)
 
 
 def _fname(f) -> str:
@@ -323,11 +323,12 @@ def _vjp_result(flat_fun, flat_p, tree_p, tree_o, where, has_aux, tape_out, jaxp
                     f"function is {ap.str_short()}. Cast the cotangent (`.astype({ap.dtype.name})`)."
                 )
         cts, full_list = transpose([_scalar_or_array(c) for c in flat_ct])
+        real = all(dtype_kind(get_aval(o).dtype) != "c" for o in p_out)
         if full_list:
-            return tree_unflatten(tree_p, [_weak_as(c, p) for c, p in zip(cts, flat_p)])
+            return tree_unflatten(tree_p, [_weak_as(c, p, real) for c, p in zip(cts, flat_p)])
         it = iter(cts)
         full = [next(it) if m else zeros_like_tangent(p) for p, m in zip(flat_p, mask)]
-        return tree_unflatten(tree_p, [_weak_as(c, p) for c, p in zip(full, flat_p)])
+        return tree_unflatten(tree_p, [_weak_as(c, p, real) for c, p in zip(full, flat_p)])
 
     out = tree_unflatten(tree_o, p_out)
     return (out, vjp_fun, aux) if has_aux else (out, vjp_fun)
@@ -545,7 +546,7 @@ def _tape_value_and_grad(fun, args, kwargs, argnum: int, has_aux: bool):
     b = o._buf
     # the seed 1 (`_unit_seed`: ones_like on the output's device); a host scalar made directly
     (g,) = backward([wrap(np.ones((), b.dtype)) if _BY_TYPE.get(type(b)) is NUMPY else ones_like(o)])
-    g = _weak_as(zeros_like_tangent(x) if g is None else g, x)
+    g = _weak_as(zeros_like_tangent(x) if g is None else g, x, True)  # a real scalar output
     return ((o, aux), g) if has_aux else (o, g)
 
 

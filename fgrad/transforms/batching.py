@@ -15,10 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core.array import ArrayImpl, ShapedArray, Tracer, aval_text, get_aval, make_aval, wrap
-from ..core.weak_types import WEAK_SCALAR_TYPES
+from ..core.array import ShapedArray, Tracer, aval_text, get_aval, make_aval
 from ..core.trace import Trace, concretization_error_type, caller_site, current, new_trace, origin, state
-from ..core.constants import host_array, zeros_like
+from ..core.constants import array_argument, zeros_like
 from ..core.provenance import register_rule_frame
 from ..ops.named_axes import FAMILY as NAMED_AXIS, as_varying_p, psum_invariant_p, pvary_p
 from ..ops.shape import bdim_to_front, broadcast_to, expand_dims, move_or_broadcast, moveaxis
@@ -237,13 +236,8 @@ def _list_first(pair):
     return list(outs), res
 
 
-def _as_array(x):
-    if isinstance(x, (Tracer, ArrayImpl)):
-        return x
-    out = host_array(x)
-    # a Python int/float/complex (an unmapped output computed from Python numbers) is weakly
-    # typed, as JAX's: vmap(lambda x, y: y * 2., in_axes=(0, None))(xs, 4.) is weak float32
-    return wrap(out._buf, True) if type(x) in WEAK_SCALAR_TYPES and type(out) is ArrayImpl else out
+_as_array = array_argument  # a Python number (an unmapped output computed from Python numbers)
+# is weakly typed, as JAX's: vmap(lambda x, y: y * 2., in_axes=(0, None))(xs, 4.) is weak float32
 
 
 def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0, axis_name: Hashable | None = None,

@@ -19,9 +19,9 @@ import numpy as np
 from ..core.narrow_floats import dtype_kind
 import dataclasses
 
-from ..core.array import FLOAT0, ArrayImpl, ShapedArray, Tracer, get_aval, is_float0
+from ..core.array import FLOAT0, ShapedArray, get_aval, is_float0
 from ..core.primitive import Primitive
-from ..core.constants import host_array, zeros, zeros_like
+from ..core.constants import array_argument, zeros, zeros_like
 from ..core.rules import defbatch, deflinear
 from ..core.trace import state
 from ..ops.shape import bdim_to_front
@@ -146,8 +146,7 @@ def zero_from_primal(val: Any, symbolic_zeros: bool = False) -> Any:
     return tree_unflatten(tree, [zero(x) for x in leaves])
 
 
-def _as_array(x):
-    return x if isinstance(x, (Tracer, ArrayImpl)) else host_array(x)
+_as_array = array_argument  # a Python number weakly typed, as JAX's
 
 
 def _resolve(fun, args, kwargs):
@@ -414,11 +413,13 @@ class custom_vjp:
         return tree_unflatten(out_tree[-1], outs)
 
 
+# JAX's message first (programs print it), then the fix
+NO_FORWARD_MODE = ("can't apply forward-mode autodiff (jvp) to a custom_vjp function. Define a "
+                   "custom_jvp rule instead, or use reverse mode (grad/vjp/jacrev).")
+
+
 def _custom_lin_impl(xp, *tangents, res, bwd, out_avals, in_avals):
-    raise TypeError(
-        "can't apply forward-mode autodiff (jvp/jacfwd) to a custom_vjp function; define a "
-        "custom_jvp rule instead, or use reverse mode (grad/vjp/jacrev)."
-    )
+    raise TypeError(NO_FORWARD_MODE)
 
 
 def _custom_lin_abstract(*avals, res, bwd, out_avals, in_avals):

@@ -30,6 +30,7 @@ from ..core.trace import new_trace, state
 from ..ops.shape import bdim_to_front
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .batching import vmap
+from .custom import NO_FORWARD_MODE
 from .jit_primitive import JIT_HINT, Closed, jit_p
 from .jvp_trace import JVPTrace, JVPTracer
 from .staging import CUSTOM_CALL_STAGING, StagingTrace
@@ -300,10 +301,7 @@ defbatch(custom_vjp_call_p, _vjp_call_batch)
 
 
 def _lin_impl(xp, *bufs, bwd, n_known, out_avals):
-    raise TypeError(
-        "can't apply forward-mode autodiff (jvp/jacfwd) to a custom_vjp function; define a "
-        "custom_jvp rule instead, or use reverse mode (grad/vjp/jacrev)."
-    )
+    raise TypeError(NO_FORWARD_MODE)
 
 
 def _lin_abstract(*avals, bwd, n_known, out_avals):

@@ -19,7 +19,6 @@ from ..core.array import get_aval
 from ..core.constants import zeros, zeros_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule, deflinear_in
-from ..ops.elementwise import convert_element_type
 from ..ops.shape import bdim_to_front
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .batching import vmap
@@ -85,12 +84,9 @@ def linear_call(fun: Callable, fun_transpose: Callable, residual_args: Any, line
     return tree_unflatten(out_tree, list(outs))
 
 
-def _weak_as_array(x):
-    """An argument as an array; a Python number weakly typed (on the default device), as
-    JAX's: ``linear_call(f, t, 3., 9.)`` computes with ``~float32`` values."""
-    if type(x) in (bool, int, float, complex):
-        return convert_element_type(x, get_aval(x).dtype, weak_type=True)
-    return _as_array(x)
+# an argument as an array; a Python number weakly typed, as JAX's: ``linear_call(f, t, 3., 9.)``
+# computes with ``~float32`` values
+_weak_as_array = _as_array
 
 
 def _split(args, counts):
