@@ -6,7 +6,8 @@
 a float32 rounding midpoint it is made round-to-odd (TwoSum gives its error), so rounding it
 to float32 rounds once, as a fused operation does.  ``fma64``: TwoProduct and TwoSum (error-free transformations).
 
-The forms, measured on PyTorch 2.13's CPU kernels (AVX2, vectorized body and scalar tail
+Complex dtypes (PyTorch does not fuse complex products) get the plain forms.  The forms,
+measured on PyTorch 2.13's CPU kernels (AVX2, vectorized body and scalar tail
 alike) for float32 and float64; float16/bfloat16 compute in float32 and round once:
 
 * ``add(x, y, alpha=a)`` = ``fma(a, y, x)`` (``sub``: ``fma(-a, y, x)``);
@@ -116,6 +117,11 @@ def _up(x, dt):
     return np.asarray(x).astype(compute_dtype(dt), copy=False)
 
 
+def _real(dt: np.dtype) -> bool:
+    """Whether PyTorch's kernels fuse for ``dt`` (real floats; complex products are not fused)."""
+    return dt.kind == "f" or dt in _NARROW
+
+
 def add_alpha(x, y, alpha: float, dt: np.dtype) -> np.ndarray:
     """``torch.add(x, y, alpha=alpha)`` of float buffers: ``fma(alpha, y, x)``.  For
     float16/bfloat16 ``alpha`` is first rounded to ``dt`` (PyTorch's vectorized body; its
@@ -126,8 +132,9 @@ def add_alpha(x, y, alpha: float, dt: np.dtype) -> np.ndarray:
         >>> float(add_alpha(np.float32(1.0), np.float32(0.5), 3.0, np.dtype(np.float32)))
         2.5
     """
-    a = np.asarray(alpha, dt)
-    return fma(_up(a, dt), _up(y, dt), _up(x, dt), dt)
+    if not _real(dt):
+        return np.asarray(x + np.asarray(alpha, dt) * y)
+    return fma(_up(np.asarray(alpha, dt), dt), _up(y, dt), _up(x, dt), dt)
 
 
 def lerp(start, end, weight, dt: np.dtype) -> np.ndarray:
@@ -140,11 +147,13 @@ def lerp(start, end, weight, dt: np.dtype) -> np.ndarray:
     """
     s, e = _up(start, dt), _up(end, dt)
     w = _up(weight, dt)
-    d = e - s
-    if w.ndim == 0:
-        return fma(w, d, s, dt) if abs(w) < 0.5 else fma(w - w.dtype.type(1), d, e, dt)
-    small = np.abs(w) < 0.5
-    return np.where(small, fma(w, d, s, dt), fma(w - w.dtype.type(1), d, e, dt))
+    with np.errstate(all="ignore"):
+        d = e - s
+        if not _real(dt):
+            return np.asarray(d * w + s)
+        if w.ndim == 0:
+            return fma(w, d, s, dt) if abs(w) < 0.5 else fma(w - w.dtype.type(1), d, e, dt)
+        return np.where(np.abs(w) < 0.5, fma(w, d, s, dt), fma(w - w.dtype.type(1), d, e, dt))
 
 
 def addcmul(x, t1, t2, value: float, dt: np.dtype) -> np.ndarray:
@@ -155,8 +164,10 @@ def addcmul(x, t1, t2, value: float, dt: np.dtype) -> np.ndarray:
         >>> float(addcmul(np.float32(1.0), np.float32(2.0), np.float32(3.0), 0.5, np.dtype(np.float32)))
         4.0
     """
-    v = _up(value, dt)
-    return fma(v * _up(t1, dt), _up(t2, dt), _up(x, dt), dt)
+    with np.errstate(all="ignore"):
+        if not _real(dt):
+            return np.asarray(np.asarray(t1) * t2 * np.asarray(value, dt) + x)
+        return fma(_up(value, dt) * _up(t1, dt), _up(t2, dt), _up(x, dt), dt)
 
 
 def addcdiv(x, t1, t2, value: float, dt: np.dtype) -> np.ndarray:
@@ -168,5 +179,7 @@ def addcdiv(x, t1, t2, value: float, dt: np.dtype) -> np.ndarray:
         1.25
     """
     with np.errstate(all="ignore"):
+        if not _real(dt):
+            return np.asarray(np.asarray(t1) / t2 * np.asarray(value, dt) + x)
         r = _up(x, dt) + (_up(value, dt) * _up(t1, dt)) / _up(t2, dt)
     return np.asarray(r).astype(dt, copy=False)

@@ -457,18 +457,14 @@ def _ipow(self, other):
 
 
 def add_(self: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
-    if alpha != 1:
-        if isinstance(other, Tensor) and may_alias(self._buf, other._buf):
-            check_no_alias(self._buf, other._buf)
-        other = tensor_ops.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    if alpha != 1 or type(alpha) is not int:
+        return tensor_ops.with_alpha("add", self, other, alpha, True)
     return BINOPS["add"].inplace(self, other)
 
 
 def sub_(self: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
-    if alpha != 1:
-        if isinstance(other, Tensor) and may_alias(self._buf, other._buf):
-            check_no_alias(self._buf, other._buf)
-        other = tensor_ops.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    if alpha != 1 or type(alpha) is not int:
+        return tensor_ops.with_alpha("sub", self, other, alpha, True)
     return BINOPS["subtract"].inplace(self, other)
 
 
