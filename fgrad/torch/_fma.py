@@ -77,19 +77,20 @@ def fma64(a, b, c) -> np.ndarray:
         >>> float(fma64(a, a, -1.0)) == 2 ** -29 + 2 ** -60
         True
     """
-    a = np.asarray(a, _F64)
-    b = np.asarray(b, _F64)
-    p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
-    ep = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    bb = s - p
-    es = (p - (s - bb)) + (c - bb)
-    r = s + (es + ep)
-    if not np.isfinite(r).all():  # an infinite operand or product: the plain sum's value
-        r = np.where(np.isfinite(s), r, s)
-    return r
+    with np.errstate(all="ignore"):
+        a = np.asarray(a, _F64)
+        b = np.asarray(b, _F64)
+        p = a * b
+        ah, al = _split(a)
+        bh, bl = _split(b)
+        ep = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        s = p + c
+        bb = s - p
+        es = (p - (s - bb)) + (c - bb)
+        r = s + (es + ep)
+        if not np.isfinite(r).all():  # an infinite operand or product: the plain sum's value
+            r = np.where(np.isfinite(s), r, s)
+        return r
 
 
 def fma(a, b, c, dt: np.dtype) -> np.ndarray:
