@@ -2151,7 +2151,10 @@ def ldexp(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) ->
 
 def sgn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if not input.is_complex():
-        return sign(input, out=out)
+        if not input.is_floating_point():  # (never recorded)
+            return sign(input, out=out)
+        res = apply_op("SgnBackward0", "sgn_real", ew.sign, (input,))  # sign's values, PyTorch's node
+        return res if out is None else write_out(out, res, "sgn")
     res = apply_op("SgnBackward0", "sgn", _sgn_complex, (input,))
     return res if out is None else write_out(out, res, "sgn")
 
