@@ -253,7 +253,7 @@ _add, _sub, _mul, _div, _pow_tt, _floordiv = (
     BINOPS[n] for n in ("add", "subtract", "multiply", "divide", "power", "floor_divide"))
 
 
-def check_alpha(Rd: np.dtype, alpha) -> None:
+def _check_alpha(Rd: np.dtype, alpha) -> None:
     """PyTorch's checks of an ``alpha`` for result dtype ``Rd`` (``add``, ``sub``)."""
     if type(alpha) is bool and Rd != np.bool_:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
@@ -264,7 +264,7 @@ def check_alpha(Rd: np.dtype, alpha) -> None:
         raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
 
 
-def with_alpha(name: str, input, other, alpha, inplace: bool = False):
+def _with_alpha(name: str, input, other, alpha, inplace: bool = False):
     """``input + alpha * other`` (``add``) or ``input - alpha * other`` (``sub``) for
     ``alpha != 1``: for real floats PyTorch's fused ``fma(±alpha, other, input)`` recorded as
     one ``AddBackward0``/``SubBackward0``; else ``other * alpha`` then the binary op."""
@@ -272,7 +272,7 @@ def with_alpha(name: str, input, other, alpha, inplace: bool = False):
     if inplace and isinstance(b, Tensor) and may_alias(a._buf, b._buf):
         check_no_alias(a._buf, b._buf)
     Rd = binary_result_dtype(a, b)
-    check_alpha(Rd, alpha)
+    _check_alpha(Rd, alpha)
     if name == "sub" and Rd == np.bool_:
         BINOPS["subtract"].refuse(Rd)
     if _dtype_kind(Rd) == "f" and type(alpha) in (int, float):
@@ -291,7 +291,7 @@ def with_alpha(name: str, input, other, alpha, inplace: bool = False):
 def add(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
         out: Tensor | None = None) -> Tensor:
     if alpha != 1 or type(alpha) is not int:
-        res = with_alpha("add", input, other, alpha)
+        res = _with_alpha("add", input, other, alpha)
         return res if out is None else write_out(out, res, "add", (input, other))
     return _add(input, other) if out is None else _add(input, other, out=out)  # (no kwargs dict)
 
@@ -299,7 +299,7 @@ def add(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
 def sub(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
         out: Tensor | None = None) -> Tensor:
     if alpha != 1 or type(alpha) is not int:
-        res = with_alpha("sub", input, other, alpha)
+        res = _with_alpha("sub", input, other, alpha)
         return res if out is None else write_out(out, res, "sub", (input, other))
     return _sub(input, other) if out is None else _sub(input, other, out=out)
 
@@ -1316,10 +1316,13 @@ def logsumexp(input: Tensor, dim: int | Sequence[int], keepdim: bool = False, *,
     return res if out is None else write_out(out, res, "logsumexp")
 
 
-def _float_kernel(name, b) -> None:
-    if _dtype_kind(b.dtype) not in "fc":
+def _float_kernel(name, b, d: int) -> None:
+    """PyTorch's error for a softmax over dim ``d`` of a buffer ``b`` that is not real float
+    (its kernel for the last dim or the others; complex too)."""
+    if _dtype_kind(b.dtype) != "f":
+        kernel = f"{name}_lastdim_kernel_impl" if d >= b.ndim - 1 else f"{name}_kernel_impl"
         raise NotImplementedError(
-            f'"{name}_lastdim_kernel_impl" not implemented for \'{scalar_type_name(b.dtype)}\' '
+            f'"{kernel}" not implemented for \'{scalar_type_name(b.dtype)}\' '
             f"(pass a floating-point tensor, or dtype=torch.float32)"
         )
 
@@ -1329,10 +1332,10 @@ def softmax(input: Tensor, dim: int | None = None, dtype: DType | None = None, *
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
-    _float_kernel("softmax", b)
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
+    _float_kernel("softmax", b, d)
 
     def fn(v):
         return fnn.softmax(v, axis=d)
@@ -1345,10 +1348,10 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: DType | None = Non
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
-    _float_kernel("log_softmax", b)
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
+    _float_kernel("log_softmax", b, d)
 
     def fn(v):
         return fnn.log_softmax(v, axis=d)

@@ -458,13 +458,13 @@ def _ipow(self, other):
 
 def add_(self: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     if alpha != 1 or type(alpha) is not int:
-        return tensor_ops.with_alpha("add", self, other, alpha, True)
+        return tensor_ops._with_alpha("add", self, other, alpha, True)
     return BINOPS["add"].inplace(self, other)
 
 
 def sub_(self: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     if alpha != 1 or type(alpha) is not int:
-        return tensor_ops.with_alpha("sub", self, other, alpha, True)
+        return tensor_ops._with_alpha("sub", self, other, alpha, True)
     return BINOPS["subtract"].inplace(self, other)
 
 

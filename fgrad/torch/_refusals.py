@@ -77,9 +77,7 @@ REFUSALS: dict[str, tuple] = {
     "isneginf": (("c", RE, "isneginf does not support complex inputs."),),
     "deg2rad": (("c", RE, "deg2rad is not supported for complex tensors."),),
     "rad2deg": (("c", RE, "rad2deg is not supported for complex tensors."),),
-    # softmax and friends compute in a float dtype
-    "softmax": (("bciu", *_nie("softmax_kernel_impl")),),
-    "log_softmax": (("bciu", *_nie("log_softmax_kernel_impl")),),
+    # (softmax and log_softmax check after their dtype= conversion: `_ops._float_kernel`)
     "hardshrink": (("bciu", *_nie("hardshrink_cpu")),),
     "cosine_similarity": (("bciu", RE, "expected common dtype to be floating point, yet common dtype is {type}"),),
     "frac": (("bciu", *_nie("frac_cpu")),),
