@@ -4,7 +4,8 @@
 
 ``fma32``: the float64 product of two float32 numbers is exact; where the float64 sum lies on
 a float32 rounding midpoint it is made round-to-odd (TwoSum gives its error), so rounding it
-to float32 rounds once, as a fused operation does.  ``fma64``: TwoProduct and TwoSum (error-free transformations).
+to float32 rounds once, as a fused operation does.  ``fma64``: TwoProduct and TwoSum
+(error-free transformations).
 
 Complex dtypes (PyTorch does not fuse complex products) get the plain forms.  The forms,
 measured on PyTorch 2.13's CPU kernels (AVX2, vectorized body and scalar tail

@@ -1385,6 +1385,8 @@ def all(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor |
         res = result_tensor(_asb(np.all(b)))
     else:
         res = result_tensor(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+    if b.dtype == np.uint8:  # PyTorch keeps uint8 (its legacy mask type)
+        res = res.to(D.uint8)
     return res if out is None else write_out(out, res, "all")
 
 
@@ -1397,6 +1399,8 @@ def any(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor |
         res = result_tensor(_asb(np.any(b)))
     else:
         res = result_tensor(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+    if b.dtype == np.uint8:  # PyTorch keeps uint8 (its legacy mask type)
+        res = res.to(D.uint8)
     return res if out is None else write_out(out, res, "any")
 
 

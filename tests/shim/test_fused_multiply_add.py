@@ -153,7 +153,7 @@ def test_one_node_with_alphas_gradient():
 
 def test_alpha_checks():
     i, f, t = ft.tensor([1, 2]), ft.tensor([1.0, 2.0]), ft.tensor([True])
-    with pytest.raises(RuntimeError, match="For integral input tensors, argument alpha must not be a floating"):
+    with pytest.raises(RuntimeError, match="For integral input tensors, argument alpha must not be a"):
         ft.add(i, i, alpha=0.5)
     with pytest.raises(RuntimeError, match="Boolean alpha only supported for Boolean results"):
         ft.add(f, f, alpha=True)

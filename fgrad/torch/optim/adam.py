@@ -105,7 +105,8 @@ class Adam(Optimizer):
             np.maximum(vmax._buf, v, out=vmax._buf)
             bump_version(vmax)
             v = vmax._buf
-        t = np.sqrt(v, out=np.empty(v.shape, v.dtype))  # denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        # denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        t = np.sqrt(v, out=np.empty(v.shape, v.dtype))
         np.divide(t, bias_correction2_sqrt, out=t)
         np.add(t, group["eps"], out=t)
         np.copyto(b, _fma.addcdiv(b, m, t, -step_size, dt))  # p.addcdiv_(exp_avg, denom, value=-step_size)
