@@ -179,6 +179,7 @@ if __name__ == "__main__":
 
     v = verdicts(torch)
     rows = ",\n".join(f"{json.dumps(k)}: {json.dumps(v['verdicts'][k])}" for k in sorted(v["verdicts"]))
-    STORED.write_text(f'{{"torch": {json.dumps(v["torch"])},\n"templates": {json.dumps(v["templates"], sort_keys=True)},'
+    templates = json.dumps(v["templates"], sort_keys=True)
+    STORED.write_text(f'{{"torch": {json.dumps(v["torch"])},\n"templates": {templates},'
                       f'\n"verdicts": {{\n{rows}}}}}\n')
     print("wrote", STORED)
