@@ -58,9 +58,11 @@ def fma32(a, b, c, scratch=None) -> np.ndarray:
     # (its low 29 bits 1 followed by zeros): there, round to odd (one step towards the exact
     # sum, whose error TwoSum gives), after which rounding to float32 is the fused value
     flat = s.reshape(-1)
-    tie = np.flatnonzero((flat.view(np.int64) & 0x1FFFFFFF) == 0x10000000)
-    if tie.size:
-        ops = [np.broadcast_to(x, s.shape).reshape(-1)[tie].astype(_F64) for x in (a, b, c)]
+    hit = np.bitwise_and(flat.view(np.int64), 0x1FFFFFFF) == 0x10000000
+    if hit.any():
+        tie = np.flatnonzero(hit)
+        at = np.unravel_index(tie, s.shape)  # (no copy of a broadcast operand)
+        ops = [np.broadcast_to(x, s.shape)[at].astype(_F64) for x in (a, b, c)]
         p = ops[0] * ops[1]
         t = flat[tie]
         bb = t - p
