@@ -61,8 +61,9 @@ def fma32(a, b, c, scratch=None) -> np.ndarray:
     hit = np.bitwise_and(flat.view(np.int64), 0x1FFFFFFF) == 0x10000000
     if hit.any():
         tie = np.flatnonzero(hit)
-        at = np.unravel_index(tie, s.shape)  # (no copy of a broadcast operand)
-        ops = [np.broadcast_to(x, s.shape)[at].astype(_F64) for x in (a, b, c)]
+        shape = s.shape or (1,)
+        at = np.unravel_index(tie, shape)  # (no copy of a broadcast operand)
+        ops = [np.broadcast_to(x, shape)[at].astype(_F64) for x in (a, b, c)]
         p = ops[0] * ops[1]
         t = flat[tie]
         bb = t - p
