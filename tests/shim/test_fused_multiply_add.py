@@ -134,6 +134,9 @@ def test_float32_fma_rounds_once():
     assert float(_fma.fma32(a, a, c)) == 1.0004884004592896
     assert ft.addcmul(ft.tensor([c]), ft.tensor([a]), ft.tensor([a])).item() == 1.0004884004592896
     assert float(_fma.fma32(a, a, -c)) == 1.00048828125
+    grid = np.full((3, 4), a, np.float32)  # arrays and broadcast numbers take the same path
+    assert (_fma.fma32(grid, a, c) == np.float32(1.0004884004592896)).all()
+    assert (_fma.fma32(a, grid, np.full((3, 4), c)) == np.float32(1.0004884004592896)).all()
 
 
 def test_fma64_special_values():
