@@ -52,7 +52,10 @@ def fma32(a, b, c, scratch=None) -> np.ndarray:
         True
     """
     s = np.multiply(a, b, dtype=_F64, out=scratch)  # exact: 24 + 24 bits fit in 53
-    s += c
+    if np.ndim(c) and np.broadcast_shapes(np.shape(s), np.shape(c)) != np.shape(s):
+        s = s + c  # (c broadcasts the product)
+    else:
+        s += c
     s = np.asarray(s)
     # the float64 sum rounds to float32 twice only where it lies on a float32 rounding midpoint
     # (its low 29 bits 1 followed by zeros): there, round to odd (one step towards the exact

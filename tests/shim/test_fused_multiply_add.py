@@ -145,6 +145,20 @@ def test_fma64_special_values():
     assert r.tolist() == [inf, inf, inf]
 
 
+def test_broadcast_operands():
+    """Each operand may broadcast the others (the fused value per element is the same)."""
+    b, c = np.float32([0.3, -1.7, 2.9, 0.11]), np.float32([[0.7], [-0.2], [1.3], [5.0]])
+    want = (np.float64(b) * 10 + np.float64(c)).astype(np.float32)  # exact product: one rounding
+    np.testing.assert_array_equal(ft.add(ft.tensor(c), ft.tensor(b), alpha=10).numpy(), want)
+    np.testing.assert_array_equal(ft.add(ft.tensor(b), ft.tensor(c), alpha=10).numpy(),
+                                  (np.float64(c) * 10 + np.float64(b)).astype(np.float32))
+    got = ft.addcmul(ft.tensor(c), ft.tensor(b), ft.tensor([[2.0]]), value=0.5).numpy()
+    assert got.shape == (4, 4)
+    for dt in (ft.float32, ft.float64):
+        x = ft.tensor([[1.0], [2.0]], dtype=dt)
+        assert ft.lerp(x, ft.tensor([3.0, 5.0], dtype=dt), 0.25).tolist() == [[1.5, 2.0], [2.25, 2.75]]
+
+
 def test_one_node_with_alphas_gradient():
     a, b = ft.tensor([1.0, 2.0], requires_grad=True), ft.tensor([3.0, 4.0], requires_grad=True)
     y = ft.sub(a, b, alpha=0.5)
