@@ -521,3 +521,8 @@ ops = _importlib.import_module(f"{__name__}._op_registry").ops
 library = _importlib.import_module(f"{__name__}.library")
 masked = _importlib.import_module(f"{__name__}.masked")
 hub = _importlib.import_module(f"{__name__}.hub")
+
+# -- the operand dtypes PyTorch's hand-written functions refuse (see fgrad/torch/_refusals.py):
+# last, so every function of those names, wherever it was defined above, checks first
+_importlib.import_module(f"{__name__}._refusals").install(
+    globals(), Tensor, *([vars(nn.functional)] if globals().get("nn") is not None else []))

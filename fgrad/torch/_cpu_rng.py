@@ -42,6 +42,7 @@ import struct
 import numpy as np
 
 from ..core.narrow_floats import dtype_kind
+from ._fma import fma32 as _fma32, fma64 as _fma64
 
 _N = 624                      # words of MT19937 state
 STATE_BYTES = 5056            # sizeof(CPUGeneratorImplState) in PyTorch
@@ -303,35 +304,6 @@ def _pick(mask, a, b):
 
 
 # -- arithmetic as PyTorch's compiled kernels do it ------------------------------------------
-
-def _fma32(a, b, c, scratch=None):
-    """Single-precision fused multiply-add (the exact product fits in float64).  ``scratch``:
-    a float64 array of the result's shape to compute in (a polynomial's steps reuse one
-    rather than each allocating a fresh one)."""
-    r = np.multiply(a, b, dtype=np.float64, out=scratch)  # widened in the loop: no float64 copies
-    r += c
-    return r.astype(_F32)
-
-
-def _split(v):
-    t = 134217729.0 * v  # 2**27 + 1 (Veltkamp)
-    hi = t - (t - v)
-    return hi, v - hi
-
-
-def _fma64(a, b, c):
-    """Double-precision fused multiply-add by error-free transformations (TwoProduct,
-    TwoSum): ``a * b + c`` with the product kept exact."""
-    a = np.asarray(a, np.float64)
-    p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(np.asarray(b, np.float64))
-    ep = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    bb = s - p
-    es = (p - (s - bb)) + (c - bb)
-    return s + (es + ep)
-
 
 def _fma64_scale(x, s, c):
     """`_fma64` of an array ``x`` and scalars ``s``, ``c``, with the common cases done in one

@@ -662,6 +662,20 @@ def apply_op(name: str, key: Hashable, fn: Callable[..., Any], args: Sequence[An
     return tuple(outs) if multi else outs[0]
 
 
+def apply_computed(name: str, key: Hashable, fn: Callable[..., Any], args: Sequence[Any], value,
+                   edges: Any = None) -> Tensor:
+    """`apply_op` whose forward value ``value`` (a host buffer) a kernel has computed the way
+    PyTorch's does (`_fma`: a fused multiply-add rounds once where ``fn`` rounds twice);
+    ``fn`` is recorded for the backward only."""
+    out = result_tensor(value)
+    if STATE.enabled:
+        for a in args:
+            if isinstance(a, Tensor) and (a._rg or a._gfn is not None):
+                G.record(name, key, fn, args, (out,), edges)
+                break
+    return out
+
+
 # grad_fn names of the create_graph backward's nodes: the op specs' (below), and these
 _PRIM_NAMES = {
     "select_n": "WhereBackward0",

@@ -20,6 +20,7 @@ from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, bfloat16 as _B
 from ..core.narrow_floats import float32 as _F32
 from ..core.quiet import quiet, switch
 from ..ops.specs import SPEC_LIST
+from ._refusals import refusal
 import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
@@ -587,21 +588,8 @@ BINOPS: dict = {}  # spec name -> its `_BinOp` (the Tensor methods bind their in
 def _refusal(spec):
     """None, or a check ``refuse(dtype)`` raising PyTorch's error for an operand (common)
     dtype whose kind the spec's ``torch_refuses`` names (``"hypot_cpu" not implemented for
-    'Long'``, ``maximum not implemented for complex tensors.``, ...)."""
-    rules = [(r[0], NotImplementedError, f"\"{r[1]}\" not implemented for '{{type}}'") if len(r) == 2 else r
-             for r in spec.torch_refuses]
-    if not rules:
-        return None
-    kinds = "".join(r[0] for r in rules)
-
-    def refuse(dt) -> None:
-        k = _dtype_kind(dt)
-        if k in kinds:
-            for ks, error, message in rules:
-                if k in ks:
-                    raise error(message.format(type=D.from_np(dt)._legacy))
-
-    return refuse
+    'Long'``, ``maximum not implemented for complex tensors.``, ...): `_refusals.refusal`."""
+    return refusal(spec.torch_refuses)
 
 
 def _refusing_unary(f, refuse):

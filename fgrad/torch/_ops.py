@@ -34,6 +34,7 @@ import fgrad.torch._device as _dev
 import fgrad.torch._deprecations as _deprecations
 import fgrad.torch._dtypes as D
 import fgrad.torch._errors as _errors
+import fgrad.torch._fma as _fma
 from ._stl_order import sort_order as _sort_order, topk_order as _topk_order
 from ._device import DEV as _DEV
 from ._dispatch import (  # noqa: F401
@@ -47,6 +48,7 @@ from ._dispatch import (  # noqa: F401
     device_constant,
     unify_devices,
     apply_op,
+    apply_computed,
     cast_primitive,
     write_out,
     write_out_multi,
@@ -251,17 +253,54 @@ _add, _sub, _mul, _div, _pow_tt, _floordiv = (
     BINOPS[n] for n in ("add", "subtract", "multiply", "divide", "power", "floor_divide"))
 
 
+def _check_alpha(Rd: np.dtype, alpha) -> None:
+    """PyTorch's checks of an ``alpha`` for result dtype ``Rd`` (``add``, ``sub``)."""
+    if type(alpha) is bool and Rd != np.bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    k = _dtype_kind(Rd)
+    if k in "biu" and isinstance(alpha, (float, complex)):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if k != "c" and isinstance(alpha, complex):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+
+
+def _with_alpha(name: str, input, other, alpha, inplace: bool = False):
+    """``input + alpha * other`` (``add``) or ``input - alpha * other`` (``sub``) for
+    ``alpha != 1``: for real floats PyTorch's fused ``fma(±alpha, other, input)`` recorded as
+    one ``AddBackward0``/``SubBackward0``; else ``other * alpha`` then the binary op."""
+    a, b = (input, other) if isinstance(input, Tensor) else binary_operands(input, other, name)
+    if inplace and isinstance(b, Tensor) and may_alias(a._buf, b._buf):
+        check_no_alias(a._buf, b._buf)
+    Rd = binary_result_dtype(a, b)
+    _check_alpha(Rd, alpha)
+    if name == "sub" and Rd == np.bool_:
+        BINOPS["subtract"].refuse(Rd)
+    if _dtype_kind(Rd) == "f" and type(alpha) in (int, float):
+        s = alpha if name == "add" else -alpha
+        definition = (lambda x, y: ew.add(x, ew.mul(y, alpha))) if name == "add" else (
+            lambda x, y: ew.sub(x, ew.mul(y, alpha)))
+        return _ternary(name, "AddBackward0" if name == "add" else "SubBackward0", (name + "_alpha", alpha),
+                        definition, (a, b), inplace, lambda x, y, dt: _fma.add_alpha(x, y, s, dt))
+    if Rd == np.bool_:
+        alpha = bool(alpha)
+    b = mul(b, alpha) if isinstance(b, Tensor) else b * alpha
+    op = BINOPS["add" if name == "add" else "subtract"]
+    return op.inplace(a, b) if inplace else op(a, b)
+
+
 def add(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
         out: Tensor | None = None) -> Tensor:
-    if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    if alpha != 1 or type(alpha) is not int:
+        res = _with_alpha("add", input, other, alpha)
+        return res if out is None else write_out(out, res, "add", (input, other))
     return _add(input, other) if out is None else _add(input, other, out=out)  # (no kwargs dict)
 
 
 def sub(input: TensorOrScalar, other: TensorOrScalar, *, alpha: float = 1,
         out: Tensor | None = None) -> Tensor:
-    if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    if alpha != 1 or type(alpha) is not int:
+        res = _with_alpha("sub", input, other, alpha)
+        return res if out is None else write_out(out, res, "sub", (input, other))
     return _sub(input, other) if out is None else _sub(input, other, out=out)
 
 
@@ -418,7 +457,10 @@ def rtruediv(x, other):
     return mul(reciprocal(x if x.is_floating_point() or x.is_complex() else x.to(D.DEFAULT.float)), other)
 
 
-def _ternary(name, gname, key, fn, args, inplace=False):
+def _ternary(name, gname, key, fn, args, inplace=False, fused=None):
+    """``fn(*args)`` recorded as ``gname`` (in place into ``args[0]`` with ``inplace``).
+    ``fused(*buffers, dtype)``: the forward value of real float host operands computed as
+    PyTorch's CPU kernel does (`_fma`); ``fn`` then serves the backward only."""
     ts = [a if isinstance(a, Tensor) else np.asarray(scalar_value(a)) for a in args]
     Rd = result_dtype(*[a for a in args])
     ts = [a if isinstance(a, Tensor) else a.astype(Rd) for a in ts]
@@ -427,14 +469,27 @@ def _ternary(name, gname, key, fn, args, inplace=False):
     def f(*xs):
         return fn(*[ew.convert_element_type(x, Rd) for x in xs])
 
+    new = None
+    if fused is not None and _dtype_kind(Rd) == "f":
+        # (numbers as given: PyTorch's kernels take them in the computing dtype, float32 for 16 bits)
+        bufs = [a._buf if isinstance(a, Tensor) else np.asarray(scalar_value(a)) for a in args]
+        if builtins.all(type(b) is _nd for b in bufs):
+            try:
+                np.broadcast_shapes(*[b.shape for b in bufs])
+            except ValueError:  # (the definition's path raises PyTorch's error)
+                bufs = None
+            if bufs is not None:
+                new = fused(*bufs, Rd)
+                if not inplace:
+                    return apply_computed(gname, key + (Rd,), f, tuple(ts), new, edges)
     if inplace:
-        return _ternary_inplace(gname, key + (Rd,), f, ts, edges)
+        return _ternary_inplace(gname, key + (Rd,), f, ts, edges, new)
     return apply_op(gname, key + (Rd,), f, tuple(ts), edges=edges)
 
 
-def _ternary_inplace(gname, key, f, ts, edges):
-    """``ts[0]`` becomes ``f(*ts)`` (``addcmul_``, ``addcdiv_``, ``lerp_``): one in-place op
-    that saves its operands as PyTorch's does."""
+def _ternary_inplace(gname, key, f, ts, edges, new=None):
+    """``ts[0]`` becomes ``f(*ts)`` (``addcmul_``, ``addcdiv_``, ``lerp_``), whose value
+    ``new`` may have been computed: one in-place op that saves its operands as PyTorch's does."""
     self = ts[0]
     b = self._buf
     Rd = key[-1]
@@ -447,14 +502,21 @@ def _ternary_inplace(gname, key, f, ts, edges):
     for t in ts[1:]:
         if isinstance(t, Tensor):
             check_no_alias(b, t._buf)
-    new = None
-    if builtins.all(type(x) is _nd for x in bufs):
+    if new is None and builtins.all(type(x) is _nd for x in bufs):
         new = run_forward(key, f, bufs, False)
-        if np.broadcast_shapes(new.shape, b.shape) != b.shape:
-            raise RuntimeError(
-                f"output with shape {list(b.shape)} doesn't match the broadcast shape {list(new.shape)}"
-            )
+    if new is not None and np.broadcast_shapes(new.shape, b.shape) != b.shape:
+        raise RuntimeError(
+            f"output with shape {list(b.shape)} doesn't match the broadcast shape {list(new.shape)}"
+        )
     return apply_inplace(self, gname, key, f, tuple(ts), new, edges)
+
+
+def _fused_with(kernel, value):
+    """`_ternary`'s ``fused``: the `_fma` ``kernel`` taking the number ``value`` after the
+    buffers; None (the definition computes) for a Tensor ``value``."""
+    if type(value) is not int and type(value) is not float:
+        return None
+    return lambda *bufs: kernel(*bufs[:-1], value, bufs[-1])
 
 
 def _lerp(input, end, weight, inplace=False):
@@ -465,6 +527,7 @@ def _lerp(input, end, weight, inplace=False):
         lambda a, b, w: ew.add(a, ew.mul(w, ew.sub(b, a))),
         (input, end, weight),
         inplace,
+        _fma.lerp,
     )
 
 
@@ -476,6 +539,7 @@ def _addcmul(input, tensor1, tensor2, value, inplace=False):
         lambda a, b, c: ew.add(a, ew.mul(ew.mul(b, c), value)),
         (input, tensor1, tensor2),
         inplace,
+        _fused_with(_fma.addcmul, value),
     )
 
 
@@ -487,6 +551,7 @@ def _addcdiv(input, tensor1, tensor2, value, inplace=False):
         lambda a, b, c: ew.add(a, ew.mul(ew.div(b, c), value)),
         (input, tensor1, tensor2),
         inplace,
+        _fused_with(_fma.addcdiv, value),
     )
 
 
@@ -538,9 +603,7 @@ def lerp_(self: Tensor, end: Tensor, weight: TensorOrScalar) -> Tensor:
     if bufs is not None and type(weight) in (int, float):
         b, e = bufs
         check_no_alias(b, e)
-        new = e - b
-        new *= weight
-        new += b
+        new = _fma.lerp(b, e, weight, b.dtype)
         if new.shape == b.shape:
             return _write_plain(self, b, new)
     return _lerp(self, end, weight, True)
@@ -552,9 +615,7 @@ def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: TensorOrS
         b, t1, t2 = bufs
         check_no_alias(b, t1)
         check_no_alias(b, t2)
-        new = t1 * t2
-        new *= value
-        new += b
+        new = _fma.addcmul(b, t1, t2, value, b.dtype)
         if new.shape == b.shape:
             return _write_plain(self, b, new)
     return _addcmul(self, tensor1, tensor2, value, True)
@@ -566,9 +627,7 @@ def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: TensorOrS
         b, t1, t2 = bufs
         check_no_alias(b, t1)
         check_no_alias(b, t2)
-        new = t1 / t2
-        new *= value
-        new += b
+        new = _fma.addcdiv(b, t1, t2, value, b.dtype)
         if new.shape == b.shape:
             return _write_plain(self, b, new)
     return _addcdiv(self, tensor1, tensor2, value, True)
@@ -1257,10 +1316,13 @@ def logsumexp(input: Tensor, dim: int | Sequence[int], keepdim: bool = False, *,
     return res if out is None else write_out(out, res, "logsumexp")
 
 
-def _float_kernel(name, b) -> None:
-    if _dtype_kind(b.dtype) not in "fc":
+def _float_kernel(name, b, d: int) -> None:
+    """PyTorch's error for a softmax over dim ``d`` of a buffer ``b`` that is not real float
+    (its kernel for the last dim or the others; complex too)."""
+    if _dtype_kind(b.dtype) != "f":
+        kernel = f"{name}_lastdim_kernel_impl" if d >= b.ndim - 1 else f"{name}_kernel_impl"
         raise NotImplementedError(
-            f'"{name}_lastdim_kernel_impl" not implemented for \'{scalar_type_name(b.dtype)}\' '
+            f'"{kernel}" not implemented for \'{scalar_type_name(b.dtype)}\' '
             f"(pass a floating-point tensor, or dtype=torch.float32)"
         )
 
@@ -1270,10 +1332,10 @@ def softmax(input: Tensor, dim: int | None = None, dtype: DType | None = None, *
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
-    _float_kernel("softmax", b)
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
+    _float_kernel("softmax", b, d)
 
     def fn(v):
         return fnn.softmax(v, axis=d)
@@ -1286,10 +1348,10 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: DType | None = Non
 
     x = input if dtype is None else input.to(dtype)
     b = x._buf
-    _float_kernel("log_softmax", b)
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
+    _float_kernel("log_softmax", b, d)
 
     def fn(v):
         return fnn.log_softmax(v, axis=d)
@@ -1323,6 +1385,8 @@ def all(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor |
         res = result_tensor(_asb(np.all(b)))
     else:
         res = result_tensor(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+    if b.dtype == np.uint8:  # PyTorch keeps uint8 (its legacy mask type)
+        res = res.to(D.uint8)
     return res if out is None else write_out(out, res, "all")
 
 
@@ -1335,6 +1399,8 @@ def any(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor |
         res = result_tensor(_asb(np.any(b)))
     else:
         res = result_tensor(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+    if b.dtype == np.uint8:  # PyTorch keeps uint8 (its legacy mask type)
+        res = res.to(D.uint8)
     return res if out is None else write_out(out, res, "any")
 
 
@@ -2092,7 +2158,10 @@ def ldexp(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) ->
 
 def sgn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if not input.is_complex():
-        return sign(input, out=out)
+        if not input.is_floating_point():  # (never recorded)
+            return sign(input, out=out)
+        res = apply_op("SgnBackward0", "sgn_real", ew.sign, (input,))  # sign's values, PyTorch's node
+        return res if out is None else write_out(out, res, "sgn")
     res = apply_op("SgnBackward0", "sgn", _sgn_complex, (input,))
     return res if out is None else write_out(out, res, "sgn")
 

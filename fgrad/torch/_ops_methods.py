@@ -18,8 +18,6 @@ from ._dispatch import (
     bump_version,
     cast_primitive,
     run_forward,
-    check_no_alias,
-    may_alias,
     resize_,
     result_tensor,
     tracks_grad,
@@ -38,7 +36,7 @@ from .autograd import graph as G
 import fgrad.torch.cuda as _cuda
 from .autograd import backward as bw
 from .autograd.grad_mode import STATE as _GRAD_MODE
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fgrad.torch.types import Device, Dims, DType, IntOrInts, memory_format, TensorOrScalar, TensorOrTensors
 from typing import Any
 
@@ -456,19 +454,21 @@ def _ipow(self, other):
     return pow_(self, other)
 
 
+def _tile(self: Tensor, *dims: int | Sequence[int]) -> Tensor:
+    """``Tensor.tile(2, 3)`` or ``Tensor.tile((2, 3))`` (the method takes ints as varargs;
+    ``torch.tile`` takes one sequence)."""
+    return view_ops.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
+
+
 def add_(self: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
-    if alpha != 1:
-        if isinstance(other, Tensor) and may_alias(self._buf, other._buf):
-            check_no_alias(self._buf, other._buf)
-        other = tensor_ops.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    if alpha != 1 or type(alpha) is not int:
+        return tensor_ops._with_alpha("add", self, other, alpha, True)
     return BINOPS["add"].inplace(self, other)
 
 
 def sub_(self: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
-    if alpha != 1:
-        if isinstance(other, Tensor) and may_alias(self._buf, other._buf):
-            check_no_alias(self._buf, other._buf)
-        other = tensor_ops.mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    if alpha != 1 or type(alpha) is not int:
+        return tensor_ops._with_alpha("sub", self, other, alpha, True)
     return BINOPS["subtract"].inplace(self, other)
 
 
@@ -696,6 +696,7 @@ def _bind() -> None:
     ]
     for n in shape_ops:
         m[n] = getattr(view_ops, n)
+    m["tile"] = _tile
     m.update(
         real=property(view_ops.real),
         imag=property(view_ops.imag),

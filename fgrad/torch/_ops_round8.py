@@ -495,9 +495,12 @@ def matrix_exp(input: Tensor) -> Tensor:
 
 
 def _expm(a):
+    """The matrix exponential in ``a``'s dtype (SciPy's computes float16 in float32)."""
     if a.ndim == 2:
-        return fsl.expm(a)
-    return fnp.reshape(fgrad.vmap(fsl.expm)(fnp.reshape(a, (-1,) + a.shape[-2:])), a.shape)
+        r = fsl.expm(a)
+    else:
+        r = fnp.reshape(fgrad.vmap(fsl.expm)(fnp.reshape(a, (-1,) + a.shape[-2:])), a.shape)
+    return r if r.dtype == a.dtype else r.astype(a.dtype)
 
 
 def _removed(name: str, text: str) -> Callable:

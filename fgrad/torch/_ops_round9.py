@@ -327,7 +327,7 @@ def empty_permuted(
     return physical.permute(inverse).requires_grad_(requires_grad)
 
 
-def frobenius_norm(input: Tensor, dim: Sequence[int] = (-2, -1), keepdim: bool = False) -> Tensor:
+def frobenius_norm(input: Tensor, dim: int | Sequence[int] = (-2, -1), keepdim: bool = False) -> Tensor:
     """Deprecated (PyTorch warns): ``linalg.vector_norm(input, 2, dim, keepdim)``.
 
     Example::
@@ -346,7 +346,8 @@ def frobenius_norm(input: Tensor, dim: Sequence[int] = (-2, -1), keepdim: bool =
         UserWarning,
         stacklevel=2,
     )
-    return torch.linalg.vector_norm(input, 2.0, dim=tuple(dim), keepdim=keepdim)
+    dim = (dim,) if isinstance(dim, int) else tuple(dim)
+    return torch.linalg.vector_norm(input, 2.0, dim=dim, keepdim=keepdim)
 
 
 def nuclear_norm(input: Tensor, dim: Sequence[int] | bool | None = None, keepdim: bool = False) -> Tensor:

@@ -2112,8 +2112,9 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     if (d1, d2) != (b.ndim - 1, b.ndim):  # the matrices on the last two dims, moved to (dim1, dim2)
         return movedim(diag_embed(input, offset), (-2, -1), (d1, d2))
 
-    def fn(x, e):
-        return fnp.sum(ew.mul(x[..., :, None, None], ew.convert_element_type(e, x.dtype)), axis=-3)
+    def fn(x, e):  # (the sum in x's dtype: NumPy's would widen integers and bools)
+        return fnp.sum(ew.mul(x[..., :, None, None], ew.convert_element_type(e, x.dtype)), axis=-3,
+                       dtype=x.dtype)
 
     return apply_op(
         "DiagEmbedBackward0",

@@ -17,6 +17,7 @@ import numpy as np
 import fgrad.torch as torch
 
 from .._dispatch import bump_version
+from .. import _fma
 from .optimizer import Optimizer, _check_non_negative
 from .optimizer import ParamsT
 from .._tensor import Tensor
@@ -89,13 +90,10 @@ class Adam(Optimizer):
         beta1, beta2 = group["betas"]
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         m, v = exp_avg._buf, exp_avg_sq._buf
-        t = np.subtract(g, m, out=np.empty(m.shape, m.dtype))  # exp_avg.lerp_(grad, 1 - beta1)
-        t *= 1 - beta1
-        np.add(t, m, out=m)
+        dt = m.dtype
+        np.copyto(m, _fma.lerp(m, g, 1 - beta1, dt))  # exp_avg.lerp_(grad, 1 - beta1)
         np.multiply(v, beta2, out=v)  # exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        np.multiply(g, g, out=t)
-        t *= 1 - beta2
-        np.add(t, v, out=v)
+        np.copyto(v, _fma.addcmul(v, g, g, 1 - beta2, dt))
         bump_version(exp_avg)
         bump_version(exp_avg_sq)
         bump_version(exp_avg_sq)
@@ -107,12 +105,11 @@ class Adam(Optimizer):
             np.maximum(vmax._buf, v, out=vmax._buf)
             bump_version(vmax)
             v = vmax._buf
-        np.sqrt(v, out=t)  # denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        # denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        t = np.sqrt(v, out=np.empty(v.shape, v.dtype))
         np.divide(t, bias_correction2_sqrt, out=t)
         np.add(t, group["eps"], out=t)
-        np.divide(m, t, out=t)  # p.addcdiv_(exp_avg, denom, value=-step_size)
-        t *= -step_size
-        np.add(t, b, out=b)
+        np.copyto(b, _fma.addcdiv(b, m, t, -step_size, dt))  # p.addcdiv_(exp_avg, denom, value=-step_size)
         bump_version(p)
 
 

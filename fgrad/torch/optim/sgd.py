@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dispatch import bump_version, result_tensor
+from .. import _fma
 from ..sparse._ops import add_dense_sparse_
 from .optimizer import Optimizer, _check_non_negative
 from .optimizer import ParamsT
@@ -70,7 +71,7 @@ class SGD(Optimizer):
 
     def _update_plain(self, p, b, g, state, group) -> None:
         """`_update_parameter` on the buffers: the same NumPy operations as the shim's
-        ``clone``, ``mul_``, ``add`` and ``add_(..., alpha=)`` (``other * alpha``, then the sum)."""
+        ``clone``, ``mul_``, ``add`` and ``add_(..., alpha=)`` (PyTorch's fused multiply-add)."""
         momentum = group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
@@ -81,11 +82,17 @@ class SGD(Optimizer):
                 mb = buf._buf
                 np.multiply(mb, momentum, out=mb)
                 alpha = 1 - group["dampening"]
-                np.add(mb, g * alpha if alpha != 1 else g, out=mb)
+                if alpha != 1:
+                    np.copyto(mb, _fma.add_alpha(mb, g, alpha, mb.dtype))
+                else:
+                    np.add(mb, g, out=mb)
                 bump_version(buf)  # (twice: mul_ and add_)
                 bump_version(buf)
             # Nesterov: grad.add(buf, alpha=momentum), a new array (the gradient is not written)
-            g = g + mb * momentum if group["nesterov"] else mb
+            g = _fma.add_alpha(g, mb, momentum, g.dtype) if group["nesterov"] else mb
         alpha = -group["lr"]
-        np.add(b, g * alpha if alpha != 1 else g, out=b)
+        if alpha != 1:
+            np.copyto(b, _fma.add_alpha(b, g, alpha, b.dtype))
+        else:
+            np.add(b, g, out=b)
         bump_version(p)
