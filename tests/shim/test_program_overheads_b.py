@@ -1,0 +1,64 @@
+"""The shortcuts of session 17 for the published programs' small per-call costs
+(docs/speed-programs.md) give the values of the paths they skip.  PyTorch 2.13's numbers are
+stored here and compared live when torch is installed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fgrad.torch as torch
+from fgrad.torch._cpu_rng import Engine
+
+
+def _draws(t):
+    """Single integer draws (the engine's one-word path), wide and negative ranges, ``rand`` and
+    ``uniform_`` with other bounds, after ``manual_seed(11)``."""
+    t.manual_seed(11)
+    out = []
+    for lo, hi, n in [(0, 4, 1), (-5, 3, 1), (6, 25, 1), (0, 2**40, 1), (-2**63, 2**63 - 1, 1),
+                      (-2**63, 2**63 - 1, 3), (0, 2**32, 1), (-100, -3, 5), (0, 200, 6),
+                      (2**62, 2**63 - 1, 2)]:
+        out.append(t.randint(lo, hi, (n,)).tolist())
+    out.append(t.rand(3).tolist())
+    out.append(t.empty(4).uniform_(-2.0, 3.0).tolist())
+    out.append(t.empty(3).uniform_(0, 1).tolist())
+    out.append(t.rand(2, dtype=t.float64).tolist())
+    return out
+
+
+DRAWS_PT = [[1], [2], [21], [392831532369], [-5642570838863166195],
+            [7863532667727410849, -7283232885081574574, -5059707216798049683], [2093245104],
+            [-11, -51, -39, -84, -86], [108, 162, 68, 49, 162, 53],
+            [6588333002541057258, 7656996590994934865],
+            [0.8775078654289246, 0.16262197494506836, 0.2438044548034668],
+            [-0.30913037061691284, 2.4236955642700195, -1.6187382936477661, 2.9501547813415527],
+            [0.1944190263748169, 0.42555153369903564, 0.4382133483886719],
+            [0.3901967626947086, 0.8279268316804317]]
+
+
+def test_small_draws_are_pytorchs():
+    assert _draws(torch) == DRAWS_PT
+    pt = pytest.importorskip("torch")
+    assert _draws(pt) == DRAWS_PT
+
+
+@pytest.mark.parametrize("lo, hi", [(0, 4), (-5, 3), (7, 8), (-2**63, -2**63 + 9), (2**62, 2**63 - 1),
+                                    (0, 2**32 - 1)])
+def test_one_integer_draw_is_the_array_paths_draw(lo, hi):
+    # the one-word path (Python integers) against the same draws taken two at a time (arrays)
+    one, two = Engine(5), Engine(5)
+    singles = [int(one.integers(1, lo, hi)[0]) for _ in range(6)]
+    pairs = [int(v) for _ in range(3) for v in two.integers(2, lo, hi)]
+    assert singles == pairs
+    assert one.integers(1, lo, hi).dtype == np.int64
+
+
+def test_rand_bounds_other_than_zero_one_still_transform():
+    a, b = Engine(2), Engine(2)
+    x = a.uniform(6, np.float32)
+    y = b.uniform(6, np.float32, -0.0, 1.0)  # -0.0 takes the fused path: the same values
+    np.testing.assert_array_equal(x, y)
+    assert not np.signbit(y).any()
+    z = Engine(2).uniform(6, np.float32, 0.5, 1.5)
+    np.testing.assert_array_equal(z, (x.astype(np.float64) + 0.5).astype(np.float32))
