@@ -62,3 +62,27 @@ def test_rand_bounds_other_than_zero_one_still_transform():
     assert not np.signbit(y).any()
     z = Engine(2).uniform(6, np.float32, 0.5, 1.5)
     np.testing.assert_array_equal(z, (x.astype(np.float64) + 0.5).astype(np.float32))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int64", "int32", "uint8", "bool", "float16",
+                                "bfloat16", "complex64"])
+@pytest.mark.parametrize("dims", [(0, 0), (0, 1), (1, 1)])
+def test_two_tensors_of_one_dtype_promote_to_it(dt, dims):
+    from fgrad.torch._promotion import result_dtype
+
+    dtype = getattr(torch, dt)
+    a, b = (torch.ones((2,) * d, dtype=dtype) for d in dims)
+    assert result_dtype(a, b) == dtype.np == result_dtype(a, b, None)  # the fast path, the general loop
+    assert torch.where(torch.ones(2, dtype=torch.bool), a, b).dtype == dtype
+
+
+def test_wrapped_int_bounds_are_cached_iinfo():
+    from fgrad.torch._promotion import wrapped_int
+
+    for dt in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64):
+        info = np.iinfo(dt)
+        for x in (0, -1, 1, int(info.min), int(info.max), int(info.max) + 1, int(info.min) - 1, 2**70 + 11):
+            want = (x - int(info.min)) % 2**info.bits + int(info.min)  # modulo 2**bits into range
+            assert wrapped_int(x, np.dtype(dt)) == want
+    u8 = torch.tensor([250], dtype=torch.uint8)
+    assert (u8 + 300).tolist() == [38] and (u8 < -1).tolist() == [True]  # PyTorch: 300 -> 44, -1 -> 255
