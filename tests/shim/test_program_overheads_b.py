@@ -86,3 +86,62 @@ def test_wrapped_int_bounds_are_cached_iinfo():
             assert wrapped_int(x, np.dtype(dt)) == want
     u8 = torch.tensor([250], dtype=torch.uint8)
     assert (u8 + 300).tolist() == [38] and (u8 < -1).tolist() == [True]  # PyTorch: 300 -> 44, -1 -> 255
+
+
+class _CountingDict(dict):
+    def __init__(self, d):
+        super().__init__(d)
+        self.gets = 0
+
+    def get(self, k, default=None):
+        self.gets += 1
+        return super().get(k, default)
+
+
+def test_a_loop_of_one_binary_op_skips_the_signature_lookup(monkeypatch):
+    from fgrad.torch.autograd import graph as G
+
+    counting = _CountingDict(G._PROGS_D)
+    monkeypatch.setattr(G, "_PROGS_D", counting)
+    x = torch.ones(3, requires_grad=True)
+    y = x * 1.0001
+    before = counting.gets
+    for _ in range(10):
+        y = y * 1.0001
+    assert counting.gets == before  # the memo of the last signature answered
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.full(3, np.float32(1.0001) ** 11), rtol=1e-6)
+
+
+def test_the_last_signature_memo_tells_shapes_positions_and_dtypes_apart():
+    # one op (one key object per dtype), alternating shapes, differentiable positions and dtypes:
+    # each recorded node must get its own signature's program
+    w = torch.tensor([1.5, -2.0, 3.0], requires_grad=True)
+    v = torch.tensor([0.5, 4.0, -1.0])
+    s = torch.tensor(2.0, requires_grad=True)
+    d = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    terms = [w * v, v * w, w * w, w * s, s * w, v * s, d * d, w * v]
+    loss = sum(t.sum().double() for t in terms)
+    loss.backward()
+    wv, vv, sv = w.detach().numpy(), v.numpy(), float(s.detach())
+    np.testing.assert_allclose(w.grad.numpy(), 3 * vv + 2 * wv + 2 * sv, rtol=1e-6)
+    np.testing.assert_allclose(float(s.grad), 2 * wv.sum() + vv.sum(), rtol=1e-6)
+    np.testing.assert_allclose(d.grad.numpy(), 2 * d.detach().numpy())
+    pt = pytest.importorskip("torch")
+    W, S = pt.tensor(wv, requires_grad=True), pt.tensor(sv, requires_grad=True)
+    D, V = pt.tensor([1.0, 2.0, 3.0], dtype=pt.float64, requires_grad=True), pt.tensor(vv)
+    pts = [W * V, V * W, W * W, W * S, S * W, V * S, D * D, W * V]
+    sum(t.sum().double() for t in pts).backward()
+    np.testing.assert_array_equal(w.grad.numpy(), W.grad.numpy())
+    np.testing.assert_array_equal(s.grad.numpy(), S.grad.numpy())
+
+
+def test_a_device_change_forgets_the_last_signature():
+    from fgrad.torch import _dispatch
+    from fgrad.torch.autograd import graph as G
+
+    x = torch.ones(2, requires_grad=True)
+    _ = x * 2.0
+    assert G._LAST[3] is not None
+    _dispatch._drop_device_caches()
+    assert G._LAST == [None, None, None, None]
