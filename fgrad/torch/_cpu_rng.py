@@ -49,7 +49,12 @@ STATE_BYTES = 5056            # sizeof(CPUGeneratorImplState) in PyTorch
 _LEGACY = struct.Struct("<QiiQ" + "Q" * _N + "dddi4x")  # CPUGeneratorImplStateLegacy
 _TAIL = struct.Struct("<f?3x")                           # next float normal sample, valid flag
 _F32 = np.float32
+# the float32 uniform's constants as 0-d arrays: a ufunc takes a 0-d array operand faster than
+# a NumPy scalar (same values, same result dtype)
+_MASK24_A = np.array((1 << 24) - 1, np.uint64)
+_SCALE24_A = np.array(2.0 ** -24, _F32)
 _MASK24 = np.uint64((1 << 24) - 1)
+_PY_REAL = (float, int)
 _MASK53 = np.uint64((1 << 53) - 1)
 _MASK21 = np.uint64((1 << 21) - 1)
 _U32 = np.uint64(32)
@@ -87,8 +92,13 @@ class Engine:
         if dt == np.float64:
             x = (self.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
             return _fma64_scale(x, np.float64(high) - np.float64(low), np.float64(low))
-        x = (self.random32(n) & _MASK24).astype(_F32) * _F32(2.0 ** -24)
+        raw = self._bits.random_raw(n)
+        np.bitwise_and(raw, _MASK24_A, out=raw)
+        x = raw.astype(_F32)
+        np.multiply(x, _SCALE24_A, out=x)  # exact: a 24-bit integer times 2**-24
         if dt == np.float32:
+            if type(low) in _PY_REAL and low == 0 and high == 1 and math.copysign(1.0, low) > 0:
+                return x  # ``rand``: [+0, 1) is x itself (below's check, without NumPy scalars)
             lo, hi = _F32(low), _F32(high)
             if lo == 0 and not np.signbit(lo) and hi == 1:  # x * 1 + 0 is x (x >= +0): exact
                 return x
@@ -134,9 +144,16 @@ class Engine:
     def integers(self, n: int, low: int, high: int) -> np.ndarray:
         """``n`` integers in ``[low, high)`` (int64), as ``random_(low, high)``/``randint``:
         ``(word % span + low)`` in wrapping 64-bit arithmetic, as PyTorch's kernel."""
-        span = int(high) - int(low)
-        raw = self.random64(n) if span >= 1 << 32 else self.random32(n)
-        return ((raw % np.uint64(span)) + np.uint64(int(low) % (1 << 64))).view(np.int64)
+        low = int(low)
+        span = int(high) - low
+        if n == 1 and span < 1 << 32 and -(1 << 63) <= low:
+            # one draw (``randint(lo, hi, (1,))`` in a Python loop): Python's exact integers
+            # give the wrapped result, which lies in [low, high), inside int64
+            return np.array([self._bits.random_raw() % span + low], np.int64)
+        raw = self.random64(n) if span >= 1 << 32 else self._bits.random_raw(n)
+        np.remainder(raw, np.array(span, np.uint64), out=raw)
+        np.add(raw, np.array(low % (1 << 64), np.uint64), out=raw)  # wraps modulo 2**64
+        return raw.view(np.int64)
 
     def full_range(self, n: int, dtype) -> np.ndarray:
         """``random_()`` without bounds: ``[0, 2**mantissa]`` for floats, ``[0, max]`` for

@@ -482,6 +482,7 @@ _DEV_CONSTS: dict = {}
 
 def _drop_device_caches() -> None:
     _DEV_CONSTS.clear()
+    G.forget_last_program()
     for p in list(G._PROGS.values()):
         if hasattr(p, "dev_templates"):
             p.dev_templates = None

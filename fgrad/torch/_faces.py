@@ -360,6 +360,17 @@ class _BinOp:
         self.fns = {}
 
     lc = (None, None, None)  # the last Python float operand: (float, dtype, its 0-d array)
+    lk = (None, None)  # the last result dtype and its backward-program key ``(kp, dtype)``, one
+    # object per dtype kept, so that `graph.record` recognises a loop's repeated signature
+
+    def _key(self, Rd) -> tuple:
+        """The backward-program cache key for result dtype ``Rd`` (the last one's object)."""
+        lk = self.lk
+        if lk[0] is Rd:
+            return lk[1]
+        k = (self.kp, Rd)
+        self.lk = (Rd, k)
+        return k
 
     def _const(self, b: float, Rd) -> np.ndarray:
         """The Python float ``b`` as a read-only 0-d array of dtype ``Rd`` (overflow to inf
@@ -459,7 +470,7 @@ class _BinOp:
                 finally:
                     _reset_err(token)
             G.record(
-                self.gname, (self.kp, Rd), f if f is not None else self.fn(Rd),
+                self.gname, self._key(Rd), f if f is not None else self.fn(Rd),
                 (a, b if tb else B), (res,), (0, 1)
             )
         elif STATE.inference:

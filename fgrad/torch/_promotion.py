@@ -48,7 +48,11 @@ def scalar_value(x):
 
 def result_dtype(*ops) -> np.dtype:
     """PyTorch's result dtype for tensors and scalars."""
-    if len(ops) > 2:  # many tensors of one dtype (cat, stack): that dtype
+    if len(ops) == 2:  # two tensors of one dtype (where, binary ops): that dtype
+        a, b = ops
+        if type(a) is Tensor and type(b) is Tensor and a._buf.dtype is b._buf.dtype:
+            return a._buf.dtype
+    elif len(ops) > 2:  # many tensors of one dtype (cat, stack): that dtype
         first = ops[0]
         if type(first) is Tensor:
             d0 = first._buf.dtype
@@ -98,9 +102,15 @@ def wrapped_int(x: int, dtype: np.dtype) -> int:
     >>> wrapped_int(300, u8), wrapped_int(-1, u8), wrapped_int(200, i8)
     (44, 255, -56)
     """
-    info = np.iinfo(dtype)
-    if info.min <= x <= info.max:
+    bounds = _INT_BOUNDS.get(dtype)
+    if bounds is None:
+        info = np.iinfo(dtype)
+        bounds = _INT_BOUNDS[dtype] = (int(info.min), int(info.max), info.bits)
+    lo, hi, bits = bounds
+    if lo <= x <= hi:
         return x
-    bits = info.bits
     x %= 1 << bits
-    return x - (1 << bits) if info.min and x > info.max else x
+    return x - (1 << bits) if lo and x > hi else x
+
+
+_INT_BOUNDS: dict = {}  # integer dtype -> (min, max, bits) (`np.iinfo` costs microseconds a call)

@@ -264,7 +264,7 @@ def randint(low: int = 0, high: int | None = None, size: SizeLike | None = None,
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     shape = _sizes((size,) if isinstance(size, int) else tuple(size))
     r = _rng(generator, di).integers(_count(shape), low, high).reshape(shape)
-    return _finish(r.astype(npd), requires_grad, out, di)
+    return _finish(r.astype(npd, copy=False), requires_grad, out, di)
 
 
 @_meta.factory

@@ -465,6 +465,23 @@ class _Prog:
 # backward programs per op signature, bounded (config option ``autograd_cache_size``)
 _PROGS = LRU("autograd_cache_size")
 _PROGS_D = _PROGS._d  # noqa: SLF001 - read inline by `record`, the hot path
+# the signature `record` looked up last and its program: (key, avals, diff, program).  Matched by
+# the key's identity (a caller that keeps one key object per signature, as `_BinOp` does, so a
+# loop of one op skips hashing the signature) and by equality of the avals and positions, the
+# comparison a dictionary hit makes; `forget_last_program` clears it
+_LAST: list = [None, None, None, None]
+
+
+def forget_last_program() -> None:
+    """Drop `record`'s memo of the last signature (when cached programs are changed in place).
+
+    Example::
+
+        >>> forget_last_program()
+        >>> _LAST
+        [None, None, None, None]
+    """
+    _LAST[:] = (None, None, None, None)
 LOG = get_logger("autograd")
 
 
@@ -936,12 +953,18 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
         i += 1
     if not diff:
         return None
-    ck = (key, tuple(avals), diff)
-    prog = _PROGS_D.get(ck)  # `_PROGS.get` inline (one call less per recorded op)
-    if prog is None:
-        prog = _program(ck, fn, avals, diff, multi)
+    last = _LAST
+    if key is last[0] and diff == last[2] and avals == last[1]:
+        prog = last[3]  # the previous op's signature again (a loop): no hashing of it
+        prog.tick = next(_CLOCK)
     else:
-        prog.tick = next(_CLOCK)  # marked as just used
+        ck = (key, tuple(avals), diff)
+        prog = _PROGS_D.get(ck)  # `_PROGS.get` inline (one call less per recorded op)
+        if prog is None:
+            prog = _program(ck, fn, avals, diff, multi)
+        else:
+            prog.tick = next(_CLOCK)  # marked as just used
+        last[:] = (key, avals, diff, prog)
     if type(prog) is _Dynamic:
         return _record_dynamic(name, fn, args, outs, edges, multi, diff)
     cls = _FN_CLASSES.get(name) if node_base is None else None
