@@ -31,6 +31,7 @@ import numpy as np
 
 from ..core.narrow_floats import NARROW_FLOATS as _NARROW, bfloat16 as _BF16, dtype_kind as _dtype_kind
 import fgrad.torch._dtypes as D
+from ._autocast_state import _policy as _autocast_policy
 
 NIE, RE = NotImplementedError, RuntimeError
 _CAST = (RE, "result type Float can't be cast to the desired output type {type}")
@@ -277,13 +278,17 @@ def refusal(rules) -> Callable[..., None] | None:
     return refuse
 
 
+
 def refusing(f: Callable, refuse: Callable[..., None]) -> Callable:
     """``f`` checking the dtype of its first argument (``input``/``self``) with ``refuse``."""
 
     @functools.wraps(f)
     def g(*args, **kwargs):
         x = args[0] if args else kwargs.get("input", kwargs.get("self"))
-        b = getattr(x, "_buf", None)
+        try:
+            b = getattr(x, "_buf", None)
+        except NotImplementedError:  # a sparse tensor has no dense buffer: the op itself answers
+            b = None
         if b is not None:
             refuse(b.dtype, b.shape)
         return f(*args, **kwargs)
@@ -302,7 +307,12 @@ def install(*namespaces) -> None:
             f = d.get(name)
             if f is None or not callable(f) or getattr(f, "refusals", None) is not None:
                 continue
-            g = refusing(f, refuse)
+            policy = getattr(f, "autocast_policy", None)
+            if policy is not None:  # check after autocast's casts (cdist of bfloat16 runs in float32)
+                g = _autocast_policy(policy)(refusing(f.__wrapped__, refuse))
+                g.unrefused = f
+            else:
+                g = refusing(f, refuse)
             g.refusals = rules
             if isinstance(ns, dict):
                 ns[name] = g

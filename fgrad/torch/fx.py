@@ -65,8 +65,9 @@ def _qualified_name(func: Any) -> str:
     name = getattr(func, "__name__", None)
     for prefix, space in (("torch", _torch), ("torch.nn.functional", _torch.nn.functional),
                           ("torch.linalg", _torch.linalg), ("torch.Tensor", _torch.Tensor)):
-        if name is not None and vars(space).get(name) is func:
-            return f"{prefix}.{name}"
+        public = vars(space).get(name) if name is not None else None
+        if public is not None and (public is func or getattr(public, "unrefused", None) is func):
+            return f"{prefix}.{name}"  # (a function `_refusals.install` wrapped: its checked face)
     return f"{getattr(func, '__module__', '')}.{getattr(func, '__qualname__', name)}"
 
 

@@ -1560,12 +1560,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                         mean, var_u = x64.mean(axis=axes), x64.var(axis=axes)
                     var_u = var_u * size / max(size - 1, 1)
                     m = momentum
-                    if running_mean is not None:
-                        running_mean.mul_(1 - m).add_(torch.as_tensor(mean.astype(_buf(running_mean).dtype)),
-                                                      alpha=m)
-                    if running_var is not None:
-                        running_var.mul_(1 - m).add_(torch.as_tensor(var_u.astype(_buf(running_var).dtype)),
-                                                     alpha=m)
+                    _update_running(running_mean, mean, m)
+                    _update_running(running_var, var_u, m)
             else:  # traced (torch.compile, torch.func): the same update with tensor ops
                 _traced_running_stats(input, running_mean, running_var, axes, size, momentum)
         return y
@@ -1601,6 +1597,14 @@ def _affine_shown(has_w: bool, has_b: bool, n_stats: int, edges) -> tuple:
     return (edges[0], next(rest) if has_w else (None, 0), next(rest) if has_b else (None, 0))
 
 
+def _update_running(stat: Tensor | None, new: np.ndarray, m: float) -> None:
+    """``stat = stat * (1 - m) + new * m`` in place, each product rounded to ``stat``'s dtype:
+    PyTorch updates running statistics in its generic (not fused-multiply-add) code, so not
+    ``add_(alpha=m)``, which is PyTorch's fused kernel."""
+    if stat is not None:
+        stat.mul_(1 - m).add_(torch.as_tensor(new.astype(_buf(stat).dtype)).mul_(m))
+
+
 def _traced_running_stats(input: Tensor, running_mean, running_var, axes, size: int, m: float) -> None:
     """Batch norm's running-statistics update on a traced input (functional mode rebinds the
     buffers; ``torch.compile`` writes them back after the call)."""
@@ -1610,7 +1614,7 @@ def _traced_running_stats(input: Tensor, running_mean, running_var, axes, size: 
         var_u = ((x - mean.reshape((1, -1) + (1,) * (x.dim() - 2))) ** 2).sum(dim=axes) / max(size - 1, 1)
         for stat, new in ((running_mean, mean), (running_var, var_u)):
             if stat is not None:
-                stat.mul_(1 - m).add_(new.to(stat.dtype), alpha=m)
+                stat.mul_(1 - m).add_(new.to(stat.dtype) * m)
 
 
 def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None,
@@ -1633,10 +1637,8 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
                 n = math.prod(xb.shape[2:])
                 mean = x64.mean(axis=axes).mean(axis=0)
                 var_u = (x64.var(axis=axes) * n / max(n - 1, 1)).mean(axis=0)
-                running_mean.mul_(1 - momentum).add_(torch.as_tensor(mean.astype(_buf(running_mean).dtype)),
-                                                     alpha=momentum)
-                running_var.mul_(1 - momentum).add_(torch.as_tensor(var_u.astype(_buf(running_var).dtype)),
-                                                    alpha=momentum)
+                _update_running(running_mean, mean, momentum)
+                _update_running(running_var, var_u, momentum)
         return y
     return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
 
