@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import math
-import sys
 from typing import Callable
 
 import numpy as np
@@ -166,7 +165,6 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
     # (`_loop_scratch`); ``roots``: value -> the arrays (fresh ufunc results) it may share memory with
     looping = reuse and (loop is not None or scan is not None)
     roots: dict = {}
-    same: dict = {}  # value -> the fresh ufunc result it is the very object of (in-place calls)
     fresh_at: dict = {}  # fresh ufunc result -> (its line's index, ufunc, function name, operands)
     pinned: set = set()  # fresh results an effect may hold on to (a callback's operand)
     thin: set = set()  # broadcast_in_dim results left to NumPy's broadcasting (not full size)
@@ -252,11 +250,8 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
             if fresh_line is not None:
                 fresh_at[e.outvars[0]] = (len(lines) - 1,) + fresh_line
                 roots[e.outvars[0]] = {e.outvars[0]}
-                same[e.outvars[0]] = e.outvars[0]
             elif np_call:  # a new array, or its out= operand itself
                 roots[e.outvars[0]] = roots.get(target, set()) if target is not None else set()
-                if target in same:
-                    same[e.outvars[0]] = same[target]
             elif e.prim.family == "reduction":  # new arrays (NumPy's reductions never return views)
                 for v in e.outvars:
                     roots[v] = set()
@@ -277,11 +272,6 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
         escaping = set().union(*(roots.get(v, ()) for v in jaxpr.outvars if type(v) is not Literal))
         kept = {v: at for v, at in fresh_at.items() if v not in escaping and v not in pinned}
         first, later = _loop_scratch(lines, kept, names, ns, fresh)
-        n_carry = scan[1] if scan is not None else len(jaxpr.invars) - loop
-        carry_in = jaxpr.invars[(scan[0] if scan is not None else loop):][:n_carry]
-        carry_out = jaxpr.outvars[:n_carry] if scan is not None else jaxpr.outvars[1:]
-        spares = _carry_spares(later, carry_in, carry_out, same, fresh_at, kept, roots, pinned,
-                               names, ns, fresh)
     if scan is not None:
         n_consts, n_carry, length, reverse = scan
         carry = params_in[n_consts:n_consts + n_carry]
@@ -294,11 +284,9 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
         take = [[f"    {sl} = {w}[_i]"] for sl, w in zip(slices, whole)]
         put = [[f"    {y}[_i] = {o}"] for y, o in zip(ys, outs[n_carry:])]
         rebind = [[f"    {', '.join(carry)} = {', '.join(outs[:n_carry])}"]] if carry else []
-        rebind = _keep_spares(rebind, spares, names)
         src = ("def run_host(xp, bufs):\n"
                + (f"    {', '.join(head)}{',' if len(head) == 1 else ''} = bufs\n" if head else "")
-               + "".join(f"    {y} = None\n" for y in ys)
-               + "".join(f"    {sp} = None\n" for sp in spares.values()))
+               + "".join(f"    {y} = None\n" for y in ys))
         if ys or kept:
             # the first step on its own: it makes the stacked outputs and the kept arrays; the
             # other steps write into them (no test per step)
@@ -315,9 +303,9 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
         carry = params_in[len(params_in) - n_carry:] if n_carry else []
         nxt = ", ".join(ref(v) for v in jaxpr.outvars[1:])
         exit_ = [[f"    if not {ref(jaxpr.outvars[0])}:", f"        return [{', '.join(carry)}]"]]
-        rebind = _keep_spares([[f"    {', '.join(carry)} = {nxt}"]] if carry else [], spares, names)
+        rebind = [[f"    {', '.join(carry)} = {nxt}"]] if carry else []
         first, later = (part[:exit_at] + exit_ + part[exit_at:] + rebind for part in (first, later))
-        src = "def run_host(xp, bufs):\n" + unpack + "".join(f"    {sp} = None\n" for sp in spares.values())
+        src = "def run_host(xp, bufs):\n" + unpack
         if kept:  # the first iteration on its own: it makes the arrays the others write into
             src += _indent(first, 1)
         src += "    while True:\n" + _indent(later, 2)
@@ -346,61 +334,6 @@ def _loop_scratch(lines: list, kept: dict, names: dict, ns: dict, fresh: Callabl
         first[at].append(f"    {buf} = {name} if type({name}) is _ndarray and {name}.dtype == {dt} else None")
         later[at] = [f"    {name} = {fn}({args}, {out_arg(uf)}{buf})"]
     return first, later
-
-
-def _carry_spares(later: list, carry_in: list, carry_out: list, same: dict, fresh_at: dict, kept: dict,
-                  roots: dict, pinned: set, names: dict, ns: dict, fresh: Callable) -> dict:
-    """Ping-pong buffers for a loop's carries: where a step's next carry is the very array a
-    fresh ufunc call of the step made (written on in place, never a view), the carry it
-    replaces is dead once the step rebinds it -- unless something else still refers to it
-    (the caller's input, another carry, a view, a callback).  The rebinding keeps it in a
-    spare variable; the next step's fresh call writes into the spare (``out=``) where
-    ``sys.getrefcount`` shows that the spare is its only reference and NumPy made it with
-    the value's dtype, and allocates as before otherwise.  The same numbers without an
-    allocation per step.  Edits ``later`` (one list of lines per line, see `_loop_scratch`)
-    and returns {carry input value: spare name}."""
-    spares: dict = {}
-    if not _RELIABLE_REFCOUNTS:
-        return spares
-    taken: set = set()
-    for vin, vout in zip(carry_in, carry_out):
-        f = same.get(vout) if type(vout) is not Literal else None
-        if (f is None or f not in fresh_at or f in kept or f in pinned or f in taken
-                or f.aval.shape != vin.aval.shape or f.aval.dtype != vin.aval.dtype
-                or any(f in roots.get(o, ()) for o in carry_out if o is not vout and type(o) is not Literal)):
-            continue
-        taken.add(f)
-        at, uf, fn, args = fresh_at[f]
-        sp, dt = fresh("p"), fresh("d")
-        ns[dt] = f.aval.dtype
-        ns["_refcount"] = sys.getrefcount
-        ns["_FREE"] = _FREE_LOCAL_REFS
-        name = names[f]
-        later[at] = [f"    if _refcount({sp}) == _FREE and {sp}.dtype == {dt}:",
-                     f"        {name} = {fn}({args}, {out_arg(uf)}{sp})",
-                     "    else:",
-                     f"        {name} = {fn}({args})"]
-        spares[vin] = sp
-    return spares
-
-
-def _keep_spares(rebind: list, spares: dict, names: dict) -> list:
-    """The rebinding of a loop's carries preceded by keeping the replaced carries in their
-    spare variables (`_carry_spares`)."""
-    if not spares:
-        return rebind
-    return [[f"    {sp} = {names[v]}" for v, sp in spares.items()]] + rebind
-
-
-def _local_refs() -> int:
-    """What ``sys.getrefcount`` reports for an array only one local variable refers to."""
-    a = np.empty(0)
-    return sys.getrefcount(a)
-
-
-_FREE_LOCAL_REFS = _local_refs()
-# exact reference counts (a GIL build; free-threaded builds count lazily): else no spares
-_RELIABLE_REFCOUNTS = getattr(sys, "_is_gil_enabled", lambda: True)() and _FREE_LOCAL_REFS >= 2
 
 
 def _indent(parts: list, depth: int) -> str:
