@@ -115,3 +115,29 @@ def test_matches_torch_max_pool_gradient():
     # ReLU's derivative at 0 differs from JAX's (0 vs 0.5): no input is exactly 0 here
     (torch.nn.functional.max_pool2d(torch.relu(xt), 2) * torch.from_numpy(g)).sum().backward()
     np.testing.assert_allclose(got, xt.grad.numpy(), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("kind", ["max", "min"])
+def test_kept_extrema_survive_writes_into_the_forward_result(kind):
+    # session 17: the forward keeps a copy of its extrema for the gradient; a compiled
+    # program may write into the forward's result once it is dead, which must not move the
+    # gradient (the kept extrema are not the result's memory)
+    from fgrad.ops.windowed import extremum_keeping_planes, scatter_from_planes
+
+    p = dict(window_dimensions=(1, 1, 2, 2), window_strides=(1, 1, 2, 2), padding=((0, 0),) * 4,
+             base_dilation=(1,) * 4, window_dilation=(1,) * 4)
+    x = np.maximum(RNG.standard_normal((3, 4, 8, 8)), 0.0)  # ReLU's zeros tie
+    ct = RNG.standard_normal((3, 4, 4, 4))
+    res, kept = extremum_keeping_planes(np, x, kind=kind, **p)
+    assert kept is not None and not np.shares_memory(res, kept[1])
+    want = scatter_from_planes(np, None, ct, x, select=kind, **p)  # planes made there
+    res[...] = -7.0 if kind == "max" else 7.0
+    got = scatter_from_planes(np, kept, ct, x, select=kind, **p)
+    np.testing.assert_array_equal(got, want)
+    # each window's cotangent lands on its first extremum (the definition)
+    xr = x.reshape(3, 4, 4, 2, 4, 2).transpose(0, 1, 2, 4, 3, 5).reshape(3, 4, 4, 4, 4)
+    first = (xr.argmax if kind == "max" else xr.argmin)(axis=-1)
+    ref = np.zeros((3, 4, 4, 4, 4))
+    np.put_along_axis(ref, first[..., None], ct[..., None], axis=-1)
+    ref = ref.reshape(3, 4, 4, 4, 2, 2).transpose(0, 1, 2, 4, 3, 5).reshape(x.shape)
+    np.testing.assert_array_equal(got, ref)

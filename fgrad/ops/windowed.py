@@ -230,11 +230,13 @@ def _window_planes(x, kind, params):
     return planes
 
 
-def _scatter_from_planes(ct, x, planes, select, params):
-    """`_scatter_impl` on the host from the windows' planes (`_window_planes`), or None where
-    a window holds a NaN (the caller then takes the NaN-aware selection)."""
+def _scatter_from_planes(ct, x, planes, select, params, best=None):
+    """`_scatter_impl` on the host from the windows' planes (`_window_planes`) and their
+    extrema ``best`` (None: taken here), or None where a window holds a NaN (the caller then
+    takes the NaN-aware selection)."""
     wd = params["window_dimensions"]
-    best = _reduce_offsets(np, select, planes, wd, window_first=True)
+    if best is None:
+        best = _reduce_offsets(np, select, planes, wd, window_first=True)
     if dtype_kind(x.dtype) == "f" and np.isnan(np.maximum.reduce(best, axis=None)):
         return None
     return _scatter_first_hits(ct, x, planes, best, planes.shape[len(wd):], list(np.ndindex(*wd)), params)
@@ -267,30 +269,36 @@ def planes_key(shape, dtype, params, kind: str) -> tuple | None:
 
 
 def extremum_keeping_planes(xp, x, *, kind, **params):
-    """``reduce_window_{kind}`` of ``x`` and the windows' planes it was computed from,
-    ``(result, planes)``: a compiled program hands the planes to the gradient
-    (`scatter_from_planes`) instead of copying the windows again.  ``planes`` is None where
-    the gradient does not use them (`_planes_apply`).  The result is the primitive's, bit for
-    bit (the same maxima taken in the same order).
+    """``reduce_window_{kind}`` of ``x`` and what the gradient reads, ``(result, kept)``:
+    ``kept`` is ``(planes, extrema)``, the windows' planes the result was computed from and a
+    copy of the result (the program may write into its result once that is dead), or None
+    where the gradient does not use them (`_planes_apply`).  A compiled program hands them
+    to the gradient (`scatter_from_planes`) instead of copying the windows and taking their
+    extrema again (one copy of the result against a pass per window cell).  The result is
+    the primitive's, bit for bit (the same maxima taken in the same order).
 
     Example::
 
         >>> import numpy as np
         >>> p = dict(window_dimensions=(2,), window_strides=(2,), padding=((0, 0),),
         ...          base_dilation=(1,), window_dilation=(1,))
-        >>> res, planes = extremum_keeping_planes(np, np.arange(6.0), kind="max", **p)
-        >>> res.tolist(), planes.shape
-        ([1.0, 3.0, 5.0], (2, 3))
+        >>> res, (planes, maxima) = extremum_keeping_planes(np, np.arange(6.0), kind="max", **p)
+        >>> res.tolist(), planes.shape, maxima.tolist()
+        ([1.0, 3.0, 5.0], (2, 3), [1.0, 3.0, 5.0])
     """
     if not _planes_apply(xp, x, params):
         return _EXTREMA[kind].impl(xp, x, **params), None
     planes = _window_planes(x, kind, params)
-    return _reduce_offsets(xp, kind, planes, params["window_dimensions"], window_first=True), planes
+    res = _reduce_offsets(xp, kind, planes, params["window_dimensions"], window_first=True)
+    extrema = pooled_empty(np, res.shape, res.dtype)
+    extrema[...] = res
+    return res, (planes, extrema)
 
 
-def scatter_from_planes(xp, planes, ct, x, *, select, **params):
-    """``select_and_scatter_add(ct, x)`` given the windows' planes of ``x`` that the forward
-    extremum made (`extremum_keeping_planes`; None: made here): the same gradient.
+def scatter_from_planes(xp, kept, ct, x, *, select, **params):
+    """``select_and_scatter_add(ct, x)`` given what the forward extremum of ``x`` kept
+    (`extremum_keeping_planes`: the windows' planes and their extrema; None: made here): the
+    same gradient.
 
     Example::
 
@@ -298,12 +306,12 @@ def scatter_from_planes(xp, planes, ct, x, *, select, **params):
         >>> p = dict(window_dimensions=(2,), window_strides=(2,), padding=((0, 0),),
         ...          base_dilation=(1,), window_dilation=(1,))
         >>> x = np.array([0.0, 1.0, 3.0, 2.0])
-        >>> _, planes = extremum_keeping_planes(np, x, kind="max", **p)
-        >>> scatter_from_planes(np, planes, np.array([10.0, 20.0]), x, select="max", **p).tolist()
+        >>> _, kept = extremum_keeping_planes(np, x, kind="max", **p)
+        >>> scatter_from_planes(np, kept, np.array([10.0, 20.0]), x, select="max", **p).tolist()
         [0.0, 10.0, 20.0, 0.0]
     """
-    if planes is not None and planes.dtype == x.dtype:
-        g = _scatter_from_planes(ct, x, planes, select, params)
+    if kept is not None and kept[0].dtype == x.dtype:
+        g = _scatter_from_planes(ct, x, kept[0], select, params, best=kept[1])
         if g is not None:
             return g
     return _scatter_impl(xp, ct, x, select=select, **params)
