@@ -43,15 +43,53 @@ def test_weights_at_wins_ties_nans_and_infinities(name, dtype, jit):
     dx, dy = _grads(getattr(fnp, name), x, y, jit)
     want_dx, want_dy = (MAX_DX, MAX_DY) if name == "maximum" else (MIN_DX, MIN_DY)
     np.testing.assert_array_equal(dx, want_dx)
-    np.testing.assert_array_equal(dy[NUM], np.array(want_dy)[NUM])
-    np.testing.assert_array_equal(dy[~NUM], 1.0)  # see NUM
+    np.testing.assert_array_equal(dy, want_dy)  # at a NaN too: 0 (it was 1 - w_x = 1)
     assert fgrad.grad(lambda a: fnp.sum(getattr(fnp, name)(a, y)))(x).dtype == x.dtype
 
 
-@pytest.mark.xfail(strict=True, reason="y's weight at NaN is 1 - w_x = 1; JAX gives 0 (PyTorch 1 to both)")
 def test_nan_weight_of_y_is_jax_s():
-    _, dy = _grads(fnp.maximum, fnp.asarray(np.array(X)), fnp.asarray(np.array(Y)), False)
-    np.testing.assert_array_equal(dy, MAX_DY)
+    """Regression: y's weight was ``1 - w_x``, so at a NaN operand y got the whole tangent
+    (JAX gives neither operand any: its ``_balanced_eq``)."""
+    for f, want in ((fnp.maximum, MAX_DY), (fnp.minimum, MIN_DY)):
+        for jit in (False, True):
+            _, dy = _grads(f, fnp.asarray(np.array(X)), fnp.asarray(np.array(Y)), jit)
+            np.testing.assert_array_equal(dy, want)
+    g = fgrad.grad(lambda a, b: fnp.maximum(a, b), argnums=(0, 1))(fnp.float64(1.0), fnp.float64(nan))
+    assert [float(v) for v in g] == [0.0, 0.0]
+
+
+# PyTorch's weights (maximum_backward: the full gradient except where the operand loses, half
+# at a tie; at a NaN both operands get it), from torch 2.13 CPU
+_TX = [nan, 1.0, 2.0, 1.0, 3.0, -0.0, inf]
+_TY = [1.0, nan, 2.0, 3.0, 1.0, 0.0, inf]
+TORCH_MAX = ([1.0, 1.0, 0.5, 0.0, 1.0, 0.5, 0.5], [1.0, 1.0, 0.5, 1.0, 0.0, 0.5, 0.5])
+TORCH_MIN = ([1.0, 1.0, 0.5, 1.0, 0.0, 0.5, 0.5], [1.0, 1.0, 0.5, 0.0, 1.0, 0.5, 0.5])
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum"])
+def test_shim_weights_are_pytorchs(name):
+    """fgrad.torch's maximum/minimum gradients follow PyTorch (spec ``torch_rule``), not the
+    functional face's JAX weights: at a NaN both operands get the gradient."""
+    import fgrad.torch as ft
+
+    want = TORCH_MAX if name == "maximum" else TORCH_MIN
+    for dt in (ft.float32, ft.float64):
+        x = ft.tensor(_TX, dtype=dt, requires_grad=True)
+        y = ft.tensor(_TY, dtype=dt, requires_grad=True)
+        out = getattr(ft, name)(x, y)
+        assert type(out.grad_fn).__name__ == ("MaximumBackward0" if name == "maximum" else "MinimumBackward0")
+        out.sum().backward()
+        assert x.grad.tolist() == want[0] and y.grad.tolist() == want[1]
+        assert x.grad.dtype == dt
+
+
+def test_shim_weights_live_pytorch():
+    torch = pytest.importorskip("torch")
+    for name, want in (("maximum", TORCH_MAX), ("minimum", TORCH_MIN)):
+        x = torch.tensor(_TX, requires_grad=True)
+        y = torch.tensor(_TY, requires_grad=True)
+        getattr(torch, name)(x, y).sum().backward()
+        assert (x.grad.tolist(), y.grad.tolist()) == want
 
 
 def test_relu_mask_under_jit_on_a_large_activation_matches_eager():

@@ -966,13 +966,21 @@ def _minmax_weight(cmp, cmp_or_equal):
     return wx
 
 
-def _def_weighted(prim, weight_x):
-    """Tangent ``tx * w + ty * (1 - w)`` with ``w = weight_x(out, x, y)`` (computed once)."""
-    def weights(out, x, y):
-        wx = weight_x(out, x, y)
-        return wx, sub(1.0, wx)
+def _def_weighted(prim, weight_x, weight_y=None):
+    """Tangent ``tx * wx + ty * wy`` with ``wx = weight_x(out, x, y)`` and ``wy =
+    weight_y(out, x, y)`` (default ``1 - wx``: the op picks one operand everywhere); each
+    weight is computed only when its tangent is nonzero."""
+    def ty_weighted(t, s):
+        if weight_y is None:
+            return mul(t, sub(1.0, weight_x(*s)))
+        return mul(t, weight_y(*s))
 
-    defjvp_shared(prim, weights, lambda t, w: mul(t, w[0]), lambda t, w: mul(t, w[1]))
+    defjvp_shared(prim, lambda out, x, y: (out, x, y), lambda t, s: mul(t, weight_x(*s)), ty_weighted)
+
+
+def _swapped(weight):
+    """The weight of ``y`` from the rule for ``x``: ``weight(out, y, x)``."""
+    return lambda out, x, y: weight(out, y, x)
 
 
 def convert_like(b, ref):
@@ -1012,8 +1020,11 @@ def _integer_pow_tangent(t, x, *, y):
 defjvp(integer_pow_p, _integer_pow_tangent)
 defjvp(square_p, lambda t, x: mul(t, mul(_scalar_like(x, 2), x)))
 defjvp2(rsqrt_p, lambda t, out, x: mul(t, mul(_scalar_like(x, -0.5), div(out, x))))
-_def_weighted(max_p, _minmax_weight(lambda x, y: gt(x, y), lambda x, y: ge(x, y)))
-_def_weighted(min_p, _minmax_weight(lambda x, y: lt(x, y), lambda x, y: le(x, y)))
+# each operand's own weight (JAX's ``_balanced_eq``): at a NaN neither operand wins, so both get 0
+_MAX_WEIGHT = _minmax_weight(lambda x, y: gt(x, y), lambda x, y: ge(x, y))
+_MIN_WEIGHT = _minmax_weight(lambda x, y: lt(x, y), lambda x, y: le(x, y))
+_def_weighted(max_p, _MAX_WEIGHT, _swapped(_MAX_WEIGHT))
+_def_weighted(min_p, _MIN_WEIGHT, _swapped(_MIN_WEIGHT))
 _def_weighted(fmax_p, _fminmax_weight(lambda x, y: gt(x, y)))
 _def_weighted(fmin_p, _fminmax_weight(lambda x, y: lt(x, y)))
 

@@ -142,6 +142,26 @@ def _widest(args, kwargs, device_type: str, op_name: str) -> D.dtype | None:
                        f"(inputs {sorted(str(d) for d in found)} under autocast to {lower})")
 
 
+def policy_dtype(kind: str, t: Any) -> D.dtype | None:
+    """The dtype autocast's ``kind`` policy gives the tensor ``t`` at this moment, or None where
+    it leaves ``t`` as it is (autocast off, ``t`` not a float tensor of an autocast device,
+    ``promote``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> with torch.autocast("cpu"):
+        ...     policy_dtype("fp32", torch.ones(2, dtype=torch.bfloat16))
+        torch.float32
+    """
+    if not STATE.active or STATE.excluded or not isinstance(t, Tensor):
+        return None
+    device_type = _device_type(t)
+    if not STATE.enabled.get(device_type, False) or not _eligible(t, device_type):
+        return None
+    return {"fp32": D.float32, "lower": STATE.dtype[device_type]}.get(kind)
+
+
 def _policy(kind: str) -> Callable[[Callable], Callable]:
     def decorate(op: Callable) -> Callable:
         @functools.wraps(op)

@@ -370,6 +370,42 @@ def _euclidean_dist_mm_jvp(primals, tangents):
     return d, fnp.where(zero, fnp.zeros_like(num), num / fnp.where(zero, fnp.ones_like(d), d))
 
 
+def _pytorch_minmax(pick, loses):
+    """``pick(x, y)`` (NaN-propagating max or min) with PyTorch's gradient: the full gradient
+    to each operand except where it loses (``loses(x, y)`` for ``x``), half to each at a tie
+    -- so both operands get it where either is NaN (JAX gives neither)."""
+
+    @custom_jvp
+    def op(x, y):
+        return pick(x, y)
+
+    @op.defjvp
+    def _jvp(primals, tangents):
+        (x, y), (dx, dy) = primals, tangents
+        tie = x == y
+        wx = fnp.where(loses(x, y), 0.0, fnp.where(tie, 0.5, 1.0)).astype(dx.dtype)
+        wy = fnp.where(loses(y, x), 0.0, fnp.where(tie, 0.5, 1.0)).astype(dy.dtype)
+        return op(x, y), dx * wx + dy * wy
+
+    return op
+
+
+maximum = _pytorch_minmax(fnp.maximum, lambda x, y: x < y)
+maximum.__doc__ = """``maximum`` with PyTorch's gradient: both operands get it at a NaN, ties split it.
+
+>>> import numpy as np, fgrad
+>>> fgrad.grad(maximum, argnums=(0, 1))(np.float64(np.nan), np.float64(1.0))
+(Array(1., dtype=float64), Array(1., dtype=float64))
+"""
+minimum = _pytorch_minmax(fnp.minimum, lambda x, y: x > y)
+minimum.__doc__ = """``minimum`` with PyTorch's gradient: both operands get it at a NaN, ties split it.
+
+>>> import numpy as np, fgrad
+>>> fgrad.grad(minimum, argnums=(0, 1))(np.float64(2.0), np.float64(2.0))
+(Array(0.5, dtype=float64), Array(0.5, dtype=float64))
+"""
+
+
 def fmax(x, y):
     """``fmax`` whose gradient goes to ``x`` where ``x >= y`` or ``y`` is NaN (PyTorch).
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..core.narrow_floats import NARROW_FLOATS as _NARROW, bfloat16 as _BF16, dtype_kind as _dtype_kind
 import fgrad.torch._dtypes as D
-from ._autocast_state import _policy as _autocast_policy
+from ._autocast_state import policy_dtype
 
 NIE, RE = NotImplementedError, RuntimeError
 _CAST = (RE, "result type Float can't be cast to the desired output type {type}")
@@ -279,8 +279,10 @@ def refusal(rules) -> Callable[..., None] | None:
 
 
 
-def refusing(f: Callable, refuse: Callable[..., None]) -> Callable:
-    """``f`` checking the dtype of its first argument (``input``/``self``) with ``refuse``."""
+def refusing(f: Callable, refuse: Callable[..., None], autocast_policy: str | None = None) -> Callable:
+    """``f`` checking the dtype of its first argument (``input``/``self``) with ``refuse``: the
+    dtype the op computes in, so under autocast the one ``f``'s policy casts it to (``cdist`` of
+    bfloat16 runs in float32 there)."""
 
     @functools.wraps(f)
     def g(*args, **kwargs):
@@ -290,7 +292,8 @@ def refusing(f: Callable, refuse: Callable[..., None]) -> Callable:
         except NotImplementedError:  # a sparse tensor has no dense buffer: the op itself answers
             b = None
         if b is not None:
-            refuse(b.dtype, b.shape)
+            cast = autocast_policy and policy_dtype(autocast_policy, x)
+            refuse(cast.np if cast else b.dtype, b.shape)
         return f(*args, **kwargs)
 
     g.unrefused = f
@@ -307,12 +310,7 @@ def install(*namespaces) -> None:
             f = d.get(name)
             if f is None or not callable(f) or getattr(f, "refusals", None) is not None:
                 continue
-            policy = getattr(f, "autocast_policy", None)
-            if policy is not None:  # check after autocast's casts (cdist of bfloat16 runs in float32)
-                g = _autocast_policy(policy)(refusing(f.__wrapped__, refuse))
-                g.unrefused = f
-            else:
-                g = refusing(f, refuse)
+            g = refusing(f, refuse, getattr(f, "autocast_policy", None))
             g.refusals = rules
             if isinstance(ns, dict):
                 ns[name] = g
