@@ -67,8 +67,10 @@ class Adam(Optimizer):
     def _update_parameter(self, p, grad, state, group) -> None:
         beta1, beta2 = group["betas"]
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        exp_avg.lerp_(grad, 1 - beta1)
-        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        # PyTorch: exp_avg.lerp_(grad, 1 - beta1), exp_avg_sq.mul_(beta2).addcmul_(grad, grad,
+        # value=1 - beta2), fused; unfused here, as the fast step (`_update_plain`)
+        exp_avg.add_((grad - exp_avg) * (1 - beta1))
+        exp_avg_sq.mul_(beta2).add_(grad * grad * (1 - beta2))
         step = float(state["step"])
         step_size = group["lr"] / (1 - beta1 ** step)
         bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
@@ -91,9 +93,16 @@ class Adam(Optimizer):
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         m, v = exp_avg._buf, exp_avg_sq._buf
         dt = m.dtype
-        np.copyto(m, _fma.lerp(m, g, 1 - beta1, dt))  # exp_avg.lerp_(grad, 1 - beta1)
-        np.multiply(v, beta2, out=v)  # exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        np.copyto(v, _fma.addcmul(v, g, g, 1 - beta2, dt))
+        # exp_avg.lerp_(grad, 1 - beta1) and exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 -
+        # beta2), unfused: PyTorch fuses them (`fgrad.torch._fma`), but the exact fused forms cost
+        # NumPy five float64 passes each (the step several times over); an ulp may differ
+        t = np.subtract(g, m, out=np.empty(m.shape, m.dtype))
+        t *= 1 - beta1
+        np.add(t, m, out=m)
+        np.multiply(v, beta2, out=v)
+        np.multiply(g, g, out=t)
+        t *= 1 - beta2
+        np.add(t, v, out=v)
         bump_version(exp_avg)
         bump_version(exp_avg_sq)
         bump_version(exp_avg_sq)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 from .._dispatch import bump_version, result_tensor
-from .. import _fma
 from ..sparse._ops import add_dense_sparse_
 from .optimizer import Optimizer, _check_non_negative
 from .optimizer import ParamsT
@@ -59,19 +58,24 @@ class SGD(Optimizer):
                 buf = grad.clone().detach()
                 state["momentum_buffer"] = buf
             else:
-                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
-            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+                # PyTorch: add_(grad, alpha=1 - dampening), fused; unfused here, as the fast step
+                damp = 1 - group["dampening"]
+                buf.mul_(momentum).add_(grad * damp if damp != 1 else grad)
+            grad = grad + buf * momentum if group["nesterov"] else buf
         if grad.is_sparse:  # each entry added in turn, as PyTorch's dense += sparse
             add_dense_sparse_(p, grad, -group["lr"])
         else:
-            p.add_(grad, alpha=-group["lr"])
+            p.add_(grad * -group["lr"])  # PyTorch: add_(grad, alpha=-lr), fused
 
     def _plain_options(self, group: dict) -> bool:
         return all(type(group[k]) in (int, float) for k in ("momentum", "dampening"))
 
     def _update_plain(self, p, b, g, state, group) -> None:
         """`_update_parameter` on the buffers: the same NumPy operations as the shim's
-        ``clone``, ``mul_``, ``add`` and ``add_(..., alpha=)`` (PyTorch's fused multiply-add)."""
+        ``clone``, ``mul_``, ``add`` and ``add_(..., alpha=)``, unfused (``other * alpha``, then the
+        sum): PyTorch's kernels fuse ``add`` with ``alpha`` (`fgrad.torch._fma`), but the exact
+        fused form costs NumPy five passes in float64 -- a third of an MLP step -- so the fast
+        step keeps the plain one (its parameters may end an ulp from PyTorch's)."""
         momentum = group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
@@ -82,17 +86,11 @@ class SGD(Optimizer):
                 mb = buf._buf
                 np.multiply(mb, momentum, out=mb)
                 alpha = 1 - group["dampening"]
-                if alpha != 1:
-                    np.copyto(mb, _fma.add_alpha(mb, g, alpha, mb.dtype))
-                else:
-                    np.add(mb, g, out=mb)
+                np.add(mb, g * alpha if alpha != 1 else g, out=mb)
                 bump_version(buf)  # (twice: mul_ and add_)
                 bump_version(buf)
             # Nesterov: grad.add(buf, alpha=momentum), a new array (the gradient is not written)
-            g = _fma.add_alpha(g, mb, momentum, g.dtype) if group["nesterov"] else mb
+            g = g + mb * momentum if group["nesterov"] else mb
         alpha = -group["lr"]
-        if alpha != 1:
-            np.copyto(b, _fma.add_alpha(b, g, alpha, b.dtype))
-        else:
-            np.add(b, g, out=b)
+        np.add(b, g * alpha if alpha != 1 else g, out=b)
         bump_version(p)
