@@ -300,19 +300,23 @@ def refusing(f: Callable, refuse: Callable[..., None], autocast_policy: str | No
     return g
 
 
+# the Python operators that are the same op (``a @ b`` is ``matmul``)
+_OPERATORS = {"matmul": ("__matmul__", "__rmatmul__")}
+
+
 def install(*namespaces) -> None:
     """Wrap the functions named in `REFUSALS` in each namespace (a module's ``globals()``-like
     dict or a class) with their refusal check."""
     for name, rules in REFUSALS.items():
         refuse = refusal(rules)
-        for ns in namespaces:
+        for ns, alias in ((ns, alias) for ns in namespaces for alias in (name, *_OPERATORS.get(name, ()))):
             d = ns if isinstance(ns, dict) else ns.__dict__
-            f = d.get(name)
+            f = d.get(alias)
             if f is None or not callable(f) or getattr(f, "refusals", None) is not None:
                 continue
             g = refusing(f, refuse, getattr(f, "autocast_policy", None))
             g.refusals = rules
             if isinstance(ns, dict):
-                ns[name] = g
+                ns[alias] = g
             else:
-                setattr(ns, name, g)
+                setattr(ns, alias, g)

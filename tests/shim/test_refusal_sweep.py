@@ -183,3 +183,15 @@ if __name__ == "__main__":
     STORED.write_text(f'{{"torch": {json.dumps(v["torch"])},\n"templates": {templates},'
                       f'\n"verdicts": {{\n{rows}}}}}\n')
     print("wrote", STORED)
+
+
+def test_matmul_operator_refuses_as_matmul():
+    """Regression: ``a @ b`` (``Tensor.__matmul__``/``__rmatmul__``) is ``matmul``, so it
+    refuses bools as ``torch.matmul`` does (the operator computed a product of bools)."""
+    import fgrad.torch as ft
+
+    b = ft.ones(2, 2, dtype=ft.bool)
+    for f in (lambda: b @ b, lambda: ft.matmul(b, b), lambda: b.__rmatmul__(b)):
+        with pytest.raises(NotImplementedError, match="\"addmm_impl_cpu_\" not implemented for 'Bool'"):
+            f()
+    assert (ft.ones(2, 2) @ ft.ones(2, 2)).tolist() == [[2.0, 2.0], [2.0, 2.0]]
