@@ -89,3 +89,59 @@ def test_debug_print_of_numbers_live_jax():
     assert [(type(v).__name__ != "float", v.dtype.kind, v.weak_type) for v in got] == \
         [(True, "f", True), (True, "i", True), (True, "b", False)]
     assert got[0].dtype == jnp.asarray(1.5).dtype
+
+
+# JAX 0.10.2's X.T @ X for this X: nse, data, indices (sum_duplicates of all pairs)
+_SPDOT_JAX = (4, [10.0, 0.0, 0.0, 4.0], [[0, 0], [0, 1], [1, 0], [1, 1]])
+
+
+def test_sparse_sparse_product_sums_duplicates_as_jax():
+    """sparse_logreg (``sparse.sparsify(lambda A: A.T @ A)``): the product of two BCOO arrays
+    kept every pair of stored elements (nse = 3 * 3 = 9 for a 2 x 2 result, unmatched pairs as
+    padding), where JAX sums the duplicates into ``min(nse_l * nse_r, result size)`` stored
+    elements, sorted, explicit zeros kept: ``.nse``, ``.data`` and ``.indices`` differed (the
+    dense values agreed)."""
+    from fgrad.experimental import sparse
+    X = sparse.BCOO.fromdense(fnp.array([[1.0, 0.0], [0.0, 2.0], [3.0, 0.0]]))
+    for G in (X.T @ X, sparse.sparsify(lambda A: A.T @ A)(X), fgrad.jit(lambda A: A.T @ A)(X)):
+        assert (G.nse, G.data.tolist(), G.indices.tolist()) == _SPDOT_JAX
+    # padding and out-of-bound rows drop out; the result size caps the nse
+    M = sparse.BCOO((fnp.array([1.0, 2.0, 3.0]), fnp.array([[0, 0], [3, 3], [0, 0]])), shape=(3, 3))
+    Q = M @ M
+    assert Q.nse == 9 and Q.data.tolist()[:2] == [16.0, 0.0] and Q.indices.tolist()[:2] == [[0, 0], [3, 3]]
+    # batched: every batch keeps the same nse
+    Y = sparse.BCOO.fromdense(fnp.arange(24.0).reshape(2, 3, 4) % 3, n_batch=1)
+    Z = sparse.BCOO.fromdense(fnp.arange(24.0).reshape(2, 4, 3) % 2, n_batch=1)
+    P = sparse.bcoo_dot_general(Y, Z, dimension_numbers=(((2,), (1,)), ((0,), (0,))))
+    assert P.nse == 9 and np.array_equal(np.asarray(P.todense()), np.asarray(Y.todense() @ Z.todense()))
+    # differentiable (JAX has no transpose rule for this product; fgrad's is the composition's)
+    g = fgrad.grad(lambda d: (sparse.BCOO((d, X.indices), shape=X.shape).T
+                              @ sparse.BCOO((d, X.indices), shape=X.shape)).data.sum())(X.data)
+    assert np.allclose(np.asarray(g), 2 * np.asarray(X.data))
+
+
+def test_sparse_sparse_product_live_jax():
+    pytest.importorskip("jax")
+    from jax.experimental import sparse as jsparse
+    import jax.numpy as jnp
+    X = jsparse.BCOO.fromdense(jnp.array([[1.0, 0.0], [0.0, 2.0], [3.0, 0.0]]))
+    G = X.T @ X
+    assert (G.nse, G.data.tolist(), G.indices.tolist()) == _SPDOT_JAX
+
+
+def test_mean_and_var_divide_by_the_reciprocal_of_the_count():
+    """sparse_logreg (``y.mean()`` of 21 ones and 19 zeros): JAX's ``mean``/``var`` divide by
+    a constant count, which XLA computes as a product with the reciprocal, so a float32 mean
+    is ``sum * float32(1 / n)``: 0.52500004 where fgrad's true division gave 0.525 (about half
+    of all float32/float64 means differed by an ulp); float16/bfloat16 sum and divide in
+    float32 (JAX's computation dtype) and round once."""
+    y = fnp.asarray(np.r_[np.ones(21), np.zeros(19)].astype(np.float32))
+    assert float(fnp.mean(y)) == float(np.float32(21) * np.float32(1 / 40)) != 0.525
+    assert float(fnp.mean(y)) == float(np.float32(0.52500004))
+    x = np.random.default_rng(0).normal(size=(200, 7))
+    got = np.asarray(fnp.mean(fnp.asarray(x), axis=1))
+    assert np.array_equal(got, x.sum(1) * (1 / 7))
+    h = np.random.default_rng(1).normal(size=(50, 7)).astype(np.float16)
+    want = (h.astype(np.float32).sum(1) * np.float32(1 / 7)).astype(np.float16)
+    assert np.array_equal(np.asarray(fnp.mean(fnp.asarray(h), axis=1)), want)
+    assert np.allclose(np.asarray(fgrad.grad(lambda v: fnp.mean(v))(fnp.ones(4))), 0.25)
