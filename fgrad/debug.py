@@ -39,8 +39,8 @@ _logger = logging.getLogger("fgrad.debug")
 
 def callback(callback: Callable[..., Any], *args, ordered: bool = False, **kwargs) -> None:
     """Call ``callback(*args, **kwargs)`` with concrete values when the program runs (its
-    result is ignored).  Array leaves of the arguments arrive as fgrad Arrays; other leaves
-    as they were given.
+    result is ignored).  Array leaves of the arguments arrive as fgrad Arrays, Python numbers
+    as weakly typed Arrays (as in JAX); other leaves as they were given.
 
     Example::
 
@@ -52,7 +52,7 @@ def callback(callback: Callable[..., Any], *args, ordered: bool = False, **kwarg
     """
     if not callable(callback):
         raise TypeError(f"debug.callback: the callback must be callable, got {type(callback).__name__}")
-    cb, operands = split_operands(callback, args, kwargs)
+    cb, operands = split_operands(callback, args, kwargs, numbers_as_arrays=True)
     debug_callback_p.bind(*operands, callback=cb, ordered=bool(ordered))
 
 

@@ -8,11 +8,13 @@ import builtins
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
+from ..core.narrow_floats import bfloat16
 from ..core.inexact import to_inexact_dtype
 
 from ..core.array import Array, Tracer, get_aval
 from ..core.constants import constant_like
 from ..ops import reductions as reduction_ops
+from ..ops.elementwise import BY_RECIPROCAL_DTYPES, div_p
 from ..ops.elementwise import (add, conj, convert_element_type, div, gt, lattice_pair, maximum, minimum, mul,
                                ne_p, promote_args_inexact, real, select, sqrt, strip_weak, sub)
 from ..ops.shape import broadcast_in_dim, reshape
@@ -132,6 +134,22 @@ def _count(shape, axes) -> int:
     return int(np.prod([shape[i] for i in axes], dtype=np.int64))
 
 
+def _div_by_count(total: Array, n: float) -> Array:
+    """``total / n`` for a count ``n`` known when tracing, as JAX's ``mean``/``var`` compute
+    it: XLA rewrites a division by a constant into a product with the reciprocal, so a float32
+    or float64 quotient is ``total * (1 / n)`` (the reciprocal rounded to the dtype first:
+    ``mean([1.] * 21 + [0.] * 19)`` is float32's 0.52500004, not 0.525)."""
+    dt = get_aval(total).dtype
+    if dt in BY_RECIPROCAL_DTYPES:
+        return div_p.bind(total, np.asarray(n, dt)[()], by_reciprocal=True)
+    return div(total, n)
+
+
+def _upcast_f16(dtype: np.dtype) -> np.dtype:
+    """JAX's computation dtype of ``mean``/``var``: float32 for float16 and bfloat16."""
+    return np.dtype(np.float32) if dtype in (np.dtype(np.float16), np.dtype(bfloat16)) else dtype
+
+
 def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
          keepdims: bool = False, *, where: ArrayLike | None = None) -> Array:
     """Arithmetic mean (bool and integers average in JAX's inexact dtype: float32 up to 32
@@ -147,14 +165,16 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     axes = normalize_axes(axis, av.ndim, "mean")
     if dtype is None:
         dtype = to_inexact_dtype(av.dtype)
-    a = convert_element_type(a, dtype)
+    out_dtype = np.dtype(dtype)
+    a = convert_element_type(a, _upcast_f16(out_dtype))  # float16/bfloat16 sum in float32 (JAX)
     if where is not None:
         total = sum(a, axes, keepdims=keepdims, where=where)
-        ones = broadcast_in_dim(constant_like(np.ones((), dtype), a), av.shape, ())
-        return div(total, sum(ones, axes, keepdims=keepdims, where=where))
+        ones = broadcast_in_dim(constant_like(np.ones((), get_aval(a).dtype), a), av.shape, ())
+        return convert_element_type(div(total, sum(ones, axes, keepdims=keepdims, where=where)), out_dtype)
     total = reduction_ops.reduce_sum(a, axes) if axes else a
-    return _keep(div(total, float(_count(av.shape, axes)) if _count(av.shape, axes) else np.nan),
-                 av.shape, axes, keepdims)
+    n = _count(av.shape, axes)
+    res = _div_by_count(total, float(n)) if n else div(total, np.nan)
+    return _keep(convert_element_type(res, out_dtype), av.shape, axes, keepdims)
 
 
 def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,
@@ -174,20 +194,29 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     check_arraylike("var", a)
     av = get_aval(a)
     axes = normalize_axes(axis, av.ndim, "var")
-    m = mean(a, axes, dtype=dtype, keepdims=True, where=where)
-    d = sub(convert_element_type(a, get_aval(m).dtype), m)
+    if dtype is not None:
+        out_dtype = np.dtype(dtype)
+    elif _dtype_kind(av.dtype) in "fc":
+        out_dtype = np.real(np.zeros((), av.dtype)).dtype if _dtype_kind(av.dtype) == "c" else av.dtype
+    else:
+        out_dtype = np.dtype(to_inexact_dtype(av.dtype))
+    comp = _upcast_f16(np.dtype(dtype) if dtype is not None else
+                       (av.dtype if _dtype_kind(av.dtype) in "fc" else out_dtype))
+    a = convert_element_type(a, comp)
+    m = mean(a, axes, keepdims=True, where=where)
+    d = sub(a, m)
     sq = real(mul(d, conj(d))) if _dtype_kind(get_aval(d).dtype) == "c" else mul(d, d)
     if where is not None:
         ones = broadcast_in_dim(constant_like(np.ones((), get_aval(sq).dtype), sq), av.shape, ())
         n = sub(sum(ones, axes, keepdims=keepdims, where=where), float(ddof))
         out = div(sum(sq, axes, keepdims=keepdims, where=where), n)
         nan = constant_like(np.full((), np.nan, get_aval(out).dtype), out)
-        return select(gt(n, 0.0), out, nan)  # no entry left: NaN, as JAX
+        return convert_element_type(select(gt(n, 0.0), out, nan), out_dtype)  # none left: NaN, as JAX
     n = _count(av.shape, axes) - ddof
     total = reduction_ops.reduce_sum(sq, axes) if axes else sq
     if n <= 0:  # no degrees of freedom left: NaN (as JAX), with gradient 0
-        return _keep(add(mul(total, 0.0), np.nan), av.shape, axes, keepdims)
-    return _keep(div(total, float(n)), av.shape, axes, keepdims)
+        return _keep(convert_element_type(add(mul(total, 0.0), np.nan), out_dtype), av.shape, axes, keepdims)
+    return _keep(convert_element_type(_div_by_count(total, float(n)), out_dtype), av.shape, axes, keepdims)
 
 
 def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,

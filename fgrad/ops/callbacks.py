@@ -43,16 +43,17 @@ class HostCallback:
     """A callable parameter: ``fn(*args, **kwargs)`` rebuilt from the operand values (arrays)
     and the static leaves, compared and hashed by ``(fn, structure, static leaves)``."""
 
-    __slots__ = ("fn", "tree", "static", "slots", "_key")
+    __slots__ = ("fn", "tree", "static", "slots", "weak", "_key")
 
-    def __init__(self, fn: Callable, tree, static: tuple, slots: tuple) -> None:
+    def __init__(self, fn: Callable, tree, static: tuple, slots: tuple, weak: tuple = ()) -> None:
         self.fn, self.tree, self.static, self.slots = fn, tree, static, slots
+        self.weak = weak  # per operand: weakly typed (a debug callback's values keep it)
         try:
             hash(static)
             key_static = static
         except TypeError:
             key_static = ("id", id(self))
-        self._key = (fn, tree, key_static, slots)
+        self._key = (fn, tree, key_static, slots, weak)
 
     def __call__(self, *values):
         leaves, it_v, it_s = [], iter(values), iter(self.static)
@@ -71,20 +72,33 @@ class HostCallback:
         return getattr(self.fn, "__name__", "callback")
 
 
-def split_operands(fn: Callable, args: tuple, kwargs: dict) -> tuple[HostCallback, list]:
+def split_operands(fn: Callable, args: tuple, kwargs: dict,
+                   numbers_as_arrays: bool = False) -> tuple[HostCallback, list]:
     """``(callback, operands)``: the array leaves of ``(args, kwargs)`` become the primitive's
-    operands; other leaves (strings, None, objects) stay in the callback."""
+    operands; other leaves (strings, None, objects) stay in the callback.  With
+    ``numbers_as_arrays`` Python numbers become weakly typed Arrays first (JAX's debug
+    callbacks receive ``Array(1.5, dtype=float32, weak_type=True)`` for ``1.5``)."""
     leaves, tree = tree_flatten((args, kwargs))
     operands, static, slots = [], [], []
     for leaf in leaves:
         is_operand = isinstance(leaf, _ARRAY_TYPES)
+        if is_operand and numbers_as_arrays and isinstance(leaf, (bool, int, float, complex)):
+            leaf = _number_array(leaf)
         slots.append(is_operand)
         (operands if is_operand else static).append(leaf)
-    return HostCallback(fn, tree, tuple(static), tuple(slots)), operands
+    weak = tuple(bool(getattr(get_aval(o), "weak_type", False)) for o in operands) if numbers_as_arrays \
+        else ()
+    return HostCallback(fn, tree, tuple(static), tuple(slots), weak), operands
 
 
-def _as_array(b):
-    return b if isinstance(b, (bool, int, float, complex)) else wrap(b)
+def _as_array(b, weak: bool = False):
+    return b if isinstance(b, (bool, int, float, complex)) else wrap(b, weak_type=weak)
+
+
+def _number_array(b: bool | int | float | complex) -> ArrayImpl:
+    """A Python number as ``jnp.asarray`` makes it: its canonical dtype, weakly typed (a bool
+    strongly)."""
+    return wrap(np.asarray(b, canonical_dtype(np.asarray(b).dtype)), weak_type=not isinstance(b, bool))
 
 
 def _operand_array(b):
@@ -98,7 +112,8 @@ def _operand_array(b):
 # ---- debug_callback ------------------------------------------------------------------------------
 
 def _debug_impl(xp, *bufs, callback: HostCallback, ordered: bool):
-    callback(*[_as_array(b) for b in bufs])
+    weak = callback.weak or (False,) * len(bufs)
+    callback(*[_as_array(b, w) for b, w in zip(bufs, weak, strict=True)])
     return []
 
 

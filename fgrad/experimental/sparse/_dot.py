@@ -14,6 +14,7 @@ rules for its ``bcoo_dot_general`` primitive.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import numpy as np
@@ -24,6 +25,7 @@ from ._batching import broadcast_batch, map_batch
 from ._bcoo import BCOO
 from ._convert import _extract_unbatched
 from ._indices import in_bounds
+from ._layout import _sum_duplicates_unbatched
 
 __all__ = ["bcoo_dot_general", "bcoo_dot_general_sampled", "bcoo_matmul"]
 
@@ -151,8 +153,10 @@ def _bcoo_dense_dot(lhs: BCOO, rhs: Any, dn: tuple, out_dtype: Any) -> Any:
 
 
 def _spsp_unbatched(ldata, lind, rdata, rind, *, lshape, rshape, lc, rc):
-    """All pairs of stored elements: the product where the contracted indices agree (and
-    both are in bounds), at the concatenated free indices; other pairs are padding."""
+    """As JAX: all pairs of stored elements -- the product where the contracted indices agree
+    (and both are in bounds), else an explicit zero -- at the concatenated free indices, then
+    the duplicates summed (sorted, unique, padding last) into ``min(nl * nr, out size)``
+    stored elements (JAX's ``bcoo_spdot_general`` result ``nse``)."""
     nl, nr = ldata.shape[0], rdata.shape[0]
     lfree = [k for k in range(len(lshape)) if k not in lc]
     rfree = [k for k in range(len(rshape)) if k not in rc]
@@ -162,18 +166,13 @@ def _spsp_unbatched(ldata, lind, rdata, rind, *, lshape, rshape, lc, rc):
     data = fnp.where(match, ldata[:, None] * rdata[None, :], 0).reshape(nl * nr)
     cols = [fnp.broadcast_to(lind[:, k][:, None], (nl, nr)) for k in lfree]
     cols += [fnp.broadcast_to(rind[:, k][None, :], (nl, nr)) for k in rfree]
-    out_shape = [lshape[k] for k in lfree] + [rshape[k] for k in rfree]
+    out_shape = tuple([lshape[k] for k in lfree] + [rshape[k] for k in rfree])
     if cols:
-        idx = fnp.stack(cols, axis=-1)
-        pad = fnp.array(out_shape, dtype=idx.dtype)
-        idx = fnp.where(match[..., None], idx, pad).reshape(nl * nr, len(cols))
-        order = fnp.argsort(~match.reshape(nl * nr), stable=True)  # matched pairs first
-        data, idx = data[order], idx[order]
-    else:
-        idx = fnp.zeros((nl * nr, 0), lind.dtype)
-        data = data.sum(keepdims=True)
-        idx = idx[:1]
-    return data, idx
+        idx = fnp.stack(cols, axis=-1).reshape(nl * nr, len(cols))
+        nse = min(nl * nr, math.prod(out_shape))
+        return _sum_duplicates_unbatched(data, idx, sparse_shape=out_shape, nse=nse)
+    idx = fnp.zeros((1, 0), lind.dtype)
+    return data.sum(keepdims=True), idx
 
 
 def _bcoo_spdot(lhs: BCOO, rhs: BCOO, dn: tuple, out_dtype: Any) -> BCOO:
