@@ -84,7 +84,7 @@ class AbstractMesh:
 
     Example::
 
-        >>> AbstractMesh((1,), ("data",)).shape
+        >>> dict(AbstractMesh((1,), ("data",)).shape)  # an OrderedDict, as JAX's
         {'data': 1}
     """
 
@@ -143,7 +143,7 @@ class Mesh(AbstractMesh):
     Example::
 
         >>> import fgrad
-        >>> Mesh(np.array(fgrad.devices()[:1]).reshape(1, 1), ("x", "y")).shape
+        >>> dict(Mesh(np.array(fgrad.devices()[:1]).reshape(1, 1), ("x", "y")).shape)
         {'x': 1, 'y': 1}
     """
 
