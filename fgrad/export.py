@@ -775,6 +775,8 @@ def _decode_jaxpr(doc: dict) -> Jaxpr:
 def _encode_param(v: Any) -> Any:
     if v is None or isinstance(v, (bool, str)):
         return v
+    if isinstance(v, np.generic):  # before int/float: np.float64 is a float, its repr no number
+        return {"value": _encode_array(v)}
     if isinstance(v, int):
         return {"int": str(v)}
     if isinstance(v, float):

@@ -773,3 +773,15 @@ def test_pswapaxes_mulhi_live():
     np.testing.assert_array_equal(ours, theirs)
     assert np.asarray(jax.lax.mulhi_p.bind(*MULHI_U32)).tolist() == JAX_MULHI["u32"]
     assert np.asarray(jax.lax.mulhi_p.bind(*MULHI_I32)).tolist() == JAX_MULHI["i32"]
+
+
+def test_numpy_scalar_parameters_round_trip():
+    """Regression: an equation parameter that is a NumPy float scalar (``np.float64`` is a
+    ``float`` subclass, whose repr ``np.float64(4.0)`` is no number) could not be deserialized;
+    ``jnp.mean`` binds its count as one (the reciprocal division, as XLA)."""
+    from fgrad import export
+
+    x = fnp.arange(8.0, dtype=fnp.float32).reshape(2, 4)
+    exp = export.export(fgrad.jit(lambda a: fnp.mean(a, axis=1)))(x)
+    back = export.deserialize(exp.serialize())
+    np.testing.assert_array_equal(np.asarray(back.call(x)), np.asarray(fnp.mean(x, axis=1)))
