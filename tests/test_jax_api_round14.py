@@ -781,7 +781,7 @@ def test_numpy_scalar_parameters_round_trip():
     ``jnp.mean`` binds its count as one (the reciprocal division, as XLA)."""
     from fgrad import export
 
-    x = fnp.arange(8.0, dtype=fnp.float32).reshape(2, 4)
+    x = fnp.arange(8.0, dtype=fnp.float64).reshape(2, 4)
     exp = export.export(fgrad.jit(lambda a: fnp.mean(a, axis=1)))(x)
     back = export.deserialize(exp.serialize())
     np.testing.assert_array_equal(np.asarray(back.call(x)), np.asarray(fnp.mean(x, axis=1)))
