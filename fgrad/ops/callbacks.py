@@ -27,6 +27,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, wrap
+from ..core.constants import host_array
 from ..core.primitive import Primitive
 from ..core.x64_mode import canonical_dtype
 from ..core.rules import defbatch, defjvp_rule
@@ -98,7 +99,8 @@ def _as_array(b, weak: bool = False):
 def _number_array(b: bool | int | float | complex) -> ArrayImpl:
     """A Python number as ``jnp.asarray`` makes it: its canonical dtype, weakly typed (a bool
     strongly)."""
-    return wrap(np.asarray(b, canonical_dtype(np.asarray(b).dtype)), weak_type=not isinstance(b, bool))
+    out = host_array(np.asarray(b, canonical_dtype(np.asarray(b).dtype)))  # on the default device
+    return wrap(out._buf, weak_type=not isinstance(b, bool))
 
 
 def _operand_array(b):
