@@ -367,14 +367,35 @@ def test_pad_matches_numpy(mode, width):
     got, want = fnp.pad(fnp.asarray(x), width, mode=mode), np.pad(x, width, mode=mode)
     if mode == "linear_ramp":  # NumPy's linspace switches formulas when a step is 0: last-ulp differences
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-14, atol=1e-15)
-    elif mode == "mean" and got.device.platform != "cpu":
-        # the same formula as NumPy's (sum / count), but a device sums in its own order (cupy:
-        # a tree): a few ulps of the sum of magnitudes, not equality
+    elif mode == "mean":
+        # JAX's mean is sum * (1 / count) (XLA divides by a constant so), NumPy's sum / count, and
+        # a device sums in its own order (cupy: a tree): a few ulps of the sum of magnitudes, not
+        # equality.  JAX's own numbers: test_pad_mean_as_jax.
         np.testing.assert_allclose(np.asarray(got), want, rtol=0,
                                    atol=4 * np.finfo(x.dtype).eps * np.abs(x).sum(axis=None))
     else:
         same(got, want)
 
+
+
+@pytest.mark.parametrize("width", [((1, 2), (3, 0)), 2, ((5, 7), (9, 1))])
+def test_pad_mean_as_jax(width):
+    """``pad(mode="mean")`` pads with ``jnp.mean`` of each axis in turn, as JAX does (its mean is
+    the sum times ``1 / count``); live JAX agrees to an ulp (its jitted pad lets XLA refold the
+    corner means: last-ulp differences)."""
+    x = A(3, 4)
+    got = np.asarray(fnp.pad(fnp.asarray(x), width, mode="mean"))
+    want = x
+    for ax, (lo, hi) in enumerate(np.broadcast_to(np.asarray(width), (2, 2))):
+        m = np.asarray(fnp.mean(fnp.asarray(want), axis=ax, keepdims=True))
+        want = np.concatenate([np.repeat(m, lo, ax), want, np.repeat(m, hi, ax)], ax)
+    if got.shape == want.shape and fnp.asarray(x).device.platform == "cpu":
+        np.testing.assert_array_equal(got, want)
+    jnp = pytest.importorskip("jax.numpy")
+    import jax
+    jax.config.update("jax_enable_x64", True)  # the live tests all run JAX in x64
+    live = np.asarray(jnp.pad(x, width, mode="mean"))
+    np.testing.assert_allclose(got, live, rtol=4 * np.finfo(np.float64).eps, atol=0)
 
 def test_pad_options_and_dtypes():
     x = A(3, 4)
