@@ -426,15 +426,22 @@ def batch_matmul(lhs: Shaped[ArrayLike, "*batch m k"], rhs: Shaped[ArrayLike, "*
 
 
 def with_sharding_constraint(x: Any, shardings: Any) -> Any:
-    """``x`` unchanged: fgrad runs on one device per process (`fgrad.sharding`).
+    """``x``'s values unchanged: fgrad runs on one device per process (`fgrad.sharding`).
+    Concrete arrays record ``shardings`` (one for every leaf, or a tuple/list/dict prefix of
+    ``x``) as their ``.sharding``, as JAX's eager constraint places them; under ``jit`` the
+    results follow `fgrad.core.sharding_flow`'s rules, as JAX's do on one device.
 
     Example::
 
+        >>> import fgrad, fgrad.numpy as fnp
         >>> from fgrad import lax
-        >>> lax.with_sharding_constraint(1.0, None)
-        1.0
+        >>> from fgrad.sharding import NamedSharding, PartitionSpec as P
+        >>> s = NamedSharding(fgrad.make_mesh((1,), ("x",)), P("x"))
+        >>> lax.with_sharding_constraint(fnp.ones(2), s).sharding.spec
+        P('x',)
     """
-    return x
+    from .transforms.jit import _record_shardings  # placing concrete arrays, as a jit's out_shardings
+    return _record_shardings(x, shardings)
 
 
 def platform_dependent(*args: Any, default: Callable | None = None, **per_platform: Callable) -> Any:

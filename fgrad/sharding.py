@@ -24,7 +24,6 @@ import contextlib
 import dataclasses
 import enum
 import math
-import threading
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -32,6 +31,7 @@ import numpy as np
 from ._config import flag
 from .backends import Device, Sharding, SingleDeviceSharding, default_device
 from .core.array import ShapeDtypeStruct
+from .core import sharding_flow
 from .core.placement import device_put
 
 __all__ = ["AbstractDevice", "make_single_device_sharding",
@@ -176,17 +176,14 @@ class Mesh(AbstractMesh):
     def __enter__(self) -> Mesh:
         self._previous.append(_current.mesh)
         _current.mesh = self
+        sharding_flow.mark_live()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         _current.mesh = self._previous.pop()
 
 
-class _CurrentMesh(threading.local):
-    mesh: AbstractMesh | None = None
-
-
-_current = _CurrentMesh()
+_current = sharding_flow.current  # the mesh `set_mesh` made current (one per thread)
 _EMPTY = AbstractMesh((), ())
 
 
@@ -215,6 +212,7 @@ def set_mesh(mesh: AbstractMesh) -> Iterator[AbstractMesh]:
     """
     previous = _current.mesh
     _current.mesh = mesh
+    sharding_flow.mark_live()  # results inside are replicated over the mesh (`core.sharding_flow`)
     try:
         yield mesh
     finally:
@@ -558,3 +556,10 @@ def typeof(x: Any) -> ShapeDtypeStruct:
         shape, dtype, weak = aval.shape, aval.dtype, aval.weak_type
     return ShapeDtypeStruct(shape, dtype, weak_type=weak,
                             sharding=NamedSharding(get_abstract_mesh(), PartitionSpec()))
+
+
+def _named(mesh: AbstractMesh, entries: tuple) -> NamedSharding:
+    return NamedSharding(mesh, PartitionSpec(*entries))
+
+
+sharding_flow.named = _named

@@ -10,6 +10,7 @@ from ..backends import transfer_guard
 from ..backends import (_BY_TYPE, NUMPY, Backend, Device, Sharding, SingleDeviceSharding, backend_of_buffer,
                         parse_device, put_buffer)
 from ..tree_util import map_arrays as tree_map
+from . import sharding_flow
 from .array import ArrayImpl, Tracer, wrap
 
 
@@ -79,7 +80,12 @@ def device_put(x, device=None):
         if sharding is not None and isinstance(leaf, Tracer):
             return leaf  # inside a transform a sharding only constrains (one device: nothing to do)
         out = _put_leaf(leaf, dev)
-        return out if sharding is None else out.with_sharding(sharding)
+        if sharding is not None:
+            sharding_flow.mark_live()  # results of operations on it follow `core.sharding_flow`
+            return out.with_sharding(sharding)
+        if type(out) is ArrayImpl and getattr(out, "_sharding", None) is not None:
+            return wrap(out._buf, out._weak)  # placed on a device: no longer over a mesh
+        return out
 
     if not transfer_guard.active:
         return tree_map(put, x)

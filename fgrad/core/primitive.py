@@ -33,6 +33,7 @@ from ..backends import (_BY_TYPE, NUMPY, DeviceMismatchError, backend_of_buffer,
                         default_device, mismatch_error)
 from .array import ArrayImpl, Tracer, escaped_tracer_error, get_aval, wrap
 from . import provenance
+from . import sharding_flow
 from . import trace as _trace_mod
 from . import x64_mode
 from .trace import EVAL_TRACE, EvalTrace, state
@@ -182,7 +183,9 @@ def eval_primitive(prim: Primitive, args, params):
             be = backend_of_buffer(next(a._buf for a in args if type(a) is ArrayImpl))
     if mixed or be is not NUMPY:
         res = _eval_on_device(prim, args, bufs, params, be, mixed)
-        return _weak_results(prim, args, params, res) if weak else res
+        if weak:
+            res = _weak_results(prim, args, params, res)
+        return sharding_flow.eager_results(args, res, prim, params) if sharding_flow.live else res
     try:
         out = prim.impl(np, *bufs, **params)
     except (ValueError, TypeError) as e:
@@ -197,11 +200,15 @@ def eval_primitive(prim: Primitive, args, params):
             w._weak = False
             w._buf = o
             res.append(w)
-        return _weak_results(prim, args, params, res) if weak else res
+        if weak:
+            res = _weak_results(prim, args, params, res)
+        return sharding_flow.eager_results(args, res, prim, params) if sharding_flow.live else res
     w = object.__new__(ArrayImpl)
     w._weak = False
     w._buf = out
-    return _weak_results(prim, args, params, w) if weak else w
+    if weak:
+        w = _weak_results(prim, args, params, w)
+    return sharding_flow.eager_results(args, w, prim, params) if sharding_flow.live else w
 
 
 def _weak_results(prim, args, params, res):

@@ -22,6 +22,7 @@ import numpy as np
 from ..backends import Device, NUMPY, backend_of_buffer, default_backend, default_device, default_device_scope
 from ..backends.dlpack import import_buffer
 from ..core.array import ArrayImpl, Tracer, check_array_dtype, get_aval, wrap
+from ..core import sharding_flow
 from ..core.inexact import to_inexact_dtype as _to_inexact_dtype
 from ..core.x64_mode import requested_dtype
 from ..core.weak_types import WEAK_SCALAR_TYPES
@@ -106,9 +107,11 @@ def _stack(a, dtype=None):
 
 
 def _on_device(make, device):
-    """``make()`` with ``device`` (None: the default device) as the default device."""
+    """``make()`` with ``device`` (None: the default device) as the default device; inside a
+    `set_mesh` context, replicated over its mesh (`core.sharding_flow`), as JAX's creations."""
     if device is None:
-        return make()
+        out = make()
+        return sharding_flow.eager_results((), out) if sharding_flow.live else out
     with default_device_scope(device):
         return make()
 
@@ -170,10 +173,16 @@ def _weak_if_scalar(out, value, dtype):
 
 def _weak_like(out, x, dtype):
     """``out`` weakly typed when it copies a weak ``x``'s dtype (``zeros_like`` and kin; a
-    Python int/float/complex is weak: JAX's ``zeros_like(3.0)`` is, as fgrad's under jit)."""
+    Python int/float/complex is weak: JAX's ``zeros_like(3.0)`` is, as fgrad's under jit),
+    and placed as ``x`` when ``x`` was placed over a mesh and ``out`` has its shape (JAX's
+    ``full_like`` takes ``x.sharding``)."""
     if dtype is None and type(out) is ArrayImpl and (getattr(x, "weak_type", False) is True
                                                       or type(x) in WEAK_SCALAR_TYPES):
-        return wrap(out._buf, True)
+        out = wrap(out._buf, True)
+    if sharding_flow.live and type(out) is ArrayImpl:
+        placed = sharding_flow.recorded(x)
+        if sharding_flow.is_mesh_sharding(placed) and out.shape == x.shape:
+            out._sharding = placed
     return out
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from ..typing import Array, ArrayLike, Shaped
 
 from ..core.array import ArrayImpl
-from ..core import x64_mode as _x64
+from ..core import sharding_flow, x64_mode as _x64
 from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..ops.elementwise import (XLA_ZERO_SIGNS, jax_face_bind, promote_args_inexact, promote_args_numeric)
@@ -56,7 +56,7 @@ def _unary(spec: OpSpec, name: str):
 
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
             if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled \
-                    and x._buf.dtype.kind in fast_kinds:
+                    and x._buf.dtype.kind in fast_kinds and not sharding_flow.live:
                 w = new_array(ArrayImpl)
                 w._weak = False
                 token = set_state(ignore)
@@ -71,7 +71,7 @@ def _unary(spec: OpSpec, name: str):
     elif ufunc is not None:
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
             if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled \
-                    and x._buf.dtype.kind in fast_kinds:
+                    and x._buf.dtype.kind in fast_kinds and not sharding_flow.live:
                 w = new_array(ArrayImpl)
                 w._weak = False
                 w._buf = ufunc(x._buf)

@@ -27,6 +27,7 @@ from ..core.weak_types import cast_target as _cast_target
 from ..core.x64_mode import canonical_dtype
 
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
+from ..core import sharding_flow
 from ..backends import xp_of as backend_xp
 from ..core.trace import EVAL_TRACE as _EVAL_TRACE
 from ..core.trace import ConcretizationError, ConcretizationTypeError
@@ -349,7 +350,8 @@ def _getitem(x, idx):
             out = buf[np_idx] if np_idx else buf
             if type(out) is not type(buf):
                 out = backend_xp(buf).asarray(out)
-            return wrap(out, x._weak)
+            res = wrap(out, x._weak)
+            return sharding_flow.eager_results((x,), res) if sharding_flow.live else res
     x = _arr(x)
     if _has_dslice(idx):
         x, idx = _apply_dslices(x, idx)

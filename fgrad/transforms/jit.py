@@ -31,9 +31,9 @@ import numpy as np
 
 from .._config import on_option_change, trace_context
 from .._lru import CLOCK, LRU, LRUGroup
-from ..backends import default_backend, default_device, mismatch_error, xp_of
+from ..backends import SingleDeviceSharding, default_backend, default_device, mismatch_error, xp_of
 from ..core.array import ArrayImpl, ShapeDtypeStruct, Tracer, get_aval, wrap
-from ..core import x64_mode
+from ..core import sharding_flow, x64_mode
 from ..core.constants import host_array
 from ..core.ir import ClosedJaxpr, Jaxpr
 from ..core.logs import enable_from_environment
@@ -378,10 +378,11 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
                 raise
         if donating and state.trace is EVAL_TRACE:
             donated = _donated_leaves(args, kwargs, donate_argnums, donate_argnames, pnames)
-            entry, flat = lookup(args, kwargs)
-            out = entry.unflatten(run(entry, flat))
+            out = call(*args, **kwargs)
             _delete_donated(donated, out)
             return out
+        if sharding_flow.live and state.trace is EVAL_TRACE:  # results record JAX's shardings
+            return call(*args, **kwargs)
         ctx = trace_context[0]  # options that change tracing: part of the key when set
         if not kwargs and not has_static:
             # the call-path index: each argument an array (keyed by buffer type, shape and
@@ -423,7 +424,11 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         holds the cache, not the jitted function, so ``jit(f).lower(x).compile()(x)`` works
         after the temporary ``jit(f)`` is gone and no reference cycle keeps it alive."""
         entry, flat = lookup(args, kwargs)
-        return entry.unflatten(run(entry, flat))
+        outs = run(entry, flat)
+        if sharding_flow.live and state.trace is EVAL_TRACE:
+            placed = _placed(in_shardings, args, len(flat))
+            sharding_flow.program_results(entry.closed.jaxpr, flat, outs, placed)
+        return entry.unflatten(outs)
 
     def lower(*args, **kwargs):
         """The `Lowered` program for these arguments (arrays, or `ShapeDtypeStruct` stand-ins:
@@ -499,6 +504,24 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     return jitted
 
 
+def _device_sharding(x: Any) -> SingleDeviceSharding:
+    """``x``'s device (the default device for a non-array) as a `SingleDeviceSharding`."""
+    return SingleDeviceSharding(x.device if type(x) is ArrayImpl else default_device())
+
+
+def _placed(in_shardings: Any, args: tuple, n: int) -> list | None:
+    """The jit's ``in_shardings`` for each of its ``n`` flat dynamic arguments (None when not
+    given, or not one sharding or a tuple of one per positional argument)."""
+    if in_shardings is None:
+        return None
+    if hasattr(in_shardings, "device_set"):
+        return [in_shardings] * n
+    if isinstance(in_shardings, (tuple, list)) and len(in_shardings) == len(args):
+        placed = [s for a, s in zip(args, in_shardings) for _ in tree_flatten(a)[0]]
+        return placed + [None] * (n - len(placed)) if len(placed) <= n else None
+    return None
+
+
 def _record_shardings(out: Any, shardings: Any) -> Any:
     """``out`` with each concrete array recording its entry of ``shardings`` (one sharding for
     every leaf, or a tuple/list/dict prefix of ``out``) as ``.sharding``, as JAX's
@@ -512,6 +535,7 @@ def _record_shardings(out: Any, shardings: Any) -> Any:
     if not hasattr(shardings, "device_set"):
         return out
     leaves, tree = tree_flatten(out)
+    sharding_flow.mark_live()  # operations on these results follow `core.sharding_flow`
     return tree_unflatten(tree, [x.with_sharding(shardings) if type(x) is ArrayImpl else x for x in leaves])
 
 
@@ -712,6 +736,23 @@ class Compiled:
     out_tree = property(lambda self: self._lowered.out_tree, doc="The outputs' tree.")
     out_info = property(lambda self: self._lowered.out_info, doc="The outputs' `ShapeDtypeStruct` pytree.")
     args_info = property(lambda self: self._lowered.args_info, doc="The arguments' `ArgInfo` pytree.")
+
+    @property
+    def input_shardings(self) -> Any:
+        """The arguments' shardings, as ``(args, kwargs)`` (JAX's ``Compiled.input_shardings``):
+        each array's recorded `NamedSharding`, else its device's `SingleDeviceSharding`."""
+        lo = self._lowered
+        return tree_unflatten(lo.in_tree, [sharding_flow.recorded(x) or _device_sharding(x)
+                                           for x in lo._flat])
+
+    @property
+    def output_shardings(self) -> Any:
+        """The results' shardings (JAX's ``Compiled.output_shardings``), by the rules of
+        `fgrad.core.sharding_flow` for the arguments it was lowered with."""
+        lo = self._lowered
+        where = next((_device_sharding(x) for x in lo._flat if type(x) is ArrayImpl), None)
+        found = sharding_flow.output_shardings(lo._entry.closed.jaxpr, lo._flat)
+        return tree_unflatten(lo.out_tree, [s or where or _device_sharding(None) for s in found])
 
     def cost_analysis(self) -> dict[str, float]:
         """Estimated costs of one call (JAX's dict of XLA's estimates; fgrad counts its own
