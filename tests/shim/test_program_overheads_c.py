@@ -101,3 +101,66 @@ def test_default_collate_of_rows_is_the_stack_of_rows():
     assert torch.cat([b[0] for b in batches]).tolist() == x.tolist()
     assert torch.cat([b[1] for b in batches]).tolist() == y.tolist()
     assert batches[0][1].dtype == torch.int64 and batches[0][0].is_contiguous()
+
+
+def _big_draws(t):
+    """Draws of 4096 or more 64-bit words (`Engine._wide_draws`): ``bernoulli_(p)``, dropout's
+    mask, float64 ``rand``, ``randint`` over 40 bits, then a small draw (the stream's position)."""
+    t.manual_seed(5)
+    b = t.empty(5000).bernoulli_(0.3)
+    d = t.nn.functional.dropout(t.ones(4, 1200), p=0.25, training=True)
+    u = t.rand(4500, dtype=t.float64)
+    k = t.randint(0, 2**40, (4200,))
+    after = t.randint(0, 100, (3,))
+    return [int(b.sum().item()), b[:12].tolist(), int((d == 0).sum().item()), d[0, :8].tolist(),
+            float(u.sum().item()), u[:3].tolist(), int(k[:5].sum().item()), k[-2:].tolist(),
+            after.tolist()]
+
+
+_Q = 1.3333333730697632  # 1 / 0.75 in float32
+BIG_DRAWS_PT = [
+    1482, [0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], 1201,
+    [_Q, _Q, _Q, _Q, _Q, _Q, 0.0, _Q], 2234.91954250245,
+    [0.5785481185686481, 0.0959528679601831, 0.10900106070400517], 2447369161082,
+    [543336511193, 24440403838], [26, 78, 2],
+]
+
+
+def test_many_wide_draws_are_pytorchs():
+    assert _big_draws(torch) == BIG_DRAWS_PT
+    pt = pytest.importorskip("torch")
+    assert _big_draws(pt) == BIG_DRAWS_PT
+
+
+def _joined(raw):
+    """The 64-bit draws from raw 32-bit words, the first of each pair high (PyTorch's random64)."""
+    return (raw[0::2] << np.uint64(32)) | raw[1::2]
+
+
+@pytest.mark.parametrize("n", [4096, 5001, 40000])
+def test_wide_draws_are_the_joined_raw_words(n):
+    """NumPy's full-range uint64 integers on the engine's MT19937 (the fast path) give the raw
+    words joined first-high and leave the stream where ``2n`` raw words leave it; the
+    Bernoulli mask is ``uniform(float64) < p`` on them.  A reseeded or copied engine draws
+    from its own stream."""
+    import copy
+
+    from fgrad.torch._cpu_rng import _WIDE_MIN, Engine
+
+    assert n >= _WIDE_MIN
+    a, b = Engine(7), Engine(7)
+    np.testing.assert_array_equal(a.random64(n), _joined(b._bits.random_raw(2 * n)))
+    np.testing.assert_array_equal(a.random32(3), b.random32(3))
+    words = _joined(b._bits.random_raw(2 * n))
+    u = (words & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+    for p in (0.0, 0.1, 0.5, 0.9, 1.0):
+        c = copy.deepcopy(a)
+        np.testing.assert_array_equal(c.bernoulli_scalar(n, p), u < p)
+    assert a.bernoulli_scalar(n, 0.5).tolist() == (u < 0.5).tolist()
+    a.seed(7)
+    b.seed(7)
+    np.testing.assert_array_equal(a.random64(n), _joined(b._bits.random_raw(2 * n)))
+    state = a.get_state()
+    first = a.random64(n)
+    a.set_state(state)
+    np.testing.assert_array_equal(a.random64(n), first)
