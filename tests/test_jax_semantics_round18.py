@@ -222,12 +222,14 @@ def test_fori_loop_bound_types(name, jax, jnp, lax):
 def test_control_flow_functions_must_be_callable(name, jax, jnp, lax):
     """fgrad failed later with Python's "'float' object is not callable"."""
     cases = [
-        (lambda: lax.cond(True, 1.0, lambda: 2.0), "lax.cond: true_fun and false_fun arguments should be callable."),
-        (lambda: lax.while_loop(1, lambda c: c, 0), "lax.while_loop: body_fun and cond_fun arguments should be "
-                                                    "callable."),
+        (lambda: lax.cond(True, 1.0, lambda: 2.0),
+         "lax.cond: true_fun and false_fun arguments should be callable."),
+        (lambda: lax.while_loop(1, lambda c: c, 0),
+         "lax.while_loop: body_fun and cond_fun arguments should be callable."),
         (lambda: lax.fori_loop(0, 2, 1, 0), "lax.fori_loop: body_fun argument should be callable."),
         (lambda: lax.scan(1, 0, None, length=2), "lax.scan: f argument should be a callable."),
-        (lambda: lax.associative_scan(1, jnp.ones(2)), "lax.associative_scan: fn argument should be callable."),
+        (lambda: lax.associative_scan(1, jnp.ones(2)),
+         "lax.associative_scan: fn argument should be callable."),
     ]
     for run, msg in cases:
         with pytest.raises(TypeError) as info:

@@ -191,7 +191,7 @@ _LEAF_TYPES = (int, float, complex, str, bytes, bool, np.ndarray, np.generic, Ar
 
 def _filled(cell) -> bool:
     try:
-        cell.cell_contents
+        _ = cell.cell_contents
     except ValueError:  # an empty cell (a name not yet bound)
         return False
     return True
