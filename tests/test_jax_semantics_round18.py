@@ -35,11 +35,9 @@ face = pytest.mark.parametrize("name,jax,jnp,lax", FACES, ids=[f[0] for f in FAC
 
 # --- custom_jvp: the rule is traced only when differentiated ---------------------------------
 
-@face
-def test_custom_jvp_rule_not_called_when_staged_without_differentiation(name, jax, jnp, lax):
-    """fgrad traced a custom_jvp rule whenever jit/make_jaxpr/vmap/scan staged the call, so
-    the rule's side effects (and errors) happened without any differentiation; JAX calls
-    the rule only when the call is differentiated."""
+def _counted_sin(jax, jnp, slope):
+    """``sin`` with the custom derivative ``slope * t``, and the list its rule appends to
+    each time it is called."""
     calls = []
 
     @jax.custom_jvp
@@ -49,8 +47,17 @@ def test_custom_jvp_rule_not_called_when_staged_without_differentiation(name, ja
     @f.defjvp
     def f_jvp(primals, tangents):
         calls.append(1)
-        return f(primals[0]), 3.0 * tangents[0]
+        return f(primals[0]), slope * tangents[0]
 
+    return f, calls
+
+
+@face
+def test_custom_jvp_rule_not_called_when_staged_without_differentiation(name, jax, jnp, lax):
+    """fgrad traced a custom_jvp rule whenever jit/make_jaxpr/vmap/scan staged the call, so
+    the rule's side effects (and errors) happened without any differentiation; JAX calls
+    the rule only when the call is differentiated."""
+    f, calls = _counted_sin(jax, jnp, 3.0)
     jax.jit(f)(1.0)
     jax.make_jaxpr(f)(1.0)
     jax.vmap(f)(jnp.ones(3))
@@ -99,16 +106,7 @@ def test_export_keeps_a_deferred_rule():
     """Serializing a staged call whose rule was deferred traces the rule then, so the
     read-back program differentiates with the user's rule, not the function's own
     derivative (fgrad.nn.relu's rule gives 0 at 0; the function's derivative 0.5)."""
-    calls = []
-
-    @fgrad.custom_jvp
-    def f(x):
-        return fnp.sin(x)
-
-    @f.defjvp
-    def f_jvp(p, t):
-        calls.append(1)
-        return f(p[0]), 100.0 * t[0]
+    f, calls = _counted_sin(fgrad, fnp, 100.0)
 
     exp = export.export(fgrad.jit(lambda x: f(x) + fgrad.nn.relu(x)))(fnp.zeros(3))
     assert calls == []
