@@ -39,6 +39,7 @@ from .core.primitive import PRIMITIVES
 from .core.shape_poly import DimExpr, SymbolicScope, is_symbolic_dim, symbolic_shape, variables_of
 from .ops.control_flow import Branch
 from .transforms.jit_primitive import Closed
+from .transforms.custom_call import materialize_rule, rule_key
 from .tree_util import flatten_one_level, tree_flatten, tree_map, tree_structure, tree_unflatten
 
 __all__ = ["DisabledSafetyCheck", "Exported", "SerializationError", "SymbolicScope",
@@ -717,6 +718,9 @@ def _decode_closed(doc: dict) -> tuple[Jaxpr, list]:
     return _decode_jaxpr(doc["jaxpr"]), [_decode_array(c) for c in doc["consts"]]
 
 
+_RULES_WRITTEN: list = []  # deferred custom_jvp rules being written (a rule calling its function)
+
+
 def _encode_jaxpr(jaxpr: Jaxpr) -> dict:
     ids: dict[int, int] = {}
 
@@ -733,6 +737,20 @@ def _encode_jaxpr(jaxpr: Jaxpr) -> dict:
                            "invars": [define(v) for v in jaxpr.invars], "eqns": []}
     for e in jaxpr.eqns:
         name, invars, params = e.prim.name, e.invars, e.params
+        key = rule_key(params) if name == "custom_jvp_call" else None
+        if key is not None and not any(k is key for k in _RULES_WRITTEN):
+            # a rule JAX-like deferred until differentiation: traced now, so it is written
+            nf, nj = params["n_fun_consts"], params["n_jvp_consts"]
+            traced = materialize_rule(params, [v.aval for v in invars[nf + nj:]])
+            if traced is not None:
+                _RULES_WRITTEN.append(key)
+                try:
+                    enc = {k: _encode_param(v) for k, v in traced.items()}
+                finally:
+                    _RULES_WRITTEN.pop()
+                doc["eqns"].append({"prim": name, "in": [use(v) for v in invars], "params": enc,
+                                    "out": [define(v) for v in e.outvars]})
+                continue
         if name == "custom_jvp_call" and params["lazy_jvp"] is not None:
             # a custom_jvp function called inside its own rule holds the rule as a Python
             # function: written as a call of its primal program (its derivative -- needed for

@@ -163,7 +163,7 @@ def _custom_vjp(p, outs):
 def _custom_jvp(p, outs):
     fun = p["fun"]
     shown = {"name": _fn_name(fun), "call_jaxpr": fun,
-             "jvp": _fn_name(p.get("jvp") or p.get("lazy_jvp")),
+             "jvp": _fn_name(p.get("jvp") or getattr(p.get("lazy_jvp"), "__wrapped__", p.get("lazy_jvp"))),
              "symbolic_zeros": p.get("symbolic_zeros", False)}
     if p.get("n_fun_consts"):
         shown["num_consts"] = p["n_fun_consts"]

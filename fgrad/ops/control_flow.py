@@ -375,6 +375,20 @@ def _cond_batch(axis_size, vals, dims, branches, n_consts, bound_axis=None, boun
 _NO_OPERAND = object()  # `operand=None` passes None to the branches, as in JAX
 
 
+_NOT_CALLABLE = {  # JAX's messages
+    "cond": "lax.cond: true_fun and false_fun arguments should be callable.",
+    "while_loop": "lax.while_loop: body_fun and cond_fun arguments should be callable.",
+    "fori_loop": "lax.fori_loop: body_fun argument should be callable.",
+    "scan": "lax.scan: f argument should be a callable.",
+}
+
+
+def _check_callable(op: str, *funs: Any) -> None:
+    """JAX's TypeError for a control-flow function argument that is not callable."""
+    if not all(callable(f) for f in funs):
+        raise TypeError(_NOT_CALLABLE[op])
+
+
 def cond(pred: ArrayLike, true_fun: Callable, false_fun: Callable, *operands: Any,
          operand: Any = _NO_OPERAND) -> Any:
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, as one primitive
@@ -387,6 +401,7 @@ def cond(pred: ArrayLike, true_fun: Callable, false_fun: Callable, *operands: An
         >>> cond(True, lambda x: x + 1, lambda x: x - 1, 1.0)
         Array(2., dtype=float64, weak_type=True)
     """
+    _check_callable("cond", true_fun, false_fun)
     if operand is not _NO_OPERAND:
         if operands:
             raise TypeError("cond: if 'operand' keyword is passed then no operands can be passed "
@@ -886,9 +901,10 @@ defbatch(scan_p, _scan_batch, axis_name=True)
 
 
 def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reverse: bool = False,
-         unroll: int | bool = 1) -> tuple[Any, Any]:
+         unroll: int | bool = 1, _split_transpose: bool = False) -> tuple[Any, Any]:
     """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs`` (pytrees), returning
-    ``(final_carry, stacked_ys)`` — as `jax.lax.scan`.
+    ``(final_carry, stacked_ys)`` — as `jax.lax.scan`.  ``_split_transpose`` (JAX's
+    experimental flag for how the backward pass is split) changes no value and is accepted.
 
     Example::
 
@@ -897,6 +913,7 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None, reve
         >>> scan(lambda c, x: (c + x, c * x), 0.0, fnp.arange(4.0))
         (Array(6., dtype=float64), Array([0., 0., 2., 9.], dtype=float64))
     """
+    _check_callable("scan", f)
     init_flat, init_tree = tree_flatten(init)
     weak = [_is_weak(x) for x in init_flat]
     py_inits = [x if type(x) in WEAK_SCALAR_TYPES else None for x in init_flat]
@@ -1035,16 +1052,24 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
         >>> fori_loop(0, 5, lambda i, x: x + i, 0.0)
         Array(10., dtype=float64, weak_type=True)
     """
+    _check_callable("fori_loop", body_fun)
     if unroll is not None and not isinstance(unroll, (bool, int, np.integer)):
         raise TypeError(f"fori_loop: unroll must be an int or bool, got {unroll!r}")
+    bound_avals = []
     for name, bound in (("lower", lower), ("upper", upper)):
         bav = get_aval(bound)
+        bound_avals.append(bav)
         if dtype_kind(bav.dtype) not in "iu" or bav.shape != ():
             raise TypeError(
                 f"fori_loop: the {name} bound must be a scalar integer, got {bav.str_short()}. "
                 "Convert it with int(...) or `.astype(int)`, or use while_loop for a "
                 "non-integer loop variable."
             )
+    lo_av, hi_av = bound_avals
+    if lo_av.dtype != hi_av.dtype and not (  # JAX: only a weak bound adopts the other's dtype
+            lo_av.weak_type != hi_av.weak_type and dtype_kind(lo_av.dtype) == dtype_kind(hi_av.dtype) == "i"):
+        raise TypeError("lower and upper arguments to fori_loop must have equal types, got "
+                        f"{lo_av.dtype.name} and {hi_av.dtype.name}")
     body_fun = _weak_index_body(body_fun, init_val)
     if not isinstance(lower, Tracer) and not isinstance(upper, Tracer):
         lo, hi = int(lower), int(upper)
@@ -1056,6 +1081,9 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable, init_val: 
 
         (_, carry), _ = scan(step, (lo, init_val), None, length=max(0, hi - lo))
         return carry
+
+    if unroll is not None and unroll is not False and unroll != 1:
+        raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are statically known.")
 
     def cond_fun(s):
         return s[0] < upper
@@ -1362,6 +1390,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
         >>> while_loop(lambda x: x < 10, lambda x: x * 2, 1)
         Array(16, dtype=int64, weak_type=True)
     """
+    _check_callable("while_loop", body_fun, cond_fun)
     flat, tree = tree_flatten(init_val)
     weak = [_is_weak(x) for x in flat]
     flat = _as_arrays(flat)

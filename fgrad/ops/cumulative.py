@@ -75,6 +75,8 @@ def associative_scan(fn: Callable, elems: Any, reverse: bool = False, axis: int 
         >>> associative_scan(fnp.add, fnp.arange(4.0))
         Array([0., 1., 3., 6.], dtype=float64)
     """
+    if not callable(fn):
+        raise TypeError("lax.associative_scan: fn argument should be callable.")
     flat, tree = tree_flatten(elems)
     if not flat:
         return elems

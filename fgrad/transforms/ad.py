@@ -120,8 +120,10 @@ def jvp(fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
         raise TypeError("jvp: primals and tangents must be tuples or lists of arguments")
     flat_p, tree_p = tree_flatten(tuple(primals))
     flat_t, tree_t = tree_flatten(tuple(tangents))
-    if tree_p != tree_t:
-        raise TypeError(f"jvp: primal and tangent structures differ: {tree_p} vs {tree_t}")
+    if tree_p != tree_t or type(primals) is not type(tangents):  # JAX: a tuple is no list
+        raise TypeError("primal and tangent arguments to jax.jvp must have the same tree structure; "
+                        f"primals have tree structure {tree_flatten(primals)[1]} whereas tangents "
+                        f"have tree structure {tree_flatten(tangents)[1]}.")
     flat_p = [_as_array(p) for p in flat_p]
     for i, (p, t) in enumerate(zip(flat_p, flat_t)):
         _check_tangent(p, t, i)
@@ -198,9 +200,10 @@ def _transpose_linear(jaxpr, consts, cts, in_primals):
     return [zeros_like_tangent(p) if c is None else c for c, p in zip(cts_in, in_primals)]
 
 
-def linearize(fun: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., Any]]:
+def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """``(fun(*primals), f_jvp)`` where ``f_jvp(*tangents)`` evaluates the JVP at the
-    linearization point without re-running ``fun``.
+    linearization point without re-running ``fun``; with ``has_aux`` ``fun`` returns
+    ``(out, aux)`` and the result is ``(out, f_jvp, aux)``, as JAX's.
 
     Example::
 
@@ -214,13 +217,10 @@ def linearize(fun: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[...
     out_tree = []
 
     def flat_fun(ins):
-        out = fun(*tree_unflatten(tree_p, ins))
-        flat, t = tree_flatten(out)
-        out_tree.append(t)
-        return flat
+        return _flat_outputs(fun(*tree_unflatten(tree_p, ins)), has_aux, out_tree)
 
-    p_out, jaxpr, consts, mask, _ = linearize_flat(
-        flat_fun, flat_p, origin(f"linearize of {_fname(fun)}"), forward=True
+    p_out, jaxpr, consts, mask, aux = linearize_flat(
+        flat_fun, flat_p, origin(f"linearize of {_fname(fun)}"), has_aux=has_aux, forward=True
     )
 
     def f_jvp(*tangents):
@@ -240,10 +240,13 @@ def linearize(fun: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[...
         t_out = _eval_linear(jaxpr, consts, ts, p_out)
         return tree_unflatten(out_tree[0], [_weak_as(t, p) for t, p in zip(t_out, p_out)])
 
+    if has_aux:
+        return tree_unflatten(out_tree[0], p_out), f_jvp, aux
     return tree_unflatten(out_tree[0], p_out), f_jvp
 
 
-def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False,
+        reduce_axes: Sequence[Any] = ()) -> tuple[Any, ...]:
     """``(fun(*primals), vjp_fun)`` where ``vjp_fun(ct)`` returns a tuple of cotangents,
     one per primal.
 
@@ -254,6 +257,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
         >>> f_vjp(1.0)
         (Array(3., dtype=float64, weak_type=True), Array(2., dtype=float64, weak_type=True))
     """
+    _check_reduce_axes(reduce_axes)
     flat_p, tree_p = tree_flatten(primals)
     flat_p = [_as_array(p) for p in flat_p]
     out_tree = []
@@ -275,10 +279,37 @@ def _flat_outputs(out, has_aux: bool, out_tree: list):
     """A differentiated function's result as `vjp`'s flat function returns it: the output's
     leaves (and ``aux`` with ``has_aux``), its structure appended to ``out_tree``."""
     if has_aux:
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise TypeError("expected function with aux output to return a two-element tuple, but "
+                            f"got type {type(out)} with value {out!r}")
         out, aux = out
     flat, t = tree_flatten(out)
     out_tree.append(t)
     return (flat, aux) if has_aux else flat
+
+
+class _CotangentStructureError(ValueError, TypeError):
+    """JAX raises ValueError for a cotangent of the wrong structure; fgrad raised TypeError
+    before, so the error is both."""
+
+
+def _float0_cotangent(c, p):
+    """A ``float0`` cotangent (JAX's zero cotangent of an integer/bool output) as a zero of
+    the output's dtype; it is valid only for such an output of its shape."""
+    if not is_float0(c):
+        return c
+    ap = get_aval(p)
+    if dtype_kind(ap.dtype) not in "biu" or tuple(np.shape(c)) != ap.shape:
+        raise ValueError(
+            "unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got a float0 "
+            f"cotangent of shape {tuple(np.shape(c))}, but expected {ap.str_short()} because the "
+            f"corresponding output of the differentiated function had JAX type {ap.str_short()}")
+    return np.zeros(ap.shape, ap.dtype)
+
+
+def _check_reduce_axes(reduce_axes) -> None:
+    if reduce_axes:
+        raise NotImplementedError("reduce_axes argument to grad is deprecated")
 
 
 def _vjp_result(flat_fun, flat_p, tree_p, tree_o, where, has_aux, tape_out, jaxpr, consts):
@@ -306,9 +337,11 @@ def _vjp_result(flat_fun, flat_p, tree_p, tree_o, where, has_aux, tape_out, jaxp
     def vjp_fun(ct):
         flat_ct, tree_ct = tree_flatten(ct)
         if tree_ct != tree_o:
-            raise TypeError(
-                f"vjp function expects a cotangent of the output's structure {tree_o}, got {tree_ct}"
+            raise _CotangentStructureError(
+                f"unexpected tree structure: vjp function expects a cotangent of the output's "
+                f"structure {tree_o}, got {tree_ct}"
             )
+        flat_ct = [_float0_cotangent(c, p) for c, p in zip(flat_ct, p_out)]
         for c, p in zip(flat_ct, p_out):
             ac, ap = get_aval(c), get_aval(p)
             if ac.shape != ap.shape:
@@ -453,7 +486,8 @@ def _check_output_dtypes_fwd(tree, name: str, holomorphic: bool) -> None:
 
 
 def value_and_grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False,
-                   holomorphic: bool = False, allow_int: bool = False) -> Callable[..., tuple[Any, Any]]:
+                   holomorphic: bool = False, allow_int: bool = False,
+                   reduce_axes: Sequence[Any] = ()) -> Callable[..., tuple[Any, Any]]:
     """Like `grad`, but returns ``(fun(*args), gradient)`` (``((value, aux), grad)`` with
     ``has_aux``).
 
@@ -464,6 +498,7 @@ def value_and_grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, ha
         (Array(5., dtype=float64), Array([0., 2., 4.], dtype=float64))
     """
     _check_callable(fun, "value_and_grad")
+    _check_reduce_axes(reduce_axes)  # JAX: removed, NotImplementedError when passed
     # one differentiated argument, real inputs: `_tape_value_and_grad` at the top level
     fast = type(argnums) is int and not holomorphic
 
@@ -551,7 +586,8 @@ def _tape_value_and_grad(fun, args, kwargs, argnum: int, has_aux: bool):
 
 
 def grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False,
-         holomorphic: bool = False, allow_int: bool = False) -> Callable[..., Any]:
+         holomorphic: bool = False, allow_int: bool = False,
+         reduce_axes: Sequence[Any] = ()) -> Callable[..., Any]:
     """The gradient of a scalar function with respect to argument(s) ``argnums``.
 
     The output must be a real scalar. With ``holomorphic=True`` inputs and output are
@@ -568,6 +604,7 @@ def grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: boo
         Array(-0., dtype=float64, weak_type=True)
     """
     _check_callable(fun, "grad")
+    _check_reduce_axes(reduce_axes)
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
     def grad_f(*args, **kwargs):

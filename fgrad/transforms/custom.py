@@ -88,8 +88,9 @@ def _tangent_aval(aval: ShapedArray) -> ShapedArray:
 class CustomVJPPrimal:
     """A primal argument of a `custom_vjp` forward rule defined with ``symbolic_zeros=True``
     (``jax.custom_derivatives.CustomVJPPrimal``): its ``value`` and whether it is
-    ``perturbed`` (carries a derivative).  fgrad reports every argument as perturbed (a
-    rule then computes every cotangent, which is always correct).
+    ``perturbed`` (carries a derivative: under eager differentiation, whether the argument
+    has a tangent, as JAX; in a staged program every argument counts as perturbed, so the
+    rule computes every cotangent, which is always correct).
 
     Example::
 
@@ -144,6 +145,15 @@ def zero_from_primal(val: Any, symbolic_zeros: bool = False) -> Any:
 
     leaves, tree = tree_flatten(val)
     return tree_unflatten(tree, [zero(x) for x in leaves])
+
+
+# which arguments of the next custom_vjp forward rule carry tangents (set by the JVP trace
+# right before it calls the rule; read and cleared by the rule's flat wrapper)
+PERTURBED: list = [None]
+
+
+def _fn_name(f) -> str:
+    return getattr(f, "__name__", type(f).__name__)
 
 
 _as_array = array_argument  # a Python number weakly typed, as JAX's
@@ -329,7 +339,13 @@ class custom_jvp:
                             for p, t in zip(primals, tangents)]
             p = tree_unflatten(tree, primals)
             t = tree_unflatten(tree, tangents)
-            out, t_out = self.jvp(*nondiff, tuple(p), tuple(t))
+            pair = self.jvp(*nondiff, tuple(p), tuple(t))
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise TypeError(
+                    f"Custom JVP rule {_fn_name(self.jvp)} for function {self.__name__} must produce "
+                    "a pair (list or tuple of length two) representing primal and tangent outputs, "
+                    f"but got {pair}.")
+            out, t_out = pair
             leaves, tr = tree_flatten(out)
             t_leaves, t_tr = tree_flatten(t_out)
             t_leaves = [None if isinstance(x, SymbolicZero) else x for x in t_leaves]
@@ -373,10 +389,15 @@ class custom_vjp:
 
     __getattr__ = _forward_attr
 
-    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any], symbolic_zeros: bool = False) -> None:
+    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any], symbolic_zeros: bool = False,
+               optimize_remat: bool = False) -> None:
         """Set the rules: ``fwd(*args) -> (out, residuals)`` and ``bwd(residuals, ct) ->
         cotangents``; with ``symbolic_zeros=True`` the forward rule receives each
-        differentiable argument leaf as a `CustomVJPPrimal` (JAX's convention)."""
+        differentiable argument leaf as a `CustomVJPPrimal` (JAX's convention).
+        ``optimize_remat`` (JAX's experimental flag to recompute ``fwd`` in the backward
+        pass) is accepted; the values are the same either way, so fgrad keeps residuals."""
+        if symbolic_zeros and optimize_remat:
+            raise NotImplementedError("remat optimization for custom_vjp does not support symbolic zeros")
         self.fwd, self.bwd = fwd, bwd
         self.symbolic_zeros = symbolic_zeros
 
@@ -386,9 +407,21 @@ class custom_vjp:
         nondiff, diff, merge, flat, tree, out_tree, flat_fun = _flat_call(self, args, kwargs)
 
         def flat_fwd(*xs):
-            if self.symbolic_zeros:
-                xs = [CustomVJPPrimal(x, True) for x in xs]
-            out, res = self.fwd(*merge(tree_unflatten(tree, xs)))
+            flags, PERTURBED[0] = PERTURBED[0], None
+            if self.symbolic_zeros:  # an argument is perturbed when it carries a tangent
+                flags = flags if flags is not None and len(flags) == len(xs) else [True] * len(xs)
+                xs = [CustomVJPPrimal(x, f) for x, f in zip(xs, flags)]
+            pair = self.fwd(*merge(tree_unflatten(tree, xs)))
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                fwd_name = _fn_name(self.fwd)
+                raise TypeError(
+                    f"Custom VJP fwd rule {fwd_name} for function {self.__name__} must produce a pair "
+                    "(list or tuple of length two) where the first element represents the primal "
+                    f"output (equal to those of the custom_vjp-decorated function {self.__name__}) "
+                    "and the second element represents residuals (i.e. values stored from the "
+                    "forward pass for use on the backward pass), but instead of a pair the fwd "
+                    f"rule {fwd_name} produced {pair}.")
+            out, res = pair
             leaves, t = tree_flatten(out)
             out_tree.append(t)
             return leaves, res

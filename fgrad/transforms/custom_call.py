@@ -20,7 +20,12 @@ keeps the Python rule and traces it only when differentiated again.
 
 from __future__ import annotations
 
-from ..core.array import ShapedArray, get_aval
+import functools
+import types
+
+import numpy as np
+
+from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval
 from ..core.constants import zeros, zeros_like
 from ..core.executor import device_of
 from ..core.ir import Jaxpr
@@ -78,23 +83,118 @@ def stage_custom_jvp(fun, jvp, args, symbolic_zeros=False):
     fun_p, fun_consts = _trace(fun, avals, f"custom_jvp function {_name(fun)}")
     key = getattr(jvp, "__wrapped__", jvp)
     jvp_p, jvp_consts, lazy = None, [], None
-    if any(k is key for k in _RULES_BEING_TRACED):
-        lazy = jvp  # the rule calls its own function: trace it when differentiated
+    if any(k is key for k in _RULES_BEING_TRACED) or not may_capture_tracer(jvp):
+        # JAX traces the rule only when the call is differentiated: a rule that reaches no
+        # traced value stays Python until then (its side effects and errors happen only
+        # then); so does a rule that calls its own function (traced when differentiated)
+        lazy = jvp
     else:
-        n = len(args)
-
-        def flat_jvp(*xs):
-            outs, t_outs = jvp(list(xs[:n]), list(xs[n:]))
-            return list(outs) + [zeros_like(o) if t is None else t for o, t in zip(outs, t_outs)]
-
-        _RULES_BEING_TRACED.append(key)
-        try:
-            jvp_p, jvp_consts = _trace(flat_jvp, avals + avals, f"custom_jvp rule {_name(jvp)}")
-        finally:
-            _RULES_BEING_TRACED.pop()
+        jvp_p, jvp_consts = _trace_rule(jvp, avals)
     return custom_jvp_call_p.bind(*fun_consts, *jvp_consts, *args, fun=fun_p, jvp=jvp_p, lazy_jvp=lazy,
                                   n_fun_consts=len(fun_consts), n_jvp_consts=len(jvp_consts),
                                   symbolic_zeros=symbolic_zeros)
+
+
+def _trace_rule(jvp, avals) -> tuple[Closed, list]:
+    """Trace the flat rule ``jvp(primals, tangents) -> (outs, tangents)`` into a program of
+    (captured values, primals, tangents) -> outs + tangents."""
+    n = len(avals)
+
+    def flat_jvp(*xs):
+        outs, t_outs = jvp(list(xs[:n]), list(xs[n:]))
+        return list(outs) + [zeros_like(o) if t is None else t for o, t in zip(outs, t_outs)]
+
+    _RULES_BEING_TRACED.append(getattr(jvp, "__wrapped__", jvp))
+    try:
+        return _trace(flat_jvp, avals + avals, f"custom_jvp rule {_name(jvp)}")
+    finally:
+        _RULES_BEING_TRACED.pop()
+
+
+def rule_key(params):
+    """The user rule a `custom_jvp_call`'s deferred (Python) rule wraps, or None."""
+    lazy = params["lazy_jvp"]
+    return None if lazy is None else getattr(lazy, "__wrapped__", lazy)
+
+
+def materialize_rule(params, arg_avals):
+    """The parameters of a `custom_jvp_call` whose rule is still Python (deferred until
+    differentiation) with the rule traced into a program over constants, for writers of
+    programs that must keep the rule without Python (`fgrad.export`); None when the rule
+    reaches a traced value or is being traced already (the caller keeps its fallback)."""
+    lazy = params["lazy_jvp"]
+    key = rule_key(params)
+    if lazy is None or any(k is key for k in _RULES_BEING_TRACED):
+        return None
+    program, consts = _trace_rule(lazy, list(arg_avals))
+    if any(isinstance(c, Tracer) for c in consts):
+        return None
+    j, nc = program.jaxpr, len(consts)
+    closed = Closed(Jaxpr(list(j.invars[:nc]), list(j.invars[nc:]), j.eqns, j.outvars), consts,
+                    name=program.name)
+    return dict(params, jvp=closed, lazy_jvp=None)
+
+
+_WALK_BUDGET = 2000  # objects visited before giving up (then: assume a tracer is reached)
+
+
+def may_capture_tracer(fn) -> bool:
+    """Whether ``fn`` may reach a tracer through what it holds: closure cells, defaults,
+    ``functools.partial`` arguments, bound ``self``, and (recursively) the functions,
+    containers and object attributes found there.  Globals are not followed (a tracer in a
+    global has escaped its transform anyway).  Conservative: an object graph larger than
+    the walk's budget counts as reaching one.
+
+    Example::
+
+        >>> import fgrad
+        >>> from fgrad.transforms.custom_call import may_capture_tracer
+        >>> may_capture_tracer(lambda p, t: (p, t))
+        False
+        >>> def f(w):
+        ...     rule = lambda p, t: (p, w)
+        ...     return may_capture_tracer(rule)
+        >>> f(1.0), fgrad.jit(f)(1.0)
+        (False, True)
+    """
+    seen: set[int] = set()
+    stack = [fn]
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, Tracer):
+            return True
+        if obj is None or isinstance(obj, _LEAF_TYPES) or id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if len(seen) > _WALK_BUDGET:
+            return True
+        if isinstance(obj, (list, tuple, set, frozenset)):
+            stack.extend(obj)
+        elif isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, types.FunctionType):
+            stack.extend(c.cell_contents for c in (obj.__closure__ or ()) if _filled(c))
+            stack.extend(obj.__defaults__ or ())
+            stack.extend((obj.__kwdefaults__ or {}).values())
+            stack.append(getattr(obj, "__wrapped__", None))
+        elif isinstance(obj, types.MethodType):
+            stack.extend((obj.__func__, obj.__self__))
+        elif isinstance(obj, functools.partial):
+            stack.extend((obj.func, obj.args, obj.keywords))
+        elif not isinstance(obj, (type, types.ModuleType, types.BuiltinFunctionType)):
+            stack.extend(getattr(obj, "__dict__", {}).values())
+    return False
+
+
+_LEAF_TYPES = (int, float, complex, str, bytes, bool, np.ndarray, np.generic, ArrayImpl)
+
+
+def _filled(cell) -> bool:
+    try:
+        _ = cell.cell_contents
+    except ValueError:  # an empty cell (a name not yet bound)
+        return False
+    return True
 
 
 def _name(f) -> str:

@@ -58,11 +58,18 @@ _PY_SCALARS = (bool, int, float, complex)
 # the user-facing function
 
 
+class _StaticArgHashError(ValueError, TypeError):
+    """JAX raises ValueError for an unhashable static argument; fgrad raised TypeError
+    before, so the error is both."""
+
+
 def _hashable_static(v, label, fname):
     try:
         hash(v)
-    except TypeError:
-        raise TypeError(
+    except TypeError as e:
+        raise _StaticArgHashError(
+            "Non-hashable static arguments are not supported. An error occurred while trying to "
+            f"hash an object of type {type(v)}, {v!r:.60}. The error was:\nTypeError: {e}\n"
             f"jit of {fname}: static argument {label} has unhashable type {type(v).__name__} "
             f"({v!r:.60}); static arguments are cache keys and must be hashable. Pass a tuple "
             "instead of a list (or a frozen/hashable object), or make it a regular (traced) "

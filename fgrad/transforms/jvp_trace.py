@@ -19,7 +19,7 @@ from ..core.provenance import register_rule_frame
 from ..core.trace import Trace, current, new_trace, state
 from ..tree_util import map_arrays as tree_map
 from .batching import insert_pvary, vma_scopes
-from .custom import custom_lin_p
+from .custom import PERTURBED, custom_lin_p
 from .staging import StagingTrace
 
 
@@ -109,7 +109,11 @@ class JVPTrace(Trace):
         if not found:
             return self.parent.process_custom_vjp(fun, fwd, bwd, args, out_tree_hint)
         with current(self.parent):
-            outs, res = fwd(*primals)
+            PERTURBED[0] = [t is not None for t in tangents]
+            try:
+                outs, res = fwd(*primals)
+            finally:
+                PERTURBED[0] = None
             tangents = [zeros_like_tangent(p) if t is None else t for p, t in zip(primals, tangents)]
             out_avals = tuple(get_aval(o) for o in outs)
             t_outs = custom_lin_p.bind(*tangents, res=res, bwd=bwd, out_avals=out_avals,
