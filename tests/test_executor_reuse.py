@@ -93,3 +93,42 @@ def test_host_where_with_a_python_float_has_np_where_bits(dtype, value):
                       (host_where(c, value, x), np.where(c, value, x))):
         assert got.dtype == want.dtype and got.shape == want.shape
         assert np.array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
+def test_a_matrix_product_takes_the_bias_in_place():
+    """The host kernel of ``dot_general`` returns a new array: the bias added to it (a linear
+    layer) is written into the product (``out=``), with the numbers of ``x @ w + b``."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 5, 3)).astype(np.float32)
+    w = rng.standard_normal((6, 3)).astype(np.float32)
+    b = rng.standard_normal(6).astype(np.float32)
+    run = _program(lambda x, w, b: fnp.matmul(x, fnp.swapaxes(w, 0, 1)) + b, x, w, b)
+    assert re.search(r"(rh\d+) = fh\d+\(.*\n.*\n *rh\d+ = uh\d+\(\1, ah\d+, \1\)", run.source), run.source
+    args = [x.copy(), w.copy(), b.copy()]
+    out = run(np, args)[0]
+    np.testing.assert_array_equal(out, np.matmul(x, w.T) + b)
+    for a, a0 in zip(args, (x, w, b)):  # the inputs are never written
+        np.testing.assert_array_equal(a, a0)
+
+
+def test_a_matrix_product_viewed_later_is_not_overwritten():
+    """A product read again through a reshape after the ufunc keeps its values: the ufunc
+    does not write into it."""
+
+    def f(x, w):
+        p = fnp.matmul(x, w)
+        q = fnp.reshape(p, (-1,))
+        return p * 2.0, q + 1.0
+
+    x = np.arange(6.0).reshape(2, 3)
+    w = np.arange(12.0).reshape(3, 4)
+    p2, q1 = _program(f, x, w)(np, [x, w])
+    np.testing.assert_array_equal(p2, (x @ w) * 2.0)
+    np.testing.assert_array_equal(q1, (x @ w).reshape(-1) + 1.0)
+
+
+def test_a_product_of_vectors_is_a_scalar_and_not_a_target():
+    """``v @ v`` is a NumPy scalar on the host: nothing writes into it."""
+    v = np.arange(3.0)
+    run = _program(lambda v: fnp.dot(v, v) * 2.0, v)
+    assert run(np, [v])[0] == 10.0

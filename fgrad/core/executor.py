@@ -234,6 +234,11 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
                 ns[fn] = kernel
                 ns["_host_literals"] = True  # marks the host program as specialized
                 call = f"{fn}({args})"
+                if (getattr(e.prim, "host_kernel_fresh", False) and len(e.outvars) == 1
+                        and e.outvars[0].aval.shape):
+                    # a new array (a matrix product's): a later ufunc may write into it (`out=`),
+                    # e.g. the bias added to a linear layer's product
+                    owned.add(e.outvars[0])
             else:
                 ns[fn] = functools.partial(e.prim.impl, **e.params) if e.params else e.prim.impl
                 call = f"{fn}(xp, {args})" if args else f"{fn}(xp)"

@@ -361,6 +361,9 @@ def _dg_host_kernel(params, avals):
 
 
 dot_general_p.host_kernel = _dg_host_kernel
+# the host kernel's result (of rank >= 1) is always a new C-contiguous array, or a reshape of
+# one, that nothing else holds: the executor lets a later ufunc write into it
+dot_general_p.host_kernel_fresh = True
 defbatch(dot_general_p, _dg_batch)
 
 
