@@ -1,0 +1,130 @@
+"""XLA's CPU algorithms for elementwise functions, as vectorized array code.
+
+JAX's numbers for ``tanh`` and friends are not the C library's: XLA's CPU compiler emits its own
+polynomial approximations (``xla/codegen/intrinsic``), with LLVM contracting ``a * b + c`` into a
+fused multiply-add where the IR allows it.  Each function here reproduces one such algorithm
+step by step in the operand's dtype, so that `fgrad.numpy`/`fgrad.lax` (which bind the
+primitive with ``xla=True``, `fgrad.ops.elementwise.jax_face_bind`) print JAX's bits.  The
+PyTorch face never binds ``xla``: its numbers stay NumPy's (PyTorch's).
+
+Every function takes ``(xp, x)`` (``xp`` is numpy or cupy) and returns ``None`` where it has no
+XLA algorithm for ``x``'s dtype (the caller then uses NumPy's).  `XLA_MATH` maps a primitive's
+name to its function.
+
+>>> import numpy as np
+>>> float(tanh(np, np.float32(0.5)))
+0.46211716532707214
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+F32 = np.dtype(np.float32)
+F64 = np.dtype(np.float64)
+_SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's splitting constant for float64
+
+
+def fma_f32(xp, a, b, c):
+    """``a * b + c`` of float32 arrays rounded once to float32 (a fused multiply-add): the product
+    of two 24-bit significands is exact in float64, the sum is rounded to float64 and then to
+    float32 (double rounding can differ from one rounding only in cases XLA's polynomials here
+    never reach on the measured samples; see docs/numerics.md).
+
+    >>> import numpy as np
+    >>> float(fma_f32(np, np.float32(3.0), np.float32(1 / 3), np.float32(-1.0)))
+    2.9802322387695312e-08
+    """
+    s = xp.multiply(a, b, dtype=np.float64)
+    s += c
+    return s.astype(np.float32)
+
+
+def _two_prod(xp, a, b):
+    """``(p, e)`` with ``p = fl(a * b)`` and ``a * b = p + e`` exactly (Dekker's product)."""
+    p = a * b
+    ca = _SPLIT * a
+    ah = ca - (ca - a)
+    al = a - ah
+    cb = _SPLIT * b
+    bh = cb - (cb - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, e
+
+
+def fma_f64(xp, a, b, c):
+    """``a * b + c`` of float64 arrays as a fused multiply-add: the exact product ``p + e``
+    (`_two_prod`), ``p + c`` summed exactly (Knuth's two-sum ``s + t``), then ``s + (t + e)``
+    -- one rounding except where ``t + e`` itself rounds across a tie (not met on the measured
+    samples).  Finite operands of moderate size only (the splitting overflows past ~1e300),
+    which is what XLA's polynomials feed it.
+
+    >>> import numpy as np
+    >>> float(fma_f64(np, np.float64(0.1), np.float64(10.0), np.float64(-1.0)))
+    5.551115123125783e-17
+    """
+    p, e = _two_prod(xp, a, b)
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)
+    return s + (t + e)
+
+
+def _horner(xp, fma, w, coefs, dt):
+    """``((c0 * w + c1) * w + c2) ...`` with each step a fused multiply-add in ``dt``."""
+    p = xp.full(w.shape, coefs[0], dt)
+    for c in coefs[1:]:
+        p = fma(xp, w, p, dt.type(c))
+    return p
+
+
+# xla/codegen/intrinsic/tanh.cc, EmitFastTanh (float32, with_fma): a rational approximation on
+# the clamped input, x itself below 0.0004, +-1 from |x| >= 20
+_TANH32_NUM = (-2.76076847742355e-16, 2.00018790482477e-13, -8.60467152213735e-11,
+               5.12229709037114e-08, 1.48572235717979e-05, 6.37261928875436e-04,
+               4.89352455891786e-03)
+_TANH32_DEN = (1.19825839466702e-06, 1.18534705686654e-04, 2.26843463243900e-03,
+               4.89352518554385e-03)
+_TANH32_CLAMP = 7.99881172180175781
+# EmitFastTanhF64 (Eigen's ptanh_double coefficients, x * P(x^2) / Q(x^2)); XLA asks for the
+# non-FMA clamp, but LLVM contracts the Horner steps into FMAs on this CPU
+_TANH64_NUM = (2.6158007860482230e-23, 7.6534862268749319e-19, 3.1309488231386680e-15,
+               4.2303918148209176e-12, 2.4618379131293676e-09, 6.8644367682497074e-07,
+               9.3839087674268880e-05, 5.9809711724441161e-03, 1.5184719640284322e-01, 1.0)
+_TANH64_DEN = (6.463747022670968018e-21, 5.782506856739003571e-17, 1.293019623712687916e-13,
+               1.123643448069621992e-10, 4.492975677839633985e-08, 8.785185266237658698e-06,
+               8.295161192716231542e-04, 3.437448108450402717e-02, 4.851805297361760360e-01, 1.0)
+_TANH64_CLAMP = 17.714196154005176
+
+
+def tanh(xp, x):
+    """XLA's CPU ``tanh`` of a float32 or float64 array (``None`` for other dtypes).
+
+    >>> import numpy as np
+    >>> float(tanh(np, np.float64(0.5)))
+    0.46211715726000974
+    """
+    x = xp.asarray(x)
+    dt = x.dtype
+    if dt == F32:
+        fma, num, den, clamp = fma_f32, _TANH32_NUM, _TANH32_DEN, _TANH32_CLAMP
+    elif dt == F64:
+        fma, num, den, clamp = fma_f64, _TANH64_NUM, _TANH64_DEN, _TANH64_CLAMP
+    else:
+        return None
+    c = dt.type(clamp)
+    xc = xp.clip(x, -c, c)  # NaN stays NaN
+    w = xc * xc
+    r = (xc * _horner(xp, fma, w, num, dt)) / _horner(xp, fma, w, den, dt)
+    ax = xp.abs(x)
+    if dt == F32:
+        r = xp.where(ax < dt.type(0.0004), x, r)
+    else:  # XLA's CPU code reads subnormal operands as zero (DAZ): their products are +-0
+        r = xp.where(ax < np.finfo(dt).tiny, x * dt.type(0.0), r)
+    return xp.where(ax >= dt.type(20.0), xp.copysign(dt.type(1.0), x), r)
+
+
+XLA_MATH: dict[str, Callable[[Any, Any], Any]] = {"tanh": tanh}
