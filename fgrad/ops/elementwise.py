@@ -21,7 +21,7 @@ from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wr
 from ..core import x64_mode
 from ..core.inexact import inexact_join, to_numeric_dtype
 from ..core.weak_types import cast_target, join_is_weak
-from .xla_math import XLA_MATH
+from .xla_math import XLA_MATH, called_from_torch_face
 from ..core.weak_types import level as weak_level
 from ..core.constants import zeros_like
 from ..core.primitive import Primitive, accept_jax_params
@@ -445,7 +445,8 @@ def jax_face_bind(prim: Primitive, bind=None):
         dt = getattr(x, "dtype", None)
         if type(x) is complex or (dt is not None and getattr(dt, "kind", None) == "c"):
             return prim_bind(x, xla_zeros=True)  # (complex operands need no promotion)
-        if xla and (type(x) is float or (dt is not None and getattr(dt, "kind", None) == "f")):
+        if xla and (type(x) is float or (dt is not None and getattr(dt, "kind", None) == "f")) \
+                and not called_from_torch_face():
             return prim_bind(x, xla=True)  # (floating operands need no promotion)
         return bind(x)
 
@@ -697,7 +698,11 @@ def _complex_impl(xp, x, y):
 complex_p = elementwise("complex", _complex_impl)
 
 
-def _stable_logistic(xp, x):
+def _stable_logistic(xp, x, *, xla=False):
+    if xla:  # JAX's face: XLA's expansion (`fgrad.ops.xla_math.logistic`)
+        y = XLA_MATH["logistic"](xp, x)
+        if y is not None:
+            return y
     return xp.exp(-xp.logaddexp(0, -x)) if dtype_kind(xp.asarray(x).dtype) == "f" else 1 / (1 + xp.exp(-x))
 
 

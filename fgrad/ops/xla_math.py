@@ -18,9 +18,35 @@ name to its function.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
 import numpy as np
+
+_TORCH_FACE = "fgrad.torch"
+_MAX_DEPTH = 64
+
+
+def called_from_torch_face(depth: int = 2) -> bool:
+    """True where the caller runs on behalf of the PyTorch face (a frame of ``fgrad.torch``
+    on the stack, ``depth`` frames up or further): the shim's definitions call `fgrad.numpy`,
+    whose numbers must then stay NumPy's (PyTorch's).  Only asked while binding one of
+    `XLA_MATH`'s ops (a traced program keeps what its binds chose), so it costs the shim's
+    cached ops nothing.
+
+    >>> called_from_torch_face()
+    False
+    """
+    f = sys._getframe(depth)
+    n = 0
+    while f is not None and n < _MAX_DEPTH:
+        name = f.f_globals.get("__name__", "")
+        if name.startswith(_TORCH_FACE) and (len(name) == len(_TORCH_FACE) or name[len(_TORCH_FACE)] == "."):
+            return True
+        f = f.f_back
+        n += 1
+    return False
+
 
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
@@ -127,4 +153,78 @@ def tanh(xp, x):
     return xp.where(ax >= dt.type(20.0), xp.copysign(dt.type(1.0), x), r)
 
 
-XLA_MATH: dict[str, Callable[[Any, Any], Any]] = {"tanh": tanh}
+# float32: XLA's vectorized ``exp`` (xla/service/cpu, Cephes' polynomial as in Eigen), FMAs where
+# LLVM contracts (``x - C2 n`` too), the scaling by 2^n flushing subnormal results to zero
+_EXP32_P = (1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1,
+            5.0000001201e-1)
+_EXP32_LO, _EXP32_HI = -88.3762626647949, 88.3762626647950
+# float64: xla/codegen/intrinsic/exp.cc (Cephes' rational P(g^2) g / (Q(g^2) - P(g^2) g)), with
+# its Horner steps, ``2 r + 1`` and the second reduction step ``g - n C2`` contracted into FMAs
+_EXP64_P = (1.26177193074810590878e-4, 3.02994407707441961300e-2, 9.99999999999999999910e-1)
+_EXP64_Q = (3.00198505138664455042e-6, 2.52448340349684104192e-3, 2.27265548208155028766e-1,
+            2.00000000000000000009e0)
+_EXP64_LO, _EXP64_HI = -708.3964185322641, 709.782712893384
+
+
+def _exp32(xp, x):
+    f32 = F32.type
+    xc = xp.clip(x, f32(_EXP32_LO), f32(_EXP32_HI))
+    n = xp.floor(fma_f32(xp, xc, f32(1.44269504088896341), f32(0.5)))
+    g = xc - f32(0.693359375) * n  # exact: n has at most 8 bits, the constant 10
+    g = fma_f32(xp, n, f32(2.12194440e-4), g)
+    p = fma_f32(xp, g, f32(_EXP32_P[0]), f32(_EXP32_P[1]))
+    for c in _EXP32_P[2:]:
+        p = fma_f32(xp, p, g, f32(c))
+    y = f32(1.0) + fma_f32(xp, p, g * g, g)
+    r = xp.ldexp(y, xp.nan_to_num(n).astype(np.int32))
+    r = xp.where(r < np.finfo(F32).tiny, f32(0.0), r)  # flushed to zero (FTZ)
+    r = xp.maximum(r, x)  # +inf stays +inf, NaN stays NaN
+    # above the clamp XLA takes another path (its bits differ by an ulp on a few inputs): libm's
+    return xp.where(x > f32(_EXP32_HI), xp.exp(x), r)
+
+
+def _exp64(xp, x):
+    xc = xp.minimum(xp.maximum(x, _EXP64_LO), _EXP64_HI)  # NaN propagates (llvm.minimum/maximum)
+    n = xp.floor(xc * 1.4426950408889634073599 + 0.5)
+    g = xc - n * 0.693145751953125  # exact: n has at most 11 bits, the constant 21
+    g = fma_f64(xp, -n, 1.42860682030941723212e-6, g)
+    w = g * g
+    p = _horner(xp, fma_f64, w, _EXP64_P, F64) * g
+    q = _horner(xp, fma_f64, w, _EXP64_Q, F64)
+    y = fma_f64(xp, p / (q - p), 2.0, 1.0)
+    r = xp.ldexp(y, xp.nan_to_num(n).astype(np.int32))
+    r = xp.where(x < _EXP64_LO, 0.0, r)
+    return xp.where(x > _EXP64_HI, xp.inf, r)
+
+
+def exp(xp, x):
+    """XLA's CPU ``exp`` of a float32 or float64 array (``None`` for other dtypes).
+
+    >>> import numpy as np
+    >>> float(exp(np, np.float32(1.0)))
+    2.7182817459106445
+    """
+    x = xp.asarray(x)
+    if x.dtype == F32:
+        return _exp32(xp, x)
+    if x.dtype == F64:
+        return _exp64(xp, x)
+    return None
+
+
+def logistic(xp, x):
+    """XLA's ``logistic``: its expansion ``1 / (1 + exp(-x))`` with XLA's `exp` (float32 and
+    float64; ``None`` for other dtypes).
+
+    >>> import numpy as np
+    >>> float(logistic(np, np.float64(2.0)))
+    0.8807970779778823
+    """
+    e = exp(xp, -xp.asarray(x))
+    if e is None:
+        return None
+    one = e.dtype.type(1.0)
+    return one / (one + e)
+
+
+XLA_MATH: dict[str, Callable[[Any, Any], Any]] = {"tanh": tanh, "exp": exp, "logistic": logistic}
