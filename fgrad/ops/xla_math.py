@@ -96,7 +96,14 @@ def fma_f64(xp, a, b, c):
     s = p + c
     bb = s - p
     t = (p - (s - bb)) + (c - bb)
-    return s + (t + e)
+    low = t + e
+    return xp.where(low == 0.0, s, s + low)  # (an exact zero keeps the sign ``p + c`` gives)
+
+
+def _daz(xp, x):
+    """``x`` with subnormal values read as zeros of their sign, as XLA's CPU code reads its
+    operands (denormals-are-zero)."""
+    return xp.where(xp.abs(x) < np.finfo(x.dtype).tiny, x * x.dtype.type(0.0), x)
 
 
 def _horner(xp, fma, w, coefs, dt):
@@ -149,7 +156,7 @@ def tanh(xp, x):
     if dt == F32:
         r = xp.where(ax < dt.type(0.0004), x, r)
     else:  # XLA's CPU code reads subnormal operands as zero (DAZ): their products are +-0
-        r = xp.where(ax < np.finfo(dt).tiny, x * dt.type(0.0), r)
+        r = xp.where(ax < np.finfo(dt).tiny, x * dt.type(0.0), r)  # (`_daz` of the result)
     return xp.where(ax >= dt.type(20.0), xp.copysign(dt.type(1.0), x), r)
 
 
@@ -227,4 +234,69 @@ def logistic(xp, x):
     return one / (one + e)
 
 
-XLA_MATH: dict[str, Callable[[Any, Any], Any]] = {"tanh": tanh, "exp": exp, "logistic": logistic}
+# xla/codegen/intrinsic/log1p.cc: below sqrt(2) - 1 in magnitude Cephes' rational
+# x - x^2 / 2 + x^3 P(x) / Q(x) (Horner steps and ``-0.5 x^2 + t`` contracted into FMAs), else
+# log(1 + x)
+_LOG1P_SMALL = 0.41421356237309504880
+_LOG1P_P = (4.5270000862445199635215e-5, 4.9854102823193375972212e-1, 6.5787325942061044846969e0,
+            2.9911919328553073277375e1, 6.0949667980987787057556e1, 5.7112963590585538103336e1,
+            2.0039553499201281259648e1)
+_LOG1P_Q = (1.0, 1.5062909083469192043167e1, 8.3047565967967209469434e1, 2.2176239823732856465394e2,
+            3.0909872225312059774938e2, 2.1642788614495947685003e2, 6.0118660497603843919306e1)
+
+
+def log1p(xp, x):
+    """XLA's CPU ``log1p`` of a float64 array (``None`` for other dtypes).
+
+    >>> import numpy as np
+    >>> float(log1p(np, np.float64(0.25)))
+    0.22314355131420976
+    """
+    x = xp.asarray(x)
+    if x.dtype != F64:
+        return None
+    x = _daz(xp, x)
+    small = xp.abs(x) < _LOG1P_SMALL
+    xs = xp.where(small, x, 0.0)  # the rational only where it is taken (no overflow elsewhere)
+    x2 = xs * xs
+    r = _horner(xp, fma_f64, xs, _LOG1P_P, F64) / _horner(xp, fma_f64, xs, _LOG1P_Q, F64)
+    s = xs + fma_f64(xp, xp.full(xs.shape, -0.5), x2, (xs * x2) * r)
+    return xp.where(small, s, xp.log(x + 1.0))
+
+
+# JAX's lgamma as XLA expands it (CHLO's Lanczos approximation, g = 7, reflection below 1/2),
+# operation by operation as its compiled program runs them; ``(z + 1/2 - (z + 7.5) / l) l +
+# log(2 pi) / 2`` with ``l = log1p(z / 7.5) + log(7.5)`` ends in a contracted FMA
+_LANCZOS = (676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+            12.507343278686905, -0.13857109526572012, 9.9843695780195716e-06, 1.5056327351493116e-07)
+
+
+def lgamma(xp, x):
+    """XLA's CPU ``lgamma`` of a float64 array (``None`` for other dtypes).
+
+    >>> import numpy as np
+    >>> float(lgamma(np, np.float64(0.5)))
+    0.5723649429247004
+    """
+    x = xp.asarray(x)
+    if x.dtype != F64:
+        return None
+    x = _daz(xp, x)
+    ax = xp.abs(x)
+    reflect = x < 0.5
+    frac = ax - xp.floor(ax)
+    frac = xp.where(0.5 < frac, 1.0 - frac, frac)
+    log_sin = xp.log(xp.sin(frac * 3.1415926535897931))  # log |sin(pi x)|
+    z = xp.where(reflect, -x, x + -1.0)
+    log_t = log1p(xp, z * 0.13333333333333333) + 2.0149030205422647
+    head = fma_f64(xp, (z + 0.5) - (z + 7.5) / log_t, log_t, 0.91893853320467267)
+    acc = _LANCZOS[0] / (z + 1.0) + 0.99999999999980993
+    for k, c in enumerate(_LANCZOS[1:], 2):
+        acc = acc + c / (z + float(k))
+    y = head + xp.log(acc)
+    y = xp.where(reflect, xp.where(xp.isfinite(log_sin), (1.1447298858494002 - log_sin) - y, -log_sin), y)
+    return xp.where(ax == xp.inf, xp.inf, y)
+
+
+XLA_MATH: dict[str, Callable[[Any, Any], Any]] = {"tanh": tanh, "exp": exp, "logistic": logistic,
+                                                   "log1p": log1p, "lgamma": lgamma}
