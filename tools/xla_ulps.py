@@ -7,11 +7,16 @@ docs/numerics.md ("Where fgrad's numbers are XLA's").  Run with the real JAX ins
 
     python tools/xla_ulps.py                 # both dtypes, every function
     python tools/xla_ulps.py --dtype float64 tanh logistic
+    python tools/xla_ulps.py --store         # tests/stored/xla_numerics.json (`STORED`)
+
+``--store`` writes JAX's bits on a small seeded sample of each function fgrad computes with
+XLA's algorithm (`STORED`), the reference of tests/test_xla_numerics.py without JAX.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -34,6 +39,14 @@ FUNCTIONS: dict[str, tuple[str, str]] = {
     "gammaln": ("real", "scipy.special.gammaln"), "digamma": ("positive", "scipy.special.digamma"),
     "erf_inv": ("open_unit", "scipy.special.erfinv"),
 }
+
+
+# the functions whose bits fgrad's functional face reproduces, per dtype (`fgrad.ops.xla_math`)
+STORED: dict[str, tuple[str, ...]] = {
+    "float64": ("exp", "log1p", "tanh", "logistic", "sigmoid", "gammaln"),
+    "float32": ("exp", "tanh", "logistic", "sigmoid"),
+}
+STORE_PATH = Path(__file__).resolve().parents[1] / "tests" / "stored" / "xla_numerics.json"
 
 
 def sample(domain: str, dtype, n: int = 4000, seed: int = 0) -> np.ndarray:
@@ -80,6 +93,11 @@ def ulps(a: np.ndarray, b: np.ndarray) -> float:
     return float(d.max()) if d.size else 0.0
 
 
+def _jax_version() -> str:
+    import jax
+    return jax.__version__
+
+
 def _resolve(module, path: str):
     obj = module
     for part in path.split("."):
@@ -115,19 +133,60 @@ def measure(names: list[str], dtype: str) -> list[tuple]:
     return rows
 
 
+def to_hex(a: np.ndarray) -> str:
+    """The bits of a float32/float64 array as one string of fixed-width hex words.
+
+    >>> to_hex(np.float32([1.0, -0.0]))
+    '3f80000080000000'
+    """
+    it = np.uint32 if a.dtype == np.float32 else np.uint64
+    w = 2 * a.dtype.itemsize
+    return "".join(f"{int(v):0{w}x}" for v in np.ascontiguousarray(a).reshape(-1).view(it))
+
+
+def store_rows(dtype: str) -> dict:
+    """``{name: {"path", "x", "y"}}``: JAX's bits (eager; jit gives the same, `measure`) on a
+    small seeded sample of each of `STORED`'s functions in ``dtype``."""
+    import jax
+    import jax.nn  # noqa: F401
+    import jax.scipy.special  # noqa: F401
+    jax.config.update("jax_enable_x64", dtype == "float64")
+    out = {}
+    for name in STORED[dtype]:
+        domain, path = FUNCTIONS[name]
+        x = sample(domain, np.dtype(dtype), 48, seed=7)
+        with np.errstate(all="ignore"):
+            y = np.asarray(_resolve(jax, path)(x))
+        out[name] = {"path": path, "x": to_hex(x), "y": to_hex(y)}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", default=list(FUNCTIONS))
     ap.add_argument("--dtype", choices=("float32", "float64"))
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--store", action="store_true", help="write " + str(STORE_PATH.name))
     a = ap.parse_args()
+    if a.store and a.worker:
+        print(json.dumps(store_rows(a.dtype)))
+        return
+    env = dict(os.environ, JAX_PLATFORMS="cpu", PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    if a.store:
+        table = {"generated_by": "python tools/xla_ulps.py --store (jax " + _jax_version() + ", CPU)"}
+        for dt in STORED:
+            out = subprocess.run([sys.executable, __file__, "--worker", "--store", "--dtype", dt], env=env,
+                                 capture_output=True, text=True, check=True).stdout
+            table[dt] = json.loads(out)
+        STORE_PATH.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
+        print("wrote", STORE_PATH)
+        return
     if a.worker:  # one dtype per process: 64-bit mode is process-wide
         for row in measure(a.names, a.dtype):
             print("|", " | ".join(row[:2]), f"| {row[2]:.1%} | {row[3]:.1%} | {row[4]:g} | {row[5]} |")
         return
     print("| function | dtype | bits differ (eager) | bits differ (jit) | max ulps | fgrad jit == eager |")
     print("|---|---|---|---|---|---|")
-    env = dict(os.environ, JAX_PLATFORMS="cpu", PYTHONPATH=str(Path(__file__).resolve().parents[1]))
     for dt in ([a.dtype] if a.dtype else ["float64", "float32"]):
         out = subprocess.run([sys.executable, __file__, "--worker", "--dtype", dt, *a.names], env=env,
                              capture_output=True, text=True, check=True).stdout

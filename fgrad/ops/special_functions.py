@@ -67,7 +67,8 @@ def _unary_impl(fn_name, name):
     def impl(xp, x, *, xla=False):
         x = _as_float(xp, x, name)
         if xla and xla_fn is not None:  # JAX's face: XLA's algorithm (`fgrad.ops.xla_math`)
-            y = xla_fn(xp, x)
+            with np.errstate(all="ignore"):
+                y = xla_fn(xp, x)
             if y is not None:
                 return y
         with np.errstate(all="ignore"):  # also the cast: a value beyond float16 is inf (JAX)
@@ -379,7 +380,7 @@ def _i1e_deriv(x, y):
     return select(eq(x, 0.0), add(mul(x, 0.0), 0.5), general)
 
 
-defjvp2(lgamma_p, lambda t, y, x: mul(t, digamma(x)))
+defjvp2(lgamma_p, lambda t, y, x, **params: mul(t, digamma(x)))
 defjvp2(digamma_p, lambda t, y, x: mul(t, polygamma(1.0, x)))
 defjvp2(gamma_p, lambda t, y, x: mul(t, mul(y, digamma(x))))
 defjvp2(loggamma_complex_p, lambda t, y, z: mul(t, digamma_complex_p.bind(z)))

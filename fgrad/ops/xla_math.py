@@ -100,6 +100,12 @@ def fma_f64(xp, a, b, c):
     return xp.where(low == 0.0, s, s + low)  # (an exact zero keeps the sign ``p + c`` gives)
 
 
+def _keep_nan(xp, x, y):
+    """``y`` with ``x``'s NaNs passed through as they are (sign and payload: XLA propagates
+    the operand's NaN where NumPy's arithmetic on it can set the sign bit)."""
+    return xp.where(xp.isnan(x), x, y)
+
+
 def _daz(xp, x):
     """``x`` with subnormal values read as zeros of their sign, as XLA's CPU code reads its
     operands (denormals-are-zero)."""
@@ -213,9 +219,9 @@ def exp(xp, x):
     """
     x = xp.asarray(x)
     if x.dtype == F32:
-        return _exp32(xp, x)
+        return _keep_nan(xp, x, _exp32(xp, x))
     if x.dtype == F64:
-        return _exp64(xp, x)
+        return _keep_nan(xp, x, _exp64(xp, x))
     return None
 
 
