@@ -68,31 +68,35 @@ def fma_f32(xp, a, b, c):
     return s.astype(np.float32)
 
 
-def _two_prod(xp, a, b):
-    """``(p, e)`` with ``p = fl(a * b)`` and ``a * b = p + e`` exactly (Dekker's product)."""
-    p = a * b
+def _split(a):
+    """Veltkamp's split ``a = hi + lo`` into two halves of 26 bits (exact)."""
     ca = _SPLIT * a
-    ah = ca - (ca - a)
-    al = a - ah
-    cb = _SPLIT * b
-    bh = cb - (cb - b)
-    bl = b - bh
+    hi = ca - (ca - a)
+    return hi, a - hi
+
+
+def _two_prod(xp, a, b, a_split=None):
+    """``(p, e)`` with ``p = fl(a * b)`` and ``a * b = p + e`` exactly (Dekker's product);
+    ``a_split``: `_split` of ``a`` when the caller has it (a Horner variable)."""
+    p = a * b
+    ah, al = _split(a) if a_split is None else a_split
+    bh, bl = _split(b)
     e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
     return p, e
 
 
-def fma_f64(xp, a, b, c):
+def fma_f64(xp, a, b, c, a_split=None):
     """``a * b + c`` of float64 arrays as a fused multiply-add: the exact product ``p + e``
     (`_two_prod`), ``p + c`` summed exactly (Knuth's two-sum ``s + t``), then ``s + (t + e)``
     -- one rounding except where ``t + e`` itself rounds across a tie (not met on the measured
     samples).  Finite operands of moderate size only (the splitting overflows past ~1e300),
-    which is what XLA's polynomials feed it.
+    which is what XLA's polynomials feed it.  ``a_split``: `_split` of ``a``, if known.
 
     >>> import numpy as np
     >>> float(fma_f64(np, np.float64(0.1), np.float64(10.0), np.float64(-1.0)))
     5.551115123125783e-17
     """
-    p, e = _two_prod(xp, a, b)
+    p, e = _two_prod(xp, a, b, a_split)
     s = p + c
     bb = s - p
     t = (p - (s - bb)) + (c - bb)
@@ -115,9 +119,26 @@ def _daz(xp, x):
 def _horner(xp, fma, w, coefs, dt):
     """``((c0 * w + c1) * w + c2) ...`` with each step a fused multiply-add in ``dt``."""
     p = xp.full(w.shape, coefs[0], dt)
+    if fma is fma_f64:
+        w_split = _split(w)  # once for all steps
+        for c in coefs[1:]:
+            p = fma_f64(xp, w, p, c, w_split)
+        return p
     for c in coefs[1:]:
         p = fma(xp, w, p, dt.type(c))
     return p
+
+
+def _scale_by_power_of_2(xp, y, n, dt):
+    """``y * 2**n`` for integer-valued float ``n`` (|n| <= 2 * max exponent), as two exact
+    products by powers of two built from their bits (NumPy's ``ldexp`` is several times
+    slower); results below the normal range round as the second product rounds."""
+    it, bias, shift = (np.int32, 127, 23) if dt == F32 else (np.int64, 1023, 52)
+    k = xp.nan_to_num(n).astype(it)
+    h = k >> 1
+    s1 = ((h + bias) << shift).view(dt)
+    s2 = ((k - h + bias) << shift).view(dt)
+    return (y * s1) * s2
 
 
 # xla/codegen/intrinsic/tanh.cc, EmitFastTanh (float32, with_fma): a rational approximation on
@@ -189,7 +210,7 @@ def _exp32(xp, x):
     for c in _EXP32_P[2:]:
         p = fma_f32(xp, p, g, f32(c))
     y = f32(1.0) + fma_f32(xp, p, g * g, g)
-    r = xp.ldexp(y, xp.nan_to_num(n).astype(np.int32))
+    r = _scale_by_power_of_2(xp, y, n, F32)
     r = xp.where(r < np.finfo(F32).tiny, f32(0.0), r)  # flushed to zero (FTZ)
     r = xp.maximum(r, x)  # +inf stays +inf, NaN stays NaN
     # above the clamp XLA takes another path (its bits differ by an ulp on a few inputs): libm's
@@ -205,7 +226,7 @@ def _exp64(xp, x):
     p = _horner(xp, fma_f64, w, _EXP64_P, F64) * g
     q = _horner(xp, fma_f64, w, _EXP64_Q, F64)
     y = fma_f64(xp, p / (q - p), 2.0, 1.0)
-    r = xp.ldexp(y, xp.nan_to_num(n).astype(np.int32))
+    r = _scale_by_power_of_2(xp, y, n, F64)
     r = xp.where(x < _EXP64_LO, 0.0, r)
     return xp.where(x > _EXP64_HI, xp.inf, r)
 
