@@ -116,6 +116,12 @@ def _daz(xp, x):
     return xp.where(xp.abs(x) < np.finfo(x.dtype).tiny, x * x.dtype.type(0.0), x)
 
 
+def _f64_operand(xp, x):
+    """``x`` as a float64 array read as XLA reads it (`_daz`); None for other dtypes."""
+    x = xp.asarray(x)
+    return _daz(xp, x) if x.dtype == F64 else None
+
+
 def _horner(xp, fma, w, coefs, dt):
     """``((c0 * w + c1) * w + c2) ...`` with each step a fused multiply-add in ``dt``."""
     p = xp.full(w.shape, coefs[0], dt)
@@ -279,10 +285,9 @@ def log1p(xp, x):
     >>> float(log1p(np, np.float64(0.25)))
     0.22314355131420976
     """
-    x = xp.asarray(x)
-    if x.dtype != F64:
+    x = _f64_operand(xp, x)
+    if x is None:
         return None
-    x = _daz(xp, x)
     small = xp.abs(x) < _LOG1P_SMALL
     xs = xp.where(small, x, 0.0)  # the rational only where it is taken (no overflow elsewhere)
     x2 = xs * xs
@@ -305,10 +310,9 @@ def lgamma(xp, x):
     >>> float(lgamma(np, np.float64(0.5)))
     0.5723649429247004
     """
-    x = xp.asarray(x)
-    if x.dtype != F64:
+    x = _f64_operand(xp, x)
+    if x is None:
         return None
-    x = _daz(xp, x)
     ax = xp.abs(x)
     reflect = x < 0.5
     frac = ax - xp.floor(ax)
