@@ -19,7 +19,8 @@ _RULES: dict[str, Callable[[dict, list], dict]] = {}
 
 # how fgrad evaluates an equation for JAX's face, which JAX's printed programs do not show:
 # ``xla_zeros`` (the signs of zero parts of complex results, `fgrad.ops.elementwise.XLA_ZERO_SIGNS`)
-_HIDDEN = frozenset({"xla_zeros"})
+# and ``xla`` (XLA's CPU algorithm of a real function, `fgrad.ops.xla_math`)
+_HIDDEN = frozenset({"xla_zeros", "xla"})
 
 
 def rule(*names: str):

@@ -229,9 +229,12 @@ def gelu_erf(x: Shaped[ArrayLike, "*shape"]) -> tuple[Array, Array]:
 gelu_erf.defjvp(lambda primals, tangents: _gelu_erf_jvp(primals, tangents, _erf))
 
 
+_logistic = _ew.jax_face_bind(_ew.logistic_p)  # XLA's algorithm (`fgrad.ops.xla_math`)
+
+
 def sigmoid(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     """The logistic function ``1 / (1 + exp(-x))`` (numerically stable)."""
-    return _ew.logistic(x)
+    return _logistic(x)
 
 
 def softplus(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:

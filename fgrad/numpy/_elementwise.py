@@ -24,6 +24,7 @@ from ..core import sharding_flow, x64_mode as _x64
 from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..ops.elementwise import (XLA_ZERO_SIGNS, jax_face_bind, promote_args_inexact, promote_args_numeric)
+from ..ops.xla_math import XLA_MATH
 from ..ops.specs import SPEC_LIST, OpSpec
 from . import _conventions
 from . import _promotion_checks as _promotion
@@ -47,6 +48,8 @@ def _unary(spec: OpSpec, name: str):
     fast_kinds = {"inexact": "fc", "numeric": "iufc"}.get(spec.promote, "biufc")
     if prim.name in XLA_ZERO_SIGNS:
         fast_kinds = fast_kinds.replace("c", "")
+    if prim.name in XLA_MATH:  # real floats take XLA's algorithm (`jax_face_bind`)
+        fast_kinds = fast_kinds.replace("f", "")
     error_name = _JAX_ERROR_NAME.get(name, name)
     ufunc = getattr(prim, "ufunc", None)
     if ufunc is not None and getattr(prim, "may_warn", False):

@@ -21,6 +21,7 @@ from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wr
 from ..core import x64_mode
 from ..core.inexact import inexact_join, to_numeric_dtype
 from ..core.weak_types import cast_target, join_is_weak
+from .xla_math import XLA_MATH, called_from_torch_face
 from ..core.weak_types import level as weak_level
 from ..core.constants import zeros_like
 from ..core.primitive import Primitive, accept_jax_params
@@ -372,19 +373,29 @@ def elementwise(name: str, impl, kernel=None) -> Primitive:
     return prim
 
 
-def unary(name: str, np_fn, deriv=None, kernel=None, tangent=None) -> Primitive:
+def unary(name: str, np_fn, deriv=None, kernel=None, tangent=None, jax_tangent=None) -> Primitive:
     """A unary op; ``deriv(x, y)`` gives dy/dx from input and output (None: not
     differentiable, tangent is zero), or ``tangent(t, y, x)`` the output tangent itself
-    (a rule that divides, as JAX's ``log``: ``t / x`` keeps ``x``, not ``1 / x``)."""
+    (a rule that divides, as JAX's ``log``: ``t / x`` keeps ``x``, not ``1 / x``);
+    ``jax_tangent(t, y, x)``: JAX's own formula where it rounds differently, used when the op
+    is bound for JAX's face (``xla=True``)."""
     zeros = XLA_ZERO_SIGNS.get(name)
 
-    def impl(xp, x, *, xla_zeros=False):  # ufuncs dispatch to cupy too
+    xla_fn = XLA_MATH.get(name)
+
+    def impl(xp, x, *, xla_zeros=False, xla=False):  # ufuncs dispatch to cupy too
+        if xla and xla_fn is not None:  # JAX's face: XLA's CPU algorithm (`fgrad.ops.xla_math`)
+            y = xla_fn(xp, x)
+            if y is not None:
+                return y
         y = np_fn(x)
         return _with_xla_zero_signs(xp, zeros, x, y) if xla_zeros and zeros is not None else y
 
     prim = elementwise(name, impl, kernel)
     prim.ufunc = np_fn
-    if tangent is not None:
+    if jax_tangent is not None:
+        defjvp2(prim, lambda t, y, x, **params: (jax_tangent if params.get("xla") else tangent)(t, y, x))
+    elif tangent is not None:
         defjvp2(prim, lambda t, y, x, **params: tangent(t, y, x))
     elif deriv is None:
         defzero(prim)
@@ -414,8 +425,9 @@ XLA_ZERO_SIGNS: dict[str, tuple[tuple[str, str, int], ...]] = {
 
 def jax_face_bind(prim: Primitive, bind=None):
     """``bind`` (default ``prim.bind``) as JAX's face binds ``prim``: a complex operand gets
-    XLA's zero signs (``xla_zeros=True``, `XLA_ZERO_SIGNS`); ``bind`` itself where ``prim``
-    has none.
+    XLA's zero signs (``xla_zeros=True``, `XLA_ZERO_SIGNS`); a real floating operand of an op
+    with an XLA algorithm (`fgrad.ops.xla_math.XLA_MATH`) is bound with ``xla=True``; ``bind``
+    itself where ``prim`` has neither.
 
     Example::
 
@@ -424,7 +436,8 @@ def jax_face_bind(prim: Primitive, bind=None):
         Array(10.067662+0.j, dtype=complex64)
     """
     bind = prim.bind if bind is None else bind
-    if prim.name not in XLA_ZERO_SIGNS:
+    xla = prim.name in XLA_MATH
+    if prim.name not in XLA_ZERO_SIGNS and not xla:
         return bind
     prim_bind = prim.bind
 
@@ -432,6 +445,9 @@ def jax_face_bind(prim: Primitive, bind=None):
         dt = getattr(x, "dtype", None)
         if type(x) is complex or (dt is not None and getattr(dt, "kind", None) == "c"):
             return prim_bind(x, xla_zeros=True)  # (complex operands need no promotion)
+        if xla and (type(x) is float or (dt is not None and getattr(dt, "kind", None) == "f")) \
+                and not called_from_torch_face():
+            return prim_bind(x, xla=True)  # (floating operands need no promotion)
         return bind(x)
 
     return face_bind
@@ -616,7 +632,9 @@ acos_p = unary("acos", np.arccos, lambda x, y: neg(rsqrt_(sub(1.0, mul(x, x)))),
 atan_p = unary("atan", np.arctan, lambda x, y: div(1.0, add(1.0, mul(x, x))), kernel={"f": "atan{f}({0})"})
 sinh_p = unary("sinh", np.sinh, lambda x, y: cosh(x), kernel={"f": "sinh{f}({0})"})
 cosh_p = unary("cosh", np.cosh, lambda x, y: sinh(x), kernel={"f": "cosh{f}({0})"})
-tanh_p = unary("tanh", np.tanh, lambda x, y: sub(1.0, mul(y, y)), kernel={"f": "tanh{f}({0})"})
+tanh_p = unary("tanh", np.tanh, kernel={"f": "tanh{f}({0})"},
+               tangent=lambda t, y, x: mul(t, sub(1.0, mul(y, y))),  # PyTorch's tanh_backward
+               jax_tangent=lambda t, y, x: mul(add(t, mul(t, y)), sub(1.0, y)))  # JAX's (t + t y)(1 - y)
 asinh_p = unary("asinh", np.arcsinh, lambda x, y: rsqrt_(add(mul(x, x), 1.0)), kernel={"f": "asinh{f}({0})"})
 acosh_p = unary("acosh", np.arccosh, lambda x, y: rsqrt_(sub(mul(x, x), 1.0)), kernel={"f": "acosh{f}({0})"})
 atanh_p = unary("atanh", np.arctanh, lambda x, y: div(1.0, sub(1.0, mul(x, x))),
@@ -680,7 +698,11 @@ def _complex_impl(xp, x, y):
 complex_p = elementwise("complex", _complex_impl)
 
 
-def _stable_logistic(xp, x):
+def _stable_logistic(xp, x, *, xla=False):
+    if xla:  # JAX's face: XLA's expansion (`fgrad.ops.xla_math.logistic`)
+        y = XLA_MATH["logistic"](xp, x)
+        if y is not None:
+            return y
     return xp.exp(-xp.logaddexp(0, -x)) if dtype_kind(xp.asarray(x).dtype) == "f" else 1 / (1 + xp.exp(-x))
 
 

@@ -29,8 +29,9 @@ from . import _shape_derivatives as shape_derivatives
 from ..core.rules import defjvp, defjvp2
 from ._scipy import special_module_for
 from .elementwise import (
-    abs_ as _abs, add, div, elementwise, eq, exp, log, log1p, lt, mul, neg, select, sign, sub,
+    abs_ as _abs, add, div, elementwise, eq, exp, jax_face_bind, log, log1p, lt, mul, neg, select, sign, sub,
 )
+from .xla_math import XLA_MATH
 
 
 def _special_module(xp, name: str):
@@ -61,8 +62,15 @@ def _common(xp, *args, name):
 
 
 def _unary_impl(fn_name, name):
-    def impl(xp, x):
+    xla_fn = XLA_MATH.get(name)
+
+    def impl(xp, x, *, xla=False):
         x = _as_float(xp, x, name)
+        if xla and xla_fn is not None:  # JAX's face: XLA's algorithm (`fgrad.ops.xla_math`)
+            with np.errstate(all="ignore"):
+                y = xla_fn(xp, x)
+            if y is not None:
+                return y
         with np.errstate(all="ignore"):  # also the cast: a value beyond float16 is inf (JAX)
             out = getattr(_special_module(xp, name), fn_name)(x)
             return out.astype(x.dtype, copy=False)
@@ -121,6 +129,7 @@ def _complex_impl(fn_name, name):
 
 
 lgamma_p = _prim("lgamma", _unary_impl("gammaln", "lgamma"))
+_lgamma_bind = jax_face_bind(lgamma_p)  # XLA's algorithm for JAX's face
 # the principal branch of log Gamma of complex z (``scipy.special.loggamma``; for real x
 # that is ``lgamma`` where Gamma > 0) and its derivative, the complex digamma
 loggamma_complex_p = _prim("loggamma_complex", _complex_impl("loggamma", "loggamma_complex"))
@@ -165,7 +174,7 @@ def lgamma(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
         >>> lgamma(4.0)
         Array(1.79175947, dtype=float64, weak_type=True)
     """
-    return lgamma_p.bind(x)
+    return _lgamma_bind(x)
 
 
 def digamma(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
@@ -371,7 +380,7 @@ def _i1e_deriv(x, y):
     return select(eq(x, 0.0), add(mul(x, 0.0), 0.5), general)
 
 
-defjvp2(lgamma_p, lambda t, y, x: mul(t, digamma(x)))
+defjvp2(lgamma_p, lambda t, y, x, **params: mul(t, digamma(x)))
 defjvp2(digamma_p, lambda t, y, x: mul(t, polygamma(1.0, x)))
 defjvp2(gamma_p, lambda t, y, x: mul(t, mul(y, digamma(x))))
 defjvp2(loggamma_complex_p, lambda t, y, z: mul(t, digamma_complex_p.bind(z)))
