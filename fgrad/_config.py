@@ -102,8 +102,12 @@ _jax_values: dict[str, Any] = dict(JAX_DEFAULTS)
 # fgrad's own switches: name -> default
 FLAG_DEFAULTS: dict[str, bool] = {
     "pmap_any_size": False,  # pmap maps any axis size on one device (else: size <= device count, as JAX)
+    # JAX's face computes exp/tanh/logistic/log1p/lgamma with XLA's CPU algorithms
+    # (`fgrad.ops.xla_math`: JAX's exact bits, 10-100x slower, unfused); also FGRAD_XLA_MATH=1
+    "xla_math": os.environ.get("FGRAD_XLA_MATH", "") not in ("", "0"),
 }
 _flags: dict[str, bool] = dict(FLAG_DEFAULTS)
+FLAG_DEFAULTS["xla_math"] = False  # (the environment sets the value, `config.update(..., None)` the default)
 
 
 def flag(name: str) -> bool:

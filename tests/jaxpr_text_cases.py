@@ -404,6 +404,8 @@ def cases(jax, jnp, lax) -> dict:
 # Cases where fgrad's program is a different (equivalent) sequence of equations from JAX's,
 # with the reason (docs/jax-api.md, "What still differs").
 KNOWN_DIFFERENT = {
+    "grad_tanh": "tanh's derivative is t * (1 - y*y), PyTorch's, which the torch face shares "
+                 "(JAX: (t + t*y) * (1 - y))",
     "softmax": "fgrad's softmax is a custom_jvp function keeping PyTorch's bits for the torch face; "
                "keepdims is reshape, not broadcast_in_dim",
 }

@@ -1,5 +1,6 @@
-"""fgrad's functional face computes exp/tanh/logistic/log1p/lgamma with XLA's CPU algorithms
-(`fgrad.ops.xla_math`), so a JAX program prints JAX's bits; the PyTorch face keeps NumPy's.
+"""With the ``xla_math`` switch on, fgrad's functional face computes exp/tanh/logistic/log1p/
+lgamma with XLA's CPU algorithms (`fgrad.ops.xla_math`), so a JAX program prints JAX's bits;
+the PyTorch face keeps NumPy's.
 
 What was wrong: ``fgrad.numpy``/``fgrad.lax``/``fgrad.nn``/``fgrad.scipy.special`` called
 NumPy/libm, whose results differ from XLA's in the last bits on many inputs (float32 exp ~35%,
@@ -41,6 +42,22 @@ def x64(enabled: bool):
         yield
     finally:
         fgrad.config.update("jax_enable_x64", before)
+
+
+@pytest.fixture(autouse=True)
+def xla_math():
+    """These numbers are the `xla_math` switch's (off by default: XLA's algorithms cost 10-100x
+    NumPy's and are not fused)."""
+    fgrad.config.update("xla_math", True)
+    yield
+    fgrad.config.update("xla_math", None)
+
+
+def test_switch_off_by_default_keeps_numpys_numbers():
+    fgrad.config.update("xla_math", None)
+    x = np.linspace(-3, 3, 101, dtype=np.float32)
+    np.testing.assert_array_equal(np.asarray(fnp.exp(x)), np.exp(x))
+    np.testing.assert_array_equal(np.asarray(fgrad.jit(fnp.tanh)(x)), np.tanh(x))
 
 
 def _fn(module, path: str):

@@ -25,6 +25,7 @@ from ..core.trace import EVAL_TRACE, state
 from ..core.quiet import switch
 from ..ops.elementwise import (XLA_ZERO_SIGNS, jax_face_bind, promote_args_inexact, promote_args_numeric)
 from ..ops.xla_math import XLA_MATH
+from .._config import flag
 from ..ops.specs import SPEC_LIST, OpSpec
 from . import _conventions
 from . import _promotion_checks as _promotion
@@ -48,8 +49,8 @@ def _unary(spec: OpSpec, name: str):
     fast_kinds = {"inexact": "fc", "numeric": "iufc"}.get(spec.promote, "biufc")
     if prim.name in XLA_ZERO_SIGNS:
         fast_kinds = fast_kinds.replace("c", "")
-    if prim.name in XLA_MATH:  # real floats take XLA's algorithm (`jax_face_bind`)
-        fast_kinds = fast_kinds.replace("f", "")
+    # with the `xla_math` switch on, real floats take XLA's algorithm (`jax_face_bind`)
+    xla_op = prim.name in XLA_MATH
     error_name = _JAX_ERROR_NAME.get(name, name)
     ufunc = getattr(prim, "ufunc", None)
     if ufunc is not None and getattr(prim, "may_warn", False):
@@ -59,7 +60,8 @@ def _unary(spec: OpSpec, name: str):
 
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
             if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled \
-                    and x._buf.dtype.kind in fast_kinds and not sharding_flow.live:
+                    and x._buf.dtype.kind in fast_kinds and not sharding_flow.live \
+                    and not (xla_op and flag("xla_math") and x._buf.dtype.kind == "f"):
                 w = new_array(ArrayImpl)
                 w._weak = False
                 token = set_state(ignore)
@@ -74,7 +76,8 @@ def _unary(spec: OpSpec, name: str):
     elif ufunc is not None:
         def f(x: Shaped[ArrayLike, "*shape"]) -> Shaped[Array, "*shape"]:
             if type(x) is ArrayImpl and not x._weak and state.trace is EVAL_TRACE and _x64.enabled \
-                    and x._buf.dtype.kind in fast_kinds and not sharding_flow.live:
+                    and x._buf.dtype.kind in fast_kinds and not sharding_flow.live \
+                    and not (xla_op and flag("xla_math") and x._buf.dtype.kind == "f"):
                 w = new_array(ArrayImpl)
                 w._weak = False
                 w._buf = ufunc(x._buf)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._config import flag
 from ..typing import Array, ArrayLike, Complex
 
 import math
@@ -445,7 +446,7 @@ def jax_face_bind(prim: Primitive, bind=None):
         dt = getattr(x, "dtype", None)
         if type(x) is complex or (dt is not None and getattr(dt, "kind", None) == "c"):
             return prim_bind(x, xla_zeros=True)  # (complex operands need no promotion)
-        if xla and (type(x) is float or (dt is not None and getattr(dt, "kind", None) == "f")) \
+        if xla and flag("xla_math") and (type(x) is float or (dt is not None and dt.kind == "f")) \
                 and not called_from_torch_face():
             return prim_bind(x, xla=True)  # (floating operands need no promotion)
         return bind(x)
