@@ -43,7 +43,7 @@ for k in range(5):
     print(f"newton {k}: |F| = {r:.3e}" if k < 1 else f"newton {k}: |F| small: {r < 1e-3}")
 print("u max:", f"{float(u.max()):.8f}", "at", int(jnp.argmax(u)))
 u_cg = jnp.zeros(N)
-for k in range(5):
+for _ in range(5):
     u_cg = newton_step(u_cg, 1.0, "cg")
 print("cg and gmres agree:", bool(jnp.allclose(u, u_cg, atol=1e-6)))
 

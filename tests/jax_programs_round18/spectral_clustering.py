@@ -31,7 +31,8 @@ evals, evecs = jnp.linalg.eigh(L)
 print("smallest eigenvalues:", evals[:5])
 U = evecs[:, :3]
 P = U @ U.T  # the projector is basis-independent
-print("projector trace:", f"{float(jnp.trace(P)):.5f}", "idempotent:", bool(jnp.allclose(P @ P, P, atol=1e-4)))
+print("projector trace:", f"{float(jnp.trace(P)):.5f}",
+      "idempotent:", bool(jnp.allclose(P @ P, P, atol=1e-4)))
 emb = U / jnp.linalg.norm(U, axis=1, keepdims=True)
 
 
@@ -80,7 +81,8 @@ print("agree with eigh:", bool(jnp.allclose(subspace_iteration(L, 3), evals[:3],
 s = jnp.linalg.svd(emb, compute_uv=False)
 print("embedding singular values:", s)
 q, r = jnp.linalg.qr(emb, mode="reduced")
-print("qr |diag r|:", jnp.abs(jnp.diag(r)), "q orthonormal:", bool(jnp.allclose(q.T @ q, jnp.eye(3), atol=1e-5)))
+print("qr |diag r|:", jnp.abs(jnp.diag(r)),
+      "q orthonormal:", bool(jnp.allclose(q.T @ q, jnp.eye(3), atol=1e-5)))
 
 
 def gap(sigma):
@@ -91,4 +93,5 @@ def gap(sigma):
 for sg in (0.5, 1.0, 2.0):
     print(f"sigma {sg}: gap {float(gap(sg)):.6f}, d gap/d sigma {float(jax.grad(gap)(sg)):.6f}")
 eps = 1e-3
-print("fd check:", bool(jnp.allclose(jax.grad(gap)(1.0), (gap(1.0 + eps) - gap(1.0 - eps)) / (2 * eps), rtol=1e-2)))
+fd = (gap(1.0 + eps) - gap(1.0 - eps)) / (2 * eps)
+print("fd check:", bool(jnp.allclose(jax.grad(gap)(1.0), fd, rtol=1e-2)))

@@ -91,10 +91,12 @@ print("finite differences close:", bool(jnp.allclose(g, jnp.array(fd), rtol=2e-2
 
 @partial(jax.jit, static_argnames=("table",))
 def dispatch(i, x, table="trig"):
-    fns = {"trig": [jnp.sin, jnp.cos, jnp.tanh], "poly": [lambda v: v**2, lambda v: v**3, lambda v: -v]}[table]
+    fns = {"trig": [jnp.sin, jnp.cos, jnp.tanh],
+           "poly": [lambda v: v**2, lambda v: v**3, lambda v: -v]}[table]
     return lax.switch(i, fns, x)
 
 
 print("dispatch:", dispatch(1, 0.5), dispatch(2, 2.0, table="poly"))
 print("grad through cond:", jax.grad(lambda x: lax.cond(x > 0, jnp.sin, jnp.cos, x))(0.3))
-print("vmap of cond:", jax.vmap(lambda x: lax.cond(x > 0, lambda v: v * 2, lambda v: -v, x))(jnp.array([-1.0, 2.0])))
+print("vmap of cond:",
+      jax.vmap(lambda x: lax.cond(x > 0, lambda v: v * 2, lambda v: -v, x))(jnp.array([-1.0, 2.0])))
