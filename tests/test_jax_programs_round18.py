@@ -25,7 +25,7 @@ from test_jax_programs_round8 import program_tests
 
 PROGRAMS = Path(__file__).resolve().parent / "jax_programs_round18"
 NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py"))
-FAST = {"newton_krylov_bratu"}  # the default run's program (32-bit mode)
+FAST = {"switch_state_machine"}  # the default run's program (32-bit mode)
 RTOL_PROGRAM: dict = {}
 
 (
