@@ -33,6 +33,13 @@ RTOL_PROGRAM: dict = {
     # for float64 inputs too (as JAX's dot_product_attention does): XLA's float32 cos/sin/exp
     # are an ulp from NumPy's, so the 64-bit run agrees to float32's precision
     ("llama_scan_layers", "64"): 1e-6,
+    # A = -exp(A_log) with A_log float32 by the program's choice: XLA's float32 exp is not
+    # NumPy's (exp(float32(log 5)) is 5.0 in XLA, 5.0000005 in NumPy; ~40% of float32 inputs
+    # differ by an ulp), so one entry of A differs by 1e-7 relative, and the 64-bit layer output
+    # printed 7.63008490e-05 (a cancellation of terms ~1e-2) agrees to 1.3e-9; from the same
+    # parameters every float64 intermediate before A agrees with JAX's to 3e-14 relative and
+    # the sequential and associative scans differ from JAX's by the same amount (not the order)
+    ("mamba_selective_scan", "64"): 1e-7,
 }
 
 (

@@ -392,12 +392,7 @@ def _parse_einsum(subscripts: str, ndims: tuple):
         if "..." in out:
             pre, post = out.split("...")
             out_labels = list(pre) + ell + list(post)
-        else:
-            if E and any(n_ell):
-                raise ValueError(
-                    "einsum: output has more dimensions than subscripts given in einstein sum, but "
-                    "no '...' ellipsis provided to broadcast the extra dimensions."
-                )
+        else:  # JAX (opt_einsum) sums the ellipsis dimensions an explicit output leaves out
             out_labels = list(out)
         seen = set()
         all_in = {lab for labs in in_labels for lab in labs}

@@ -78,7 +78,7 @@ print("segment_prod grad:", jax.grad(lambda v: jax.ops.segment_prod(v, jnp.array
                                                                     unique_indices=True).sum())(
     jnp.array([2.0, 3.0, 4.0])))
 
-step = jax.jit(lambda p: jax.tree_util.tree_map(lambda w, d: w - 0.05 * d, p, jax.grad(loss)(p)))
+step = jax.jit(lambda p: jax.tree_util.tree_map(lambda w, d: w - 0.02 * d, p, jax.grad(loss)(p)))
 for i in range(150):
     params = step(params)
     if i % 50 == 0:
