@@ -205,3 +205,34 @@ def test_inplace_ops_show_their_own_node():
 def test_inplace_nodes_match_live_pytorch():
     real = pytest.importorskip("torch")
     assert _nodes(torch) == _nodes(real)
+
+
+# ---- embedding_bag(mode="mean"): the sum divided by the count ----------------------------------
+
+def _bag_mean(lib):
+    w = lib.arange(12.0).reshape(6, 2).requires_grad_()
+    out = lib.nn.functional.embedding_bag(lib.tensor([1, 2, 4, 5, 4, 3, 2, 0]), w, lib.tensor([0, 3, 3, 6]),
+                                          mode="mean")
+    (out * lib.tensor([1.0, 3.0])).sum().backward()
+    return out.tolist(), w.grad.tolist()
+
+
+# PyTorch 2.13: 14 / 3 and 17 / 3 in float32
+_BAG_MEAN = ([[4.666666507720947, 5.666666507720947], [0.0, 0.0], [8.0, 9.0], [2.0, 3.0]],
+             [[0.5, 1.5], [0.3333333432674408, 1.0], [0.8333333730697632, 2.5], [0.3333333432674408, 1.0],
+              [0.6666666865348816, 2.0], [0.3333333432674408, 1.0]])
+
+
+def test_embedding_bag_mean_divides_by_the_count():
+    """``embedding_bag(mode="mean")`` multiplied the bag's rows by ``1/count``: ``14 * (1/3)``
+    is 4.6666670 in float32 where PyTorch's ``14 / 3`` is 4.6666665 (one unit in the last
+    place, carried into every later step of a training run)."""
+    out, grad = _bag_mean(torch)
+    assert out == _BAG_MEAN[0]
+    assert np.allclose(grad, _BAG_MEAN[1], rtol=1e-6)
+
+
+def test_embedding_bag_mean_matches_live_pytorch():
+    real = pytest.importorskip("torch")
+    got, want = _bag_mean(torch), _bag_mean(real)
+    assert got[0] == want[0] and np.allclose(got[1], want[1], rtol=1e-6)
