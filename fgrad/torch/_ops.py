@@ -405,6 +405,9 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
         r = np.multiply(AA, AA)
     else:
         r = ew.pow_p.impl(np, AA, e)  # the primitive's impl: a cube is (x * x) * x, as PyTorch's
+    if r.dtype != Rd:  # (NumPy widens bfloat16 ** a Python float to float32: round once, keep the dtype)
+        with np.errstate(all="ignore"):
+            r = r.astype(Rd)
     res = result_tensor(r)
     if STATE.enabled and tracks_grad(x):
         G.record(

@@ -236,3 +236,28 @@ def test_embedding_bag_mean_matches_live_pytorch():
     real = pytest.importorskip("torch")
     got, want = _bag_mean(torch), _bag_mean(real)
     assert got[0] == want[0] and np.allclose(got[1], want[1], rtol=1e-6)
+
+
+# ---- bfloat16 ** a Python float: the dtype --------------------------------------------------------
+
+def test_bfloat16_pow_of_a_python_float_keeps_bfloat16():
+    """``x ** 0.5`` (``pow(x, 0.5)``) of a bfloat16 tensor returned a float32 tensor (NumPy
+    widens ``ml_dtypes.bfloat16`` with a Python float and the result was never rounded back):
+    a silently wrong dtype and unrounded values.  PyTorch 2.13: bfloat16, e.g. 1.4140625 for
+    ``2 ** 0.5``."""
+    x = torch.tensor([3.0e38, 2.0, 7.0]).bfloat16()
+    for r in (x ** 0.5, torch.pow(x, 0.5), x ** 3.0):
+        assert r.dtype == torch.bfloat16
+    assert (x ** 0.5).float().tolist() == [1.7365880163140633e+19, 1.4140625, 2.640625]  # PyTorch 2.13
+
+
+def test_narrow_pow_matches_live_pytorch():
+    real = pytest.importorskip("torch")
+    bits = _bits()
+    for dt in ("bfloat16", "float16"):
+        v = bits.view(ml_dtypes.bfloat16 if dt == "bfloat16" else np.float16).astype(np.float32)
+        for e in (0.5, -1.5):  # (bfloat16 ** 3.0 differs: docs/torch-programs-round18.md)
+            got = (torch.tensor(v).to(getattr(torch, dt)) ** e)
+            want = (real.tensor(v).to(getattr(real, dt)) ** e)
+            assert str(got.dtype) == str(want.dtype)
+            assert np.array_equal(got.float().numpy(), want.float().numpy(), equal_nan=True), (dt, e)

@@ -94,11 +94,11 @@ def epoch(m, o, s):
 
 
 m, o, s = make()
-for e in range(4):
+for _ in range(4):
     last = epoch(m, o, s)
 buf = io.BytesIO()
 torch.save({"epoch": 4, "model": m.state_dict(), "opt": o.state_dict(), "sched": s.state_dict()}, buf)
-for e in range(4, 6):
+for _ in range(4, 6):
     last = epoch(m, o, s)
 print("uninterrupted", round(last, 5), [round(v, 5) for v in m.head.weight[0, :4].tolist()])
 
@@ -110,7 +110,7 @@ m2.load_state_dict(ck["model"])
 o2.load_state_dict(ck["opt"])
 s2.load_state_dict(ck["sched"])
 print("step count", o2.state_dict()["state"][0]["step"].item(), "lr", round(s2.get_last_lr()[0], 6))
-for e in range(ck["epoch"], 6):
+for _ in range(ck["epoch"], 6):
     last2 = epoch(m2, o2, s2)
 print("resumed", round(last2, 5), [round(v, 5) for v in m2.head.weight[0, :4].tolist()])
 print("identical", all(torch.equal(a, b) for a, b in zip(m.state_dict().values(), m2.state_dict().values())))

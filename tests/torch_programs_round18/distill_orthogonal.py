@@ -18,7 +18,7 @@ y = (x @ w_true + 0.3 * torch.randn(N, C)).argmax(1)
 
 teacher = nn.Sequential(nn.Linear(D, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, C))
 opt = torch.optim.Adam(teacher.parameters(), lr=0.02)
-for step in range(60):
+for _ in range(60):
     loss = F.cross_entropy(teacher(x), y, label_smoothing=0.05)
     opt.zero_grad()
     loss.backward()

@@ -91,7 +91,7 @@ with torch.no_grad():
     enc_out, h, _ = enc(s, torch.tensor([len(t) for t in test]))
     tok = torch.full((3,), SOS)
     outs, attns = [], []
-    for t in range(5):
+    for _ in range(5):
         logits, h, a = dec.step(tok, h, enc_out, s != PAD)
         tok = logits.argmax(-1)
         outs.append(tok)
