@@ -243,7 +243,8 @@ SPEC_LIST: list[OpSpec] = [
           torch_refuses=(("b", RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. "
                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator "
                           "instead."),)),
-    unary("sign", E.sign_p, torch_dtype="same",
+    # PyTorch's sign(nan) = 0 (the primitive follows JAX: nan): the shim's sign is a composite
+    unary("sign", E.sign_p, torch_dtype="same", hand_written=("torch", "inplace"),
           rows=(dom(avoid=(0.0,), grad="zero"), _int_row("sign", (Domain(-5, 5),))),
           # the primitive keeps a bool as it is, for PyTorch's sign; jnp.sign has no bool version
           numpy_refuses=(("b", TypeError, "sign does not accept dtype bool. Accepted dtypes are "

@@ -29,13 +29,14 @@ from functools import partial
 import fgrad.numpy as fnp
 from fgrad import lax
 from fgrad.ops.cumulative import cumlogsumexp as _cumlogsumexp
-from fgrad.ops.elementwise import div as _div, pow_ as _pow
+from fgrad.ops.elementwise import div as _div, pow_ as _pow, sign as _sign
 from fgrad.transforms.ad import jvp
 from fgrad.transforms.custom import custom_jvp
 
 __all__ = [
     "root_zero_grad", "atan2", "clamp", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
-    "divide_or_nan", "slogdet", "abs", "abs_torch", "softplus", "hypot", "logaddexp", "max_abs_unsplit",
+    "divide_or_nan", "slogdet", "abs", "abs_torch", "sign_torch", "softplus", "hypot", "logaddexp",
+    "max_abs_unsplit",
     "euclidean_dist_mm", "mean", "xlogy", "xlog1py",
     "extremum_nan_evenly", "prod",
     "logit", "copysign", "pow", "logcumsumexp",
@@ -178,6 +179,20 @@ def _abs_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     a, ta = jvp(fnp.abs, (x,), (t,))
     return a, fnp.where(x == 0, fnp.zeros_like(ta), ta)
+
+
+def sign_torch(x):
+    """``torch.sign`` of a real ``x``: the core's sign (JAX's), but +0 at NaN and at -0 as
+    PyTorch's kernels (``(0 < x) - (x < 0)``) give; derivative 0 everywhere.
+
+    >>> import numpy as np
+    >>> sign_torch(np.array([np.nan, -2.0, 0.0, 3.0])).tolist()
+    [0.0, -1.0, 0.0, 1.0]
+    """
+    s = _sign(x)  # the primitive (keeps a bool, as PyTorch)
+    if not fnp.issubdtype(s.dtype, fnp.floating):
+        return s
+    return fnp.where((x != x) | (x == 0), fnp.zeros_like(s), s)
 
 
 @custom_jvp

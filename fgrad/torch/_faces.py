@@ -412,7 +412,10 @@ class _BinOp:
             a, b = binary_operands(a, b, self.name)
         A = a._buf
         c0 = None
-        if type(b) is float and A.dtype.kind in "fc":  # a float Tensor and a Python float: its dtype
+        if type(b) is float and A.dtype in _NARROW_FLOATS and self.name in _NARROW_SCALAR and type(A) is _nd:
+            Rd = A.dtype  # float16/bfloat16 and a Python float: PyTorch's opmath (`_NARROW_SCALAR`)
+            c0 = _NARROW_SCALAR[self.name](b, Rd)
+        elif type(b) is float and A.dtype.kind in "fc":  # a float Tensor and a Python float: its dtype
             Rd = A.dtype  # (`binary_result_dtype`'s rule, without the calls)
             if self.refuse is not None:
                 self.refuse(Rd)
@@ -450,8 +453,12 @@ class _BinOp:
             _reset_err(token)
         if type(r) is not _nd:
             r = np.asarray(r)
-        if r.dtype is not Rd and Rd is _BF16 and self.kind != "c":
-            r = r.astype(Rd)  # NumPy computes bfloat16 with a Python float in float32: round once
+        if r.dtype is not Rd and (Rd is _BF16 or c0 is not None) and self.kind != "c":
+            token = _set_err(_IGNORE_ERR)  # (float16 overflows to inf, as PyTorch's)
+            try:
+                r = r.astype(Rd)  # NumPy computes bfloat16 with a Python float in float32: round once
+            finally:
+                _reset_err(token)
         res = object.__new__(Tensor)
         res._buf = r
         res._gfn = None
@@ -536,6 +543,15 @@ class _BinOp:
                 f"{scalar_type_name(A.dtype)}"
             )
         B = b._buf if tb else b
+        narrow = (type(b) is float and A.dtype in _NARROW_FLOATS and Rd == A.dtype
+                  and self.name in _NARROW_SCALAR)
+        if narrow:  # PyTorch's opmath with a number (`_NARROW_SCALAR`); the result rounded once
+            B = _NARROW_SCALAR[self.name](b, Rd)
+            token = _set_err(_IGNORE_ERR)
+            try:
+                new = uf(A, B).astype(Rd)
+            finally:
+                _reset_err(token)
         if tb and b._buf.ndim > A.ndim or (tb and np.broadcast_shapes(A.shape, b._buf.shape) != A.shape):
             try:
                 shp = np.broadcast_shapes(A.shape, b._buf.shape)
@@ -551,7 +567,9 @@ class _BinOp:
             check_no_alias(A, B)
         if not grad:
             check_no_internal_overlap(A)
-            if self.kind == "c":
+            if narrow:
+                copy_into(A, new)
+            elif self.kind == "c":
                 copy_into(A, uf(A, B))
             else:
                 if A.dtype != Rd or (tb and B.dtype != Rd):
@@ -560,9 +578,10 @@ class _BinOp:
                     uf(A, B, out=A)
             bump_version(a)
             return a
-        AA = A.astype(Rd) if A.dtype != Rd else A
-        BB = (B.astype(Rd) if B.dtype != Rd else B) if tb else B
-        new = uf(AA, BB)
+        if not narrow:
+            AA = A.astype(Rd) if A.dtype != Rd else A
+            BB = (B.astype(Rd) if B.dtype != Rd else B) if tb else B
+            new = uf(AA, BB)
         return apply_inplace(
             a, self.gname, (self.kp, Rd), self.fn(Rd), (a, b if tb else np.asarray(B, Rd)), new, (0, 1)
         )
@@ -583,6 +602,32 @@ def _broadcast_error(s1, s2, error: ValueError | None = None):
     if error is not None:
         return error
     return RuntimeError(f"shapes {list(s1)} and {list(s2)} are not broadcastable")
+
+
+def _scalar_rounded(b: float, Rd):
+    """The Python float ``b`` rounded to the 16-bit float ``Rd`` (as a 0-d array)."""
+    token = _set_err(_IGNORE_ERR)
+    try:
+        return np.asarray(b, Rd)
+    finally:
+        _reset_err(token)
+
+
+def _scalar_float32(b: float, Rd):
+    """The Python float ``b`` as a float32 0-d array: the float16/bfloat16 operand widens to
+    float32 with it and the result is rounded once."""
+    token = _set_err(_IGNORE_ERR)
+    try:
+        return np.asarray(b, _F32)
+    finally:
+        _reset_err(token)
+
+
+# float16/bfloat16 Tensor (op) Python float on PyTorch's CPU: ``add``/``sub`` round the scalar
+# to the tensor's dtype first, then compute in float32 and round once; ``mul``/``div`` compute
+# in float32 with the scalar as a float32 (its ``opmath``), then round once
+_NARROW_SCALAR = {"add": _scalar_rounded, "sub": _scalar_rounded, "mul": _scalar_float32,
+                  "div": _scalar_float32}
 
 
 def _binary_function(binop):

@@ -6,8 +6,8 @@ counter, leaf check, views and their base's history).
 PyTorch's casting rule holds: the result must be castable to ``self``'s dtype (an integer
 tensor's ``lgamma_`` is a RuntimeError).  When ``self`` tracks gradients the op reads a
 clone of ``self`` (so the op's saved input is never the overwritten buffer); the gradients
-are the out-of-place op's.  The resulting ``grad_fn`` is ``CopyBackwards`` (PyTorch names
-the op's own node), not the op's node.
+are the out-of-place op's.  The copy's node takes the op's node's name (``SgnBackward0``,
+``DigammaBackward0``...), as PyTorch names it; a view's base records ``CopySlices``.
 
 Example::
 
@@ -25,6 +25,7 @@ import fgrad.torch as torch
 from ._dispatch import tracks_grad
 from ._promotion import can_cast
 from ._tensor import Tensor
+from .autograd.graph import relabel
 
 # name -> (example, PyTorch 2.13's printed result)
 _EXAMPLES = {
@@ -170,7 +171,11 @@ def derive_inplace(name: str, op):
             raise RuntimeError(
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(res.shape)}"
             )
-        return self.copy_(res)
+        out = self.copy_(res)
+        g, r = self.grad_fn, res.grad_fn
+        if self._base is None and g is not None and r is not None and type(g).__name__ == "CopyBackwards":
+            relabel(g, type(r).__name__)
+        return out
 
     op_.__name__ = op_.__qualname__ = name
     example, printed = _EXAMPLES[name]

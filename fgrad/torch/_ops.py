@@ -72,6 +72,7 @@ from ._promotion import (  # noqa: F401
     wrapped_int,
 )
 from ._faces import (  # noqa: F401
+    _scalar_rounded,
     composite_unary,
     as_tensor_arg,
     binary_operands,
@@ -126,6 +127,9 @@ reciprocal, reciprocal_ = composite_unary(
 abs, abs_ = refusing_faces(  # noqa: A001
     "abs", *composite_unary("abs", "AbsBackward0", lambda: _conv.abs_torch, to_float=False))
 absolute = abs
+# PyTorch's sign(nan) = 0 (the core follows JAX: nan)
+sign, sign_ = refusing_faces("sign", *composite_unary("sign", "SignBackward0", lambda: _conv.sign_torch,
+                                                       to_float=False))
 
 
 def _mk_frac():
@@ -246,9 +250,9 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: Number | None = None, ne
 _FACES = generate_faces()
 globals().update(_FACES)
 # generated functions that the hand-written ops in this module call
-eq, exp, gt, isnan, log, logical_not, logical_xor, lt, maximum, minimum, sign = (
+eq, exp, gt, isnan, log, logical_not, logical_xor, lt, maximum, minimum = (
     _FACES[n] for n in ("eq", "exp", "gt", "isnan", "log", "logical_not", "logical_xor", "lt", "maximum",
-                        "minimum", "sign"))
+                        "minimum"))
 _add, _sub, _mul, _div, _pow_tt, _floordiv = (
     BINOPS[n] for n in ("add", "subtract", "multiply", "divide", "power", "floor_divide"))
 
@@ -276,6 +280,8 @@ def _with_alpha(name: str, input, other, alpha, inplace: bool = False):
     if name == "sub" and Rd == np.bool_:
         BINOPS["subtract"].refuse(Rd)
     if _dtype_kind(Rd) == "f" and type(alpha) in (int, float):
+        if Rd in _NARROW_FLOATS and type(b) is float:
+            b = float(_scalar_rounded(b, Rd))  # PyTorch rounds a number to float16/bfloat16 first
         s = alpha if name == "add" else -alpha
         definition = (lambda x, y: ew.add(x, ew.mul(y, alpha))) if name == "add" else (
             lambda x, y: ew.sub(x, ew.mul(y, alpha)))
@@ -399,6 +405,9 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
         r = np.multiply(AA, AA)
     else:
         r = ew.pow_p.impl(np, AA, e)  # the primitive's impl: a cube is (x * x) * x, as PyTorch's
+    if r.dtype != Rd:  # (NumPy widens bfloat16 ** a Python float to float32: round once, keep the dtype)
+        with np.errstate(all="ignore"):
+            r = r.astype(Rd)
     res = result_tensor(r)
     if STATE.enabled and tracks_grad(x):
         G.record(
@@ -2160,7 +2169,7 @@ def sgn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     if not input.is_complex():
         if not input.is_floating_point():  # (never recorded)
             return sign(input, out=out)
-        res = apply_op("SgnBackward0", "sgn_real", ew.sign, (input,))  # sign's values, PyTorch's node
+        res = apply_op("SgnBackward0", "sgn_real", _conv.sign_torch, (input,))  # sign's values
         return res if out is None else write_out(out, res, "sgn")
     res = apply_op("SgnBackward0", "sgn", _sgn_complex, (input,))
     return res if out is None else write_out(out, res, "sgn")

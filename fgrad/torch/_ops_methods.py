@@ -527,7 +527,7 @@ def _bind() -> None:
                 binop = BINOPS.get(spec.name)
                 m[n + "_"] = getattr(tensor_ops, n + "_") if binop is None else _binary_inplace(binop)
     # hand-written ops (composites, PyTorch-only ops, extra keyword arguments)
-    for n in ("rsqrt", "reciprocal", "frac", "relu", "logit", "abs", "square", "round"):
+    for n in ("rsqrt", "reciprocal", "frac", "relu", "logit", "abs", "sign", "square", "round"):
         m[n] = getattr(tensor_ops, n)
         m[n + "_"] = getattr(tensor_ops, n + "_")
     m.update(

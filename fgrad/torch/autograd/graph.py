@@ -129,7 +129,7 @@ class _HookDict(dict):
 
 
 # nodes PyTorch implements by hand in C++: ``name()`` carries the namespace
-_CPP_NODES = frozenset(("CopySlices", "AccumulateGrad"))
+_CPP_NODES = frozenset(("CopySlices", "AccumulateGrad", "CopyBackwards"))
 
 
 class Node:
@@ -315,6 +315,20 @@ def node_class(name: str, base: Any = None) -> Any:
     if cls is None:
         cls = _NODE_CLASSES[key] = type(name, (base,), {"__slots__": ()})
     return cls
+
+
+def relabel(node: Any, name: str) -> None:
+    """Give ``node`` (a recorded ``grad_fn``) the class, so the ``name()``, ``name``: an
+    in-place op computed as its out-of-place op plus a copy shows the op's node as PyTorch does.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> y = torch.ones(1, requires_grad=True) * 2
+        >>> relabel(y.grad_fn, "SgnBackward0"); y.grad_fn.name()
+        'SgnBackward0'
+    """
+    node.__class__ = node_class(name, None if isinstance(node, FnNode) else type(node).__mro__[1])
 
 
 class AccumulateGrad(Node):

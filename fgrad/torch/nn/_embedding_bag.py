@@ -2,8 +2,9 @@
 the per-index rows for ``sum`` and ``mean``.
 
 The bags are read once, on the host, into an `fgrad.ops.resample.AxisMap` over the rows of
-``weight``: bag ``b`` has one tap per member (index, weight 1 for ``sum``, ``1/count`` for
-``mean``; ``padding_idx`` members and the padding of short bags weigh 0).  The forward is one
+``weight``: bag ``b`` has one tap per member (index, weight 1; ``padding_idx`` members and the padding
+of short bags weigh 0), and ``mean`` divides each bag's sum by its count, as PyTorch (a
+product by ``1/count`` rounds differently: ``14 / 3`` against ``14 * (1/3)`` in float32).  The forward is one
 ``resample`` (a gather and a weighted sum) and the weight's gradient is its transposed map,
 which lists for every row the bags that read it: a gather and a weighted sum again, never a
 scatter-add.  ``per_sample_weights`` multiplies the gathered rows (one selection map) before
@@ -185,9 +186,14 @@ def embedding_bag(
             fn_max,
             (weight,),
         )
-    counts = member.sum(axis=1)
-    scale = 1.0 / np.maximum(counts, 1)[:, None] if mode == "mean" else np.ones((bags, 1))
-    table = AxisMap(rows, np.where(member, scale, 0.0), n)
+    table = AxisMap(rows, member.astype(np.float64), n)
+    if mode == "mean":  # PyTorch divides each bag's sum by its count (not a product by 1/count)
+        counts = np.maximum(member.sum(axis=1), 1)[:, None].astype(np.float64)
+
+        def fn_mean(w):
+            return resample(w, table, 0) / counts.astype(w.dtype)
+
+        return defop("EmbeddingBagBackward0", ("embedding_bag_mean", table), fn_mean, (weight,))
 
     def fn(w):
         return resample(w, table, 0)

@@ -43,6 +43,7 @@ from fgrad.nn._activations import normalize_with_rstd as _normalize_with_rstd
 import fgrad.torch._conventions as _conv
 import fgrad.torch._deprecations as _deprecations
 import fgrad.torch._device as _dev
+import fgrad.torch._dispatch as _dispatch
 import fgrad.torch._random as _random
 import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor, _channels_last_strides
@@ -236,7 +237,17 @@ def bilinear(input1: types.Shaped[Tensor, "*batch in1"], input2: types.Shaped[Te
 # activations
 
 
+# the node PyTorch's in-place activations record (they differentiate through the result)
+_INPLACE_NODE = {"HardtanhBackward0": "HardtanhBackward0"}
+
+
 def _act(name: str, key, fn, input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace and _is_concrete(input) and input.is_floating_point() and type(_buf(input)) is np.ndarray:
+        # PyTorch's in-place form: the input's buffer holds the result and its history records
+        # the op (``EluBackward1``...); views and leaves as every in-place op (`apply_inplace`)
+        new = _dispatch.run_forward(key, fn, [input._buf], False)
+        node = _INPLACE_NODE.get(name, name.replace("Backward0", "Backward1"))
+        return _dispatch.apply_inplace(input, node, key, fn, (input,), new)
     x = _float(input)
     out = _defop(name, key, fn, (x,))
     if inplace and not _is_concrete(input):  # traced: the rebound input keeps the derivative
@@ -244,9 +255,7 @@ def _act(name: str, key, fn, input: Tensor, inplace: bool = False) -> Tensor:
         return input
     if inplace:
         with torch.no_grad():
-            input.copy_(out) if not input.requires_grad else None
-        if input.requires_grad:
-            return out
+            input.copy_(out)
         return input
     return out
 
