@@ -72,7 +72,8 @@ loss = lambda p: jnp.mean((gnn(p, x) - targets) ** 2)
 g = jax.grad(loss)(params)
 print("grad norms:", [float(jnp.round(jnp.linalg.norm(w), 5)) for w, _ in g])
 # ties in segment_max share the gradient
-tied = jax.grad(lambda v: jax.ops.segment_max(v, jnp.array([0, 0, 0, 1]), 2).sum())(jnp.array([2.0, 2.0, 1.0, 5.0]))
+tied = jax.grad(lambda v: jax.ops.segment_max(v, jnp.array([0, 0, 0, 1]), 2).sum())(
+    jnp.array([2.0, 2.0, 1.0, 5.0]))
 print("segment_max tie grad:", tied)
 print("segment_prod grad:", jax.grad(lambda v: jax.ops.segment_prod(v, jnp.array([0, 2, 1]), 3,
                                                                     unique_indices=True).sum())(
