@@ -208,3 +208,16 @@ def test_stored_bits_on_the_default_device(dtype, name):
         got_jit = np.asarray(fgrad.jit(f)(fgrad.device_put(x)))
     assert to_hex(got) == row["y"]
     assert to_hex(got_jit) == row["y"]
+
+
+def test_complex_operands_take_numpys_path():
+    """A complex operand of an op with an XLA algorithm but no XLA zero-sign rule (``logistic``,
+    so ``nn.sigmoid``/``silu``) raised: the JAX face bound ``xla_zeros=True``, which only the
+    zero-sign ops take (found by tests/test_jax_dtype_sweep.py in CI)."""
+    z = np.complex64(1 + 1j)
+    want = 1 / (1 + np.exp(-z))
+    for on in (True, None):
+        fgrad.config.update("xla_math", on)
+        got = complex(fgrad.nn.sigmoid(z))
+        assert abs(got - complex(want)) < 1e-6
+        assert fgrad.nn.silu(fnp.asarray([z])).dtype == np.complex64

@@ -441,10 +441,11 @@ def jax_face_bind(prim: Primitive, bind=None):
     if prim.name not in XLA_ZERO_SIGNS and not xla:
         return bind
     prim_bind = prim.bind
+    zero_signs = prim.name in XLA_ZERO_SIGNS
 
     def face_bind(x):
         dt = getattr(x, "dtype", None)
-        if type(x) is complex or (dt is not None and getattr(dt, "kind", None) == "c"):
+        if zero_signs and (type(x) is complex or (dt is not None and getattr(dt, "kind", None) == "c")):
             return prim_bind(x, xla_zeros=True)  # (complex operands need no promotion)
         if xla and flag("xla_math") and (type(x) is float or (dt is not None and dt.kind == "f")) \
                 and not called_from_torch_face():
