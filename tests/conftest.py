@@ -176,6 +176,17 @@ def _keep_the_configured_default_device():
         backends.get_backend(before.backend_name)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _sharding_rules_off_between_modules():
+    """`fgrad.core.sharding_flow` turns on for good once a program places an array over a mesh
+    (jit calls then take the path that records results' shardings); each test module starts as
+    a fresh program does, so the fast-path tests see the fast path."""
+    yield
+    from fgrad.core import sharding_flow
+
+    sharding_flow.live = False
+
+
 # -- failure log (for remote runs that may be cut off before pytest's summary) ----------------
 # FGRAD_FAILURE_LOG=path: each failing test's id and traceback is appended to that file as it
 # happens (by the controlling process under pytest-xdist), so a run killed by a time limit still

@@ -154,7 +154,7 @@ def may_capture_tracer(fn) -> bool:
         >>> def f(w):
         ...     rule = lambda p, t: (p, w)
         ...     return may_capture_tracer(rule)
-        >>> f(1.0), fgrad.jit(f)(1.0)
+        >>> f(1.0), bool(fgrad.jit(f)(1.0))
         (False, True)
     """
     seen: set[int] = set()
