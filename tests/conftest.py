@@ -187,6 +187,30 @@ def _sharding_rules_off_between_modules():
     sharding_flow.live = False
 
 
+# -- programs pinned to the CPU ---------------------------------------------------------------
+# A test marked `cpu_program` only runs a program in a subprocess with FGRAD_BACKEND=cpu (the JAX
+# and PyTorch program rounds: their references are CPU numbers) and compares its output.  The
+# fake device exists only in a process that installs it, so under FGRAD_BACKEND=fake (CI's
+# second pass) such a test would run the very same program again: that pass skips it.  Not so
+# on a GPU machine (FGRAD_BACKEND=cupy): there `torch.cuda.is_available()` is true in the
+# subprocess too and a program may move to the GPU, so the test runs.
+
+
+def fake_default_pass() -> bool:
+    """True when FGRAD_BACKEND makes the fake device fgrad's default device."""
+    return os.environ.get("FGRAD_BACKEND", "").strip().lower().split(":")[0] == "fake"
+
+
+def pytest_collection_modifyitems(config, items):
+    if not fake_default_pass():
+        return
+    skip = pytest.mark.skip(reason="runs its program with FGRAD_BACKEND=cpu: the plain pass's run "
+                                   "(tests/conftest.py, cpu_program)")
+    for item in items:
+        if item.get_closest_marker("cpu_program"):
+            item.add_marker(skip)
+
+
 # -- failure log (for remote runs that may be cut off before pytest's summary) ----------------
 # FGRAD_FAILURE_LOG=path: each failing test's id and traceback is appended to that file as it
 # happens (by the controlling process under pytest-xdist), so a run killed by a time limit still

@@ -122,16 +122,19 @@ def program_tests(programs: Path, names: list, fast: set, rtol_program: dict, mi
     def check(name, bits, alias):
         _check(name, bits, _run(name, bits, alias, programs), expected, rtol_program)
 
+    @pytest.mark.cpu_program
     @pytest.mark.parametrize("name", sorted(fast))
     def test_program_prints_what_jax_prints_32bit(name):
         check(name, "32", alias=True)
 
+    @pytest.mark.cpu_program
     @pytest.mark.slow
     @pytest.mark.parametrize("bits", ["32", "64"])
     @pytest.mark.parametrize("name", names)
     def test_program_prints_what_jax_prints(name, bits):
         check(name, bits, alias=True)
 
+    @pytest.mark.cpu_program
     @pytest.mark.slow
     @pytest.mark.parametrize("bits", ["32", "64"])
     @pytest.mark.parametrize("name", names)

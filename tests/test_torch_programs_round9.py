@@ -120,17 +120,20 @@ def program_tests(programs: Path, names: list, fast: set, min_count: int,
         if name in device_rounding and not rounds_like_numpy():
             pytest.skip(f"{name} prints a value whose form depends on the device's rounding")
 
+    @pytest.mark.cpu_program
     @pytest.mark.parametrize("name", sorted(fast))
     def test_program_prints_what_pytorch_prints(name):
         skip_on_device_rounding(name)
         _check(name, _run(name, programs=programs), stored(name), "PyTorch 2.13 (stored)")
 
+    @pytest.mark.cpu_program
     @pytest.mark.slow
     @pytest.mark.parametrize("name", names)
     def test_every_program_prints_what_pytorch_prints(name):
         skip_on_device_rounding(name)
         _check(name, _run(name, programs=programs), stored(name), "PyTorch 2.13 (stored)")
 
+    @pytest.mark.cpu_program
     @pytest.mark.slow
     @pytest.mark.parametrize("name", names)
     def test_program_prints_what_live_pytorch_prints(name):
