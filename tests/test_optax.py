@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 optax = pytest.importorskip("optax")
+pytestmark = pytest.mark.cpu_program  # every test runs a program with FGRAD_BACKEND=cpu
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TOUR = ROOT / "tests" / "optax_programs" / "optax_tour.py"
