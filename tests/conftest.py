@@ -18,6 +18,10 @@ os.environ["JAX_PLATFORMS"] = "cpu"
 if "jax" in sys.modules:  # a plugin imported it first: its backends are not chosen yet
     sys.modules["jax"].config.update("jax_platforms", "cpu")
 # -- end peers ------------------------------------------------------------------------------
+# PYTEST_ADDOPTS configures this run (.ci/run gives it pytest-xdist's -n there): the pytest runs
+# that tests start in subprocesses (optax's test files, the alias's pytest plugin) are not this
+# run and get their own options, so they do not inherit it.
+os.environ.pop("PYTEST_ADDOPTS", None)
 
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, Phase, settings  # noqa: E402
