@@ -31,6 +31,20 @@ def _python_blocks(page: pathlib.Path) -> list[str]:
 @pytest.mark.parametrize("page", [p for p in PAGES if _python_blocks(p)],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_code_blocks_run(page, tmp_path, monkeypatch):
+    from fgrad._config import LIMIT_DEFAULTS
+
+    # a page may change fgrad's cache bounds (docs/memory.md does): put them back after it,
+    # whatever runs next (pytest-xdist runs the tests in another order)
+    before = {k: fgrad.config.read(k) for k in LIMIT_DEFAULTS}
+    try:
+        _run_code_blocks(page, tmp_path, monkeypatch)
+    finally:
+        for k, v in before.items():
+            if fgrad.config.read(k) != v:
+                fgrad.config.update(k, None if v == LIMIT_DEFAULTS[k] else v)
+
+
+def _run_code_blocks(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)          # pages may write files (checkpoints, plots)
     module = types.ModuleType(f"docs_{page.stem.replace('-', '_')}")   # a real module, so pickle
     monkeypatch.setitem(sys.modules, module.__name__, module)          # finds the page's classes
@@ -52,6 +66,15 @@ def test_code_blocks_run(page, tmp_path, monkeypatch):
                     if e.name not in OPTIONAL_MODULES:
                         raise
                     pytest.skip(f"{name} needs {e.name} (a test extra: pip install -e '.[test]')")
+
+
+def test_a_page_that_changes_cache_bounds_leaves_them_as_it_found_them(tmp_path, monkeypatch):
+    """docs/memory.md sets ``jit_scratch_bytes`` to 8 MB: run after it (as pytest-xdist may),
+    tests/test_bounded_memory.py read 8 MB where the default is 64 MB."""
+    from fgrad._config import LIMIT_DEFAULTS
+
+    test_code_blocks_run(ROOT / "docs" / "memory.md", tmp_path, monkeypatch)
+    assert {k: fgrad.config.read(k) for k in LIMIT_DEFAULTS} == LIMIT_DEFAULTS
 
 
 def test_every_page_is_in_the_site_navigation():
