@@ -264,3 +264,210 @@ def test_staged_custom_vjp_jaxpr_names_the_rules():
     f, _ = _counted_vjp_sin(fgrad, fnp)
     text = str(fgrad.make_jaxpr(f)(1.0))
     assert "fwd=fwd" in text and "bwd=bwd" in text
+
+
+# --- jnp.linspace / logspace / histogram edges: JAX's bits -----------------------------------
+
+# (dtype, start, stop, num, endpoint, {index: JAX's value as float.hex}): JAX 0.10.2 on x86-64
+LINSPACE_BITS = [('float64',
+  0.3,
+  1.7,
+  7,
+  True,
+  {0: '0x1.3333333333333p-2',
+   1: '0x1.1111111111111p-1',
+   2: '0x1.8888888888888p-1',
+   3: '0x1.0000000000000p+0',
+   4: '0x1.3bbbbbbbbbbbcp+0',
+   5: '0x1.7777777777777p+0',
+   6: '0x1.b333333333333p+0'}),
+ ('float64',
+  -2.5,
+  13.25,
+  50,
+  True,
+  {1: '-0x1.16db6db6db6dcp+1',
+   2: '-0x1.db6db6db6db6ep+0',
+   3: '-0x1.8924924924926p+0',
+   16: '0x1.5249249249248p+1',
+   25: '0x1.6249249249248p+2',
+   41: '0x1.55b6db6db6db6p+3',
+   45: '0x1.7edb6db6db6dap+3',
+   47: '0x1.936db6db6db6dp+3',
+   48: '0x1.9db6db6db6db6p+3'}),
+ ('float64',
+  0.001,
+  -7.7,
+  33,
+  False,
+  {1: '-0x1.dbe17757b10f1p-3',
+   2: '-0x1.dce79c34e029bp-2',
+   3: '-0x1.65ef3e5ef3e5fp-1',
+   11: '-0x1.4872b020c49bap+1',
+   16: '-0x1.ddccfc7669610p+1',
+   24: '-0x1.6661ee7fb8819p+2',
+   28: '-0x1.a21fa6a1fa6a2p+2',
+   30: '-0x1.bffe82b31b5e6p+2',
+   31: '-0x1.ceedf0bbabd89p+2'}),
+ ('float32',
+  0.30000001192092896,
+  1.7000000476837158,
+  11,
+  True,
+  {0: '0x1.3333340000000p-2',
+   1: '0x1.c28f5c0000000p-2',
+   2: '0x1.28f5c40000000p-1',
+   3: '0x1.70a3d80000000p-1',
+   4: '0x1.b851ec0000000p-1',
+   5: '0x1.0000000000000p+0',
+   6: '0x1.23d70a0000000p+0',
+   7: '0x1.47ae140000000p+0',
+   8: '0x1.6b851e0000000p+0',
+   9: '0x1.8f5c2a0000000p+0',
+   10: '0x1.b333340000000p+0'}),
+ ('float32',
+  -4.099999904632568,
+  9.899999618530273,
+  100,
+  False,
+  {1: '-0x1.fae1480000000p+1',
+   2: '-0x1.e8f5c40000000p+1',
+   3: '-0x1.d70a3e0000000p+1',
+   33: '0x1.0a3d680000000p-1',
+   50: '0x1.7333300000000p+1',
+   91: '0x1.147ae00000000p+3',
+   95: '0x1.2666640000000p+3',
+   97: '0x1.2f5c280000000p+3',
+   98: '0x1.33d7080000000p+3'}),
+ ('float64',
+  0.1,
+  0.9,
+  300,
+  True,
+  {1: '0x1.a48f278e4c5f4p-4',
+   2: '0x1.af84b582ff24ep-4',
+   3: '0x1.ba7a4377b1ea7p-4',
+   100: '0x1.7861434bdbb29p-2',
+   150: '0x1.00af58df4b2c6p-1',
+   291: '0x1.c1d73ed81a073p-1',
+   295: '0x1.c75205d2736a0p-1',
+   297: '0x1.ca0f694fa01b6p-1',
+   298: '0x1.cb6e1b0e36741p-1'}),
+ ('float32',
+  -1.2999999523162842,
+  2.9000000953674316,
+  500,
+  False,
+  {1: '-0x1.4aa64c0000000p+0',
+   2: '-0x1.487fca0000000p+0',
+   3: '-0x1.46594a0000000p+0',
+   166: '0x1.82a9ba0000000p-4',
+   250: '0x1.9999a00000000p-1',
+   491: '0x1.6985f20000000p+1',
+   495: '0x1.6dd2f40000000p+1',
+   497: '0x1.6ff9740000000p+1',
+   498: '0x1.710cb40000000p+1'}),
+ ('float64',
+  -3.3,
+  8.1,
+  1001,
+  True,
+  {1: '-0x1.a4f0d844d013ap+1',
+   2: '-0x1.a37b4a2339c0ep+1',
+   3: '-0x1.a205bc01a36e2p+1',
+   333: '0x1.fc1bda5119ce1p-2',
+   500: '0x1.3333333333333p+1',
+   992: '0x1.004816f0068dbp+3',
+   996: '0x1.01bda5119ce07p+3',
+   998: '0x1.02786c226809dp+3',
+   999: '0x1.02d5cfaacd9e8p+3'})]
+
+
+@pytest.mark.parametrize("case", range(len(LINSPACE_BITS)))
+def test_linspace_bits_are_jaxs(case):
+    """fgrad computed ``start + k * step`` (NumPy's formula): the last bit differed from JAX
+    in most draws. JAX's values come from XLA's CPU code for ``start * (1 - step) + stop *
+    step`` (a reciprocal, a reassociated product and fused multiply-adds; see
+    `fgrad.numpy._creation._xla_linspace`). Eager and jit give the same bits."""
+    dt, a, b, num, endpoint, want = LINSPACE_BITS[case]
+    a, b = np.dtype(dt).type(a), np.dtype(dt).type(b)
+    eager = np.asarray(fnp.linspace(a, b, num, endpoint=endpoint))
+    staged = np.asarray(fgrad.jit(lambda s, e: fnp.linspace(s, e, num, endpoint=endpoint))(a, b))
+    assert eager.dtype == np.dtype(dt) and eager.shape == (num,)
+    assert {i: float(eager[i]).hex() for i in want} == want
+    assert eager.tobytes() == staged.tobytes()
+    jnp = pytest.importorskip("jax.numpy")
+    import jax
+    jax.config.update("jax_enable_x64", True)
+    assert np.asarray(jnp.linspace(a, b, num, endpoint=endpoint)).tobytes() == eager.tobytes()
+
+
+def test_linspace_random_draws_match_jax():
+    """200 seeded draws (float32/float64, 2..3000 points, both endpoint modes): every one bit
+    for bit JAX's (the stored cases above hold without JAX)."""
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+    jax.config.update("jax_enable_x64", True)
+    rng = np.random.default_rng(19)
+    for i in range(200):
+        dt = (np.float32, np.float64)[i % 2]
+        a, b = (rng.standard_normal(2) * 10.0 ** rng.integers(-3, 4)).astype(dt)
+        num = int(rng.integers(0, 60)) if i % 4 else int(rng.integers(60, 3000))
+        endpoint = bool(rng.integers(0, 2))
+        want = np.asarray(jnp.linspace(a, b, num, endpoint=endpoint))
+        got = np.asarray(fnp.linspace(a, b, num, endpoint=endpoint))
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (dt, a, b, num, endpoint)
+
+
+@face
+def test_linspace_edge_cases(name, jax, jnp, lax):
+    """retstep, num 0/1, integer dtype (floored), array endpoints on several axes (JAX's
+    numbers, stored)."""
+    out, step = jnp.linspace(0.3, 1.7, 1, retstep=True)
+    assert out.tolist() == [0.3] and np.isnan(step)
+    out, step = jnp.linspace(0.3, 1.7, 1, endpoint=False, retstep=True)
+    assert out.tolist() == [0.3] and float(step) == 1.4
+    assert jnp.linspace(0.3, 1.7, 0).shape == (0,)
+    assert jnp.linspace(-3.7, 12.2, 9, dtype=jnp.int32).tolist() == [-4, -2, 0, 2, 4, 6, 8, 10, 12]
+    out, step = jnp.linspace(0.3, 1.7, 11, endpoint=False, retstep=True)
+    assert float(step).hex() == "0x1.04a7904a7904ap-3"
+    assert [float(x).hex() for x in (out[1], out[7])] == ["0x1.b586fb586fb58p-2", "0x1.30df6b0df6b0ep+0"]
+    a = jnp.asarray([0.25, -1.5, 3.0])
+    b = jnp.asarray([[1.0], [2.0]])
+    assert jnp.linspace(a, b, 5).shape == (5, 2, 3)
+    assert jnp.linspace(a, b, 5, axis=1).shape == (2, 5, 3)
+    assert jnp.linspace(a, b, 5, axis=-1).shape == (2, 3, 5)
+    np.testing.assert_array_equal(jnp.linspace(a, b, 5, axis=1)[1, :, 1], [-1.5, -0.625, 0.25, 1.125, 2.0])
+
+
+@face
+def test_linspace_gradient_in_its_endpoints(name, jax, jnp, lax):
+    """d sum(linspace(a, b, n)) / da = sum(1 - k/div), / db = sum(k/div) (+1 with the
+    endpoint): analytic."""
+    def total(a, b):
+        return jnp.linspace(a, b, 7).sum()
+
+    ga, gb = jax.grad(total, argnums=(0, 1))(0.5, 2.0)
+    np.testing.assert_allclose([ga, gb], [3.5, 3.5], rtol=1e-15)
+    ga, gb = jax.jit(jax.grad(lambda a, b: jnp.linspace(a, b, 4, endpoint=False).sum(), argnums=(0, 1)))(
+        0.5, 2.0)
+    np.testing.assert_allclose([ga, gb], [2.5, 1.5], rtol=1e-15)
+
+
+@face
+def test_histogram_edges_and_logspace_bits(name, jax, jnp, lax):
+    """Histogram bin edges are ``linspace(lo, hi, bins + 1)`` in JAX: fgrad's own ``lo + k *
+    step`` differed in the last bit (with ``range=``); logspace is ``base ** linspace``
+    (fgrad used NumPy's logspace)."""
+    x = jnp.asarray(np.linspace(0, 1, 50) ** 2)
+    edges = jnp.histogram(x, bins=10, range=(0.1, 0.77))[1]
+    assert [float(v).hex() for v in edges] == [
+        "0x1.999999999999ap-4", "0x1.5604189374bc7p-3", "0x1.df3b645a1cac2p-3", "0x1.34395810624dep-2",
+        "0x1.78d4fdf3b645bp-2", "0x1.bd70a3d70a3d8p-2", "0x1.010624dd2f1abp-1", "0x1.2353f7ced9169p-1",
+        "0x1.45a1cac083128p-1", "0x1.67ef9db22d0e6p-1", "0x1.8a3d70a3d70a4p-1"]
+    assert [float(v).hex() for v in jnp.logspace(0.3, 1.7, 6)] == [
+        "0x1.fec982d5bb8afp+0", "0x1.e6a4761d69f9cp+1", "0x1.cfa396736bce0p+2", "0x1.b9b914367a5e7p+3",
+        "0x1.a4d7c6e611008p+4", "0x1.90f3253c017a0p+5"]
+    assert [float(v).hex() for v in jnp.logspace(jnp.float32(0.3), jnp.float32(1.7), 6)] == [
+        "0x1.fec9840000000p+0", "0x1.e6a47a0000000p+1", "0x1.cfa3980000000p+2", "0x1.b9b9140000000p+3",
+        "0x1.a4d7c40000000p+4", "0x1.90f3280000000p+5"]

@@ -23,6 +23,9 @@ from typing import Callable
 import numpy as np
 
 from ..core import narrow_floats
+from ..core.inexact import to_inexact_dtype
+from ..core.x64_mode import requested_dtype
+from ._dtypes import result_type
 from ..core.array import Array, Tracer, get_aval
 from ..transforms.batching import vmap
 import fgrad.numpy._building_blocks as fnp
@@ -302,34 +305,20 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
     start, stop = fnp.asarray(start), fnp.asarray(stop)
     if get_aval(start).dtype.kind == "c" or get_aval(stop).dtype.kind == "c":
         raise NotImplementedError("fgrad.numpy.geomspace: complex endpoints are not supported")
-    dt = (
-        np.result_type(get_aval(start).dtype, get_aval(stop).dtype, np.float64)
-        if dtype is None
-        else np.dtype(dtype)
-    )
-    start, stop = fnp.astype(start, np.float64), fnp.astype(stop, np.float64)
+    if dtype is None:
+        dt = np.dtype(to_inexact_dtype(result_type(start, stop)))
+    else:
+        dt = requested_dtype(dtype, "geomspace")
+    work = np.dtype(to_inexact_dtype(dt))
+    start, stop = fnp.astype(start, work), fnp.astype(stop, work)
     for v in (start, stop):
         if not isinstance(v, Tracer):
             if bool(fnp.any(fnp.equal(v, 0))):
                 raise ValueError("fgrad.numpy.geomspace: geometric sequence cannot include zero")
+    # JAX's formula: sign(start) * 10 ** linspace(log10(start/sign), log10(stop/sign))
     sign = fnp.sign(start)
-    lo, hi = fnp.log10(fnp.abs(start)), fnp.log10(fnp.abs(stop))
-    out = fnp.power(10.0, fnp.linspace(lo, hi, num, endpoint=endpoint, axis=0))
-    nd = get_aval(out).ndim
-    if num > 0:
-        first = (
-            fnp.reshape(fnp.abs(start), (1,) + get_aval(out).shape[1:])
-            if nd > 1
-            else fnp.reshape(fnp.abs(start), (1,))
-        )
-        parts = [fnp.broadcast_to(first, (1,) + get_aval(out).shape[1:])]
-        if endpoint and num > 1:
-            last = fnp.broadcast_to(fnp.abs(stop), get_aval(out).shape[1:])[None]
-            parts += [out[1:-1], last]
-        else:
-            parts.append(out[1:])
-        out = fnp.concatenate(parts, axis=0)
-    out = fnp.multiply(out, sign)
+    out = sign * fnp.logspace(fnp.log10(start / sign), fnp.log10(stop / sign), num, endpoint=endpoint,
+                              base=10.0, dtype=work, axis=0)
     if axis != 0:
         out = fnp.moveaxis(out, 0, axis)
     return fnp.astype(out, dt)
