@@ -471,3 +471,38 @@ def test_histogram_edges_and_logspace_bits(name, jax, jnp, lax):
     assert [float(v).hex() for v in jnp.logspace(jnp.float32(0.3), jnp.float32(1.7), 6)] == [
         "0x1.fec9840000000p+0", "0x1.e6a47a0000000p+1", "0x1.cfa3980000000p+2", "0x1.b9b9140000000p+3",
         "0x1.a4d7c40000000p+4", "0x1.90f3280000000p+5"]
+
+
+# --- found by tools/jax_fuzz.py ---------------------------------------------------------------
+
+@face
+def test_shift_of_a_python_int_under_jit_keeps_the_array_dtype(name, jax, jnp, lax):
+    """``jit(left_shift)(2, int32 array)``: the Python int is a weakly typed tracer under
+    jit, which fgrad promoted as int64 (the result was int64; eager gave int32)."""
+    x = jnp.asarray(np.arange(3, dtype=np.int32))
+    for out in (jax.jit(jnp.left_shift)(2, x), jax.jit(jnp.right_shift)(x, 1), jnp.left_shift(2, x)):
+        assert out.dtype == np.int32 and not out.weak_type
+    assert jax.jit(jnp.left_shift)(2, x).tolist() == [2, 4, 8]
+    both = jnp.left_shift(2, 3)
+    assert int(both) == 16 and both.dtype == np.int64 and both.weak_type
+
+
+@face
+def test_max_with_initial_over_an_empty_axis(name, jax, jnp, lax):
+    """``max``/``min`` with ``initial`` over a zero-size axis is ``initial`` (fgrad raised
+    NumPy's "zero-size array" ValueError), so softmax/log_softmax/logsumexp of an empty
+    array work, as in JAX."""
+    assert jnp.max(jnp.zeros(0), 0, keepdims=True, initial=-np.inf).tolist() == [-np.inf]
+    assert jnp.max(jnp.ones((2, 0)), 1, initial=3.0).tolist() == [3.0, 3.0]
+    out = jnp.min(jnp.ones((2, 0), np.int32), 1, initial=3)
+    assert out.tolist() == [3, 3] and out.dtype == np.int32
+    assert jax.jit(lambda x: jnp.max(x, 1, initial=-1.0))(jnp.ones((2, 0))).tolist() == [-1.0, -1.0]
+    with pytest.raises(ValueError):
+        jnp.max(jnp.zeros(0))
+    assert float(jax.scipy.special.logsumexp(jnp.zeros(0))) == -np.inf
+    lse = jax.scipy.special.logsumexp(jnp.zeros(0, np.int32))
+    assert float(lse) == -np.inf and lse.dtype == np.float32  # (int32 -> float32, JAX)
+    for f in (jax.nn.softmax, jax.nn.log_softmax):
+        out = f(jnp.zeros((0,)))
+        assert out.shape == (0,) and out.dtype == np.float64
+    assert jax.nn.softmax(jnp.zeros((2, 0), np.complex64)).shape == (2, 0)

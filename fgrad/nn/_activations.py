@@ -370,7 +370,7 @@ def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
     if where is None:
         return _softmax(x, axes)
     x_safe = _masked(x, where, -np.inf)  # masked entries get an exact 0 gradient (as JAX)
-    x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True))
+    x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True, initial=-np.inf))
     unnormalized = fnp.exp(fnp.subtract(x_safe, x_max))
     unnormalized = _masked(unnormalized, where, 0.0)
     result = fnp.divide(unnormalized, fnp.sum(unnormalized, axes, keepdims=True))
@@ -378,7 +378,7 @@ def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
 
 
 def _softmax_value(x, axes: tuple):
-    x_max = _stop_gradient(fnp.max(x, axes, keepdims=True))
+    x_max = _stop_gradient(fnp.max(x, axes, keepdims=True, initial=-np.inf))
     unnormalized = fnp.exp(fnp.subtract(x, x_max))
     return fnp.divide(unnormalized, _sum_keep(unnormalized, axes))
 
@@ -409,14 +409,14 @@ def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
     # masked entries are replaced before any arithmetic, so their gradient is exactly 0 even
     # where a row is masked out entirely (its -inf - -inf would otherwise send NaN back)
     x_safe = _masked(x, where, -np.inf)
-    x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True))
+    x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True, initial=-np.inf))
     shifted = fnp.subtract(x_safe, x_max)
     lse = fnp.log(fnp.sum(_masked(fnp.exp(shifted), where, 0.0), axes, keepdims=True))
     return _masked(fnp.subtract(shifted, lse), where, -np.inf)
 
 
 def _log_softmax_value(x, axes: tuple):
-    x_max = _stop_gradient(fnp.max(x, axes, keepdims=True))
+    x_max = _stop_gradient(fnp.max(x, axes, keepdims=True, initial=-np.inf))
     shifted = fnp.subtract(x, x_max)
     return fnp.subtract(shifted, fnp.log(_sum_keep(fnp.exp(shifted), axes)))
 
@@ -450,7 +450,7 @@ def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepd
     else:
         a = _inexact(a)
     axes = _red_axes(a, axis)
-    amax = fnp.max(_masked(a, where, -np.inf), axes, keepdims=True)
+    amax = fnp.max(_masked(a, where, -np.inf), axes, keepdims=True, initial=-np.inf)
     amax = _stop_gradient(fnp.where(fnp.isfinite(amax), amax, 0.0))
     exp_a = fnp.exp(fnp.subtract(a, amax))
     if b is not None:
