@@ -506,3 +506,19 @@ def test_max_with_initial_over_an_empty_axis(name, jax, jnp, lax):
         out = f(jnp.zeros((0,)))
         assert out.shape == (0,) and out.dtype == np.float64
     assert jax.nn.softmax(jnp.zeros((2, 0), np.complex64)).shape == (2, 0)
+
+
+def test_nan_to_num_of_a_python_int_is_an_array():
+    """``nan_to_num(3)`` returned the Python int itself (an int64 value in 32-bit mode, found
+    by tools/jax_fuzz.py); JAX returns a weakly typed Array of the default integer dtype."""
+    out = fnp.nan_to_num(3)
+    assert isinstance(out, fgrad.Array) and out.dtype == np.int64 and out.weak_type
+    assert repr(fnp.nan_to_num(True)) == "Array(True, dtype=bool)"
+    fgrad.config.update("jax_enable_x64", False)
+    try:
+        out = fnp.nan_to_num(3)
+        assert out.dtype == np.int32 and out.weak_type
+    finally:
+        fgrad.config.update("jax_enable_x64", True)
+    jnp = pytest.importorskip("jax.numpy")
+    assert repr(jnp.nan_to_num(True)) == "Array(True, dtype=bool)"
