@@ -31,6 +31,7 @@ from ..transforms.batching import vmap
 import fgrad.numpy._building_blocks as fnp
 
 __all__ = [
+    "logspace",
     "array_equiv",
     "copy",
     "resize",
@@ -291,6 +292,27 @@ def block(arrays: ArrayLike | Sequence[Any]) -> Array:
     return build(arrays, 0) if depth else fnp.array(arrays, copy=True)
 
 
+def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, base: ArrayLike = 10.0,
+             dtype: DTypeLike | None = None, axis: int = 0) -> Array:
+    """``base ** linspace(start, stop, num)``, as JAX computes it (the power of the
+    `linspace` values in the endpoints' inexact dtype, then cast to ``dtype``).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.logspace(0.0, 2.0, 3)
+    Array([  1.,  10., 100.], dtype=float64)
+    """
+    if dtype is None:
+        ends = [e if hasattr(e, "dtype") or isinstance(e, (int, float, complex)) else np.asarray(e)
+                for e in (start, stop)]
+        dtype = np.dtype(to_inexact_dtype(result_type(*ends)))
+    else:
+        dtype = requested_dtype(dtype, "logspace")
+    work = np.dtype(to_inexact_dtype(dtype))
+    start, stop = fnp.asarray(start).astype(work), fnp.asarray(stop).astype(work)
+    lin = fnp.linspace(start, stop, num, endpoint=endpoint, axis=axis)
+    return fnp.astype(fnp.power(base, lin), dtype)
+
+
 def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
               dtype: DTypeLike | None = None, axis: int = 0) -> Array:
     """``numpy.geomspace``: ``num`` numbers spaced evenly on a log scale from ``start`` to
@@ -317,7 +339,7 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
                 raise ValueError("fgrad.numpy.geomspace: geometric sequence cannot include zero")
     # JAX's formula: sign(start) * 10 ** linspace(log10(start/sign), log10(stop/sign))
     sign = fnp.sign(start)
-    out = sign * fnp.logspace(fnp.log10(start / sign), fnp.log10(stop / sign), num, endpoint=endpoint,
+    out = sign * logspace(fnp.log10(start / sign), fnp.log10(stop / sign), num, endpoint=endpoint,
                               base=10.0, dtype=work, axis=0)
     if axis != 0:
         out = fnp.moveaxis(out, 0, axis)

@@ -509,29 +509,6 @@ def _placer(*operands):
     return lambda h: wrap(be.from_host(h, dev))
 
 
-def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, base: ArrayLike = 10.0,
-             dtype: DTypeLike | None = None, axis: int = 0) -> Array:
-    """``base ** linspace(start, stop, num)``, as JAX computes it (the power of the
-    `linspace` values in the endpoints' inexact dtype, then cast to ``dtype``).
-
-    >>> import fgrad.numpy as fnp
-    >>> fnp.logspace(0.0, 2.0, 3)
-    Array([  1.,  10., 100.], dtype=float64)
-    """
-    import fgrad.numpy as fnp  # (the package imports this module)
-
-    if dtype is None:
-        ends = [e if hasattr(e, "dtype") or isinstance(e, (int, float, complex)) else np.asarray(e)
-                for e in (start, stop)]
-        dtype = np.dtype(_to_inexact_dtype(result_type(*ends)))
-    else:
-        dtype = requested_dtype(dtype, "logspace")
-    work = np.dtype(_to_inexact_dtype(dtype))
-    start, stop = fnp.asarray(start).astype(work), fnp.asarray(stop).astype(work)
-    lin = linspace(start, stop, num, endpoint=endpoint, axis=axis)
-    return convert_element_type(fnp.power(base, lin), dtype)
-
-
 def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *,
         device: Device | str | None = None) -> Array:
     return _on_device(lambda: _make("eye", N, M, k, dtype=dtype or float), device)
