@@ -523,3 +523,24 @@ def test_nan_to_num_of_a_python_int_is_an_array():
         fgrad.config.update("jax_enable_x64", True)
     jnp = pytest.importorskip("jax.numpy")
     assert repr(jnp.nan_to_num(True)) == "Array(True, dtype=bool)"  # (JAX's, stored above)
+
+
+def test_may_capture_tracer_reads_slots():
+    """A rule that reaches a traced value through an object with ``__slots__`` (the PyTorch
+    shim's Tensor holds its buffer in a slot) must be traced where it is staged; deferring
+    it kept the shim's saved tensors' tracers past their trace (``torch.compile`` of an
+    ``autograd.Function`` could not stage its backward)."""
+    from fgrad.transforms.custom_call import may_capture_tracer
+
+    class Box:
+        __slots__ = ("v",)
+
+        def __init__(self, v):
+            self.v = v
+
+    def f(x):
+        box = Box(x)
+        return may_capture_tracer(lambda p, t: (box, p))
+
+    assert f(1.0) is False
+    assert bool(fgrad.jit(f)(1.0)) is True

@@ -183,7 +183,23 @@ def may_capture_tracer(fn) -> bool:
             stack.extend((obj.func, obj.args, obj.keywords))
         elif not isinstance(obj, (type, types.ModuleType, types.BuiltinFunctionType)):
             stack.extend(getattr(obj, "__dict__", {}).values())
+            stack.extend(_slot_values(obj))  # (a shim Tensor holds its traced buffer in a slot)
     return False
+
+
+def _slot_values(obj) -> list:
+    """The values of ``obj``'s ``__slots__`` attributes (of every class in its MRO)."""
+    out = []
+    for klass in type(obj).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name in ("__dict__", "__weakref__"):
+                continue
+            try:
+                out.append(getattr(obj, name))
+            except AttributeError:
+                pass
+    return out
 
 
 _LEAF_TYPES = (int, float, complex, str, bytes, bool, np.ndarray, np.generic, ArrayImpl)
