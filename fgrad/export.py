@@ -39,7 +39,7 @@ from .core.primitive import PRIMITIVES
 from .core.shape_poly import DimExpr, SymbolicScope, is_symbolic_dim, symbolic_shape, variables_of
 from .ops.control_flow import Branch
 from .transforms.jit_primitive import Closed
-from .transforms.custom_call import materialize_rule, rule_key
+from .transforms.custom_call import materialize_rule, materialize_vjp_rules, rule_key
 from .tree_util import flatten_one_level, tree_flatten, tree_map, tree_structure, tree_unflatten
 
 __all__ = ["DisabledSafetyCheck", "Exported", "SerializationError", "SymbolicScope",
@@ -751,6 +751,15 @@ def _encode_jaxpr(jaxpr: Jaxpr) -> dict:
                 doc["eqns"].append({"prim": name, "in": [use(v) for v in invars], "params": enc,
                                     "out": [define(v) for v in e.outvars]})
                 continue
+        if name == "custom_vjp_call" and params["lazy_vjp"] is not None:
+            # rules JAX-like deferred until differentiation: traced now, so they are written
+            traced = materialize_vjp_rules(params, [v.aval for v in invars[sum(params["n_consts"]):]])
+            if traced is None:
+                raise SerializationError(
+                    "fgrad.export: the custom_vjp rules of "
+                    f"{params['fun'].name} cannot be written: they keep residuals that are not "
+                    "arrays, or reach a traced value. Return arrays as residuals.")
+            params = traced
         if name == "custom_jvp_call" and params["lazy_jvp"] is not None:
             # a custom_jvp function called inside its own rule holds the rule as a Python
             # function: written as a call of its primal program (its derivative -- needed for

@@ -270,6 +270,7 @@ NOT_WRAPPERS = {
     "float_power": "pow after converting both operands to float64 (complex128)",
     "polyadd": "add after zero-padding the shorter coefficient array (1-D only)",
     "polysub": "sub after zero-padding the shorter coefficient array (1-D only)",
+    "logspace": "pow of a linspace (JAX's formula), not an elementwise function of its operands",
 }
 
 

@@ -152,8 +152,11 @@ def _fn_name(f) -> _Name:
 @rule("custom_vjp_call")
 def _custom_vjp(p, outs):
     fun = p["fun"]
-    shown = {"name": _fn_name(fun), "call_jaxpr": fun, "fwd": _fn_name(p.get("fwd")),
-             "bwd": _fn_name(p.get("bwd")), "symbolic_zeros": p.get("symbolic_zeros", False)}
+    lazy = p.get("lazy_vjp")  # rules still Python (deferred until differentiated)
+    fwd = p.get("fwd") or (lazy and lazy.fwd)
+    bwd = p.get("bwd") or (lazy and getattr(lazy.bwd, "__wrapped__", lazy.bwd))
+    shown = {"name": _fn_name(fun), "call_jaxpr": fun, "fwd": _fn_name(fwd),
+             "bwd": _fn_name(bwd), "symbolic_zeros": p.get("symbolic_zeros", False)}
     n_consts = p.get("n_consts") or (0,)
     if n_consts[0]:
         shown["num_consts"] = n_consts[0]

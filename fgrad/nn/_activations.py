@@ -360,6 +360,13 @@ def _masked(x, where, fill):
     return x if where is None else fnp.where(where, x, fill)
 
 
+def _neg_inf_for(x):
+    """JAX's ``initial=-inf`` of the softmaxes' maximum (an empty axis gives -inf, not an
+    error), for inexact ``x`` only: fgrad's ``max`` promotes ``initial`` where JAX casts it
+    to the operand's dtype, so an integer operand gets none (its dtype stays)."""
+    return -np.inf if _dtype_kind(_get_aval(x).dtype) in "fc" else None
+
+
 def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
             where: ArrayLike | None = None) -> Inexact[Array, "*shape"]:
     """``exp(x) / sum(exp(x))`` along ``axis`` (an int or tuple), computed with the maximum
@@ -370,7 +377,7 @@ def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
     if where is None:
         return _softmax(x, axes)
     x_safe = _masked(x, where, -np.inf)  # masked entries get an exact 0 gradient (as JAX)
-    x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True))
+    x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True, initial=_neg_inf_for(x_safe)))
     unnormalized = fnp.exp(fnp.subtract(x_safe, x_max))
     unnormalized = _masked(unnormalized, where, 0.0)
     result = fnp.divide(unnormalized, fnp.sum(unnormalized, axes, keepdims=True))
@@ -378,7 +385,7 @@ def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
 
 
 def _softmax_value(x, axes: tuple):
-    x_max = _stop_gradient(fnp.max(x, axes, keepdims=True))
+    x_max = _stop_gradient(fnp.max(x, axes, keepdims=True, initial=_neg_inf_for(x)))
     unnormalized = fnp.exp(fnp.subtract(x, x_max))
     return fnp.divide(unnormalized, _sum_keep(unnormalized, axes))
 
@@ -409,14 +416,14 @@ def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
     # masked entries are replaced before any arithmetic, so their gradient is exactly 0 even
     # where a row is masked out entirely (its -inf - -inf would otherwise send NaN back)
     x_safe = _masked(x, where, -np.inf)
-    x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True))
+    x_max = _stop_gradient(fnp.max(x_safe, axes, keepdims=True, initial=_neg_inf_for(x_safe)))
     shifted = fnp.subtract(x_safe, x_max)
     lse = fnp.log(fnp.sum(_masked(fnp.exp(shifted), where, 0.0), axes, keepdims=True))
     return _masked(fnp.subtract(shifted, lse), where, -np.inf)
 
 
 def _log_softmax_value(x, axes: tuple):
-    x_max = _stop_gradient(fnp.max(x, axes, keepdims=True))
+    x_max = _stop_gradient(fnp.max(x, axes, keepdims=True, initial=_neg_inf_for(x)))
     shifted = fnp.subtract(x, x_max)
     return fnp.subtract(shifted, fnp.log(_sum_keep(fnp.exp(shifted), axes)))
 
@@ -450,7 +457,7 @@ def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepd
     else:
         a = _inexact(a)
     axes = _red_axes(a, axis)
-    amax = fnp.max(_masked(a, where, -np.inf), axes, keepdims=True)
+    amax = fnp.max(_masked(a, where, -np.inf), axes, keepdims=True, initial=-np.inf)
     amax = _stop_gradient(fnp.where(fnp.isfinite(amax), amax, 0.0))
     exp_a = fnp.exp(fnp.subtract(a, amax))
     if b is not None:

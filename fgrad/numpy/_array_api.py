@@ -4,7 +4,7 @@ the shift/invert aliases and `nextafter`/`diff`.
 
 >>> import fgrad.numpy as fnp
 >>> fnp.isdtype(fnp.float32, "real floating"), fnp.bitwise_left_shift(fnp.asarray(1), 3)
-(True, Array(8, dtype=int64))
+(True, Array(8, dtype=int64, weak_type=True))
 """
 
 from __future__ import annotations
@@ -116,13 +116,27 @@ def to_device(x: ArrayLike, device: str | Device | None, /, *, stream: None = No
     return device_put(x, device)
 
 
+def _weak_int(x) -> bool:
+    """A Python int, or a weakly typed integer value (a Python int that became a tracer
+    under `jit`): it takes the other operand's dtype, as JAX's weak types do."""
+    if isinstance(x, int):
+        return True
+    try:
+        av = get_aval(x)
+    except TypeError:
+        return False
+    return bool(av.weak_type) and _dtype_kind(av.dtype) in "iu"
+
+
 def _integer_operands(name: str, x1, x2):
-    """Both operands as arrays of their promoted integer dtype; a Python int takes the
-    other operand's dtype (the array API's scalar rule)."""
-    scalar1, scalar2 = isinstance(x1, int), isinstance(x2, int)
+    """Both operands as arrays of their promoted integer dtype; a Python int (or a weakly
+    typed integer) takes the other operand's dtype (the array API's scalar rule, JAX's weak
+    types); two of them stay weakly typed."""
+    scalar1, scalar2 = _weak_int(x1), _weak_int(x2)
     if scalar1 and scalar2:
-        x1 = asarray(x1)
-        scalar1 = False
+        x1, x2 = asarray(x1), asarray(x2)  # (Python ints become weak arrays)
+        d1 = get_aval(x1).dtype
+        return x1, x2 if get_aval(x2).dtype == d1 else convert_element_type(x2, d1)
     arrays = [x for x, sc in ((x1, scalar1), (x2, scalar2)) if not sc]
     for x in arrays:
         dt = get_aval(x).dtype
@@ -131,8 +145,10 @@ def _integer_operands(name: str, x1, x2):
     dt = np.result_type(*(get_aval(x).dtype for x in arrays))
 
     def cast(x, scalar):
-        if scalar:
+        if scalar and isinstance(x, int):
             return asarray(np.asarray(x, dtype=dt))
+        if scalar:  # a weakly typed integer value: the other operand's dtype, strongly typed
+            return convert_element_type(x, dt)
         return x if get_aval(x).dtype == dt else convert_element_type(x, dt)
 
     return cast(x1, scalar1), cast(x2, scalar2)

@@ -23,11 +23,15 @@ from typing import Callable
 import numpy as np
 
 from ..core import narrow_floats
+from ..core.inexact import to_inexact_dtype
+from ..core.x64_mode import requested_dtype
+from ._dtypes import result_type
 from ..core.array import Array, Tracer, get_aval
 from ..transforms.batching import vmap
 import fgrad.numpy._building_blocks as fnp
 
 __all__ = [
+    "logspace",
     "array_equiv",
     "copy",
     "resize",
@@ -288,6 +292,27 @@ def block(arrays: ArrayLike | Sequence[Any]) -> Array:
     return build(arrays, 0) if depth else fnp.array(arrays, copy=True)
 
 
+def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, base: ArrayLike = 10.0,
+             dtype: DTypeLike | None = None, axis: int = 0) -> Array:
+    """``base ** linspace(start, stop, num)``, as JAX computes it (the power of the
+    `linspace` values in the endpoints' inexact dtype, then cast to ``dtype``).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.logspace(0.0, 2.0, 3)
+    Array([  1.,  10., 100.], dtype=float64)
+    """
+    if dtype is None:
+        ends = [e if hasattr(e, "dtype") or isinstance(e, (int, float, complex)) else np.asarray(e)
+                for e in (start, stop)]
+        dtype = np.dtype(to_inexact_dtype(result_type(*ends)))
+    else:
+        dtype = requested_dtype(dtype, "logspace")
+    work = np.dtype(to_inexact_dtype(dtype))
+    start, stop = fnp.asarray(start).astype(work), fnp.asarray(stop).astype(work)
+    lin = fnp.linspace(start, stop, num, endpoint=endpoint, axis=axis)
+    return fnp.astype(fnp.power(base, lin), dtype)
+
+
 def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
               dtype: DTypeLike | None = None, axis: int = 0) -> Array:
     """``numpy.geomspace``: ``num`` numbers spaced evenly on a log scale from ``start`` to
@@ -302,34 +327,20 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
     start, stop = fnp.asarray(start), fnp.asarray(stop)
     if get_aval(start).dtype.kind == "c" or get_aval(stop).dtype.kind == "c":
         raise NotImplementedError("fgrad.numpy.geomspace: complex endpoints are not supported")
-    dt = (
-        np.result_type(get_aval(start).dtype, get_aval(stop).dtype, np.float64)
-        if dtype is None
-        else np.dtype(dtype)
-    )
-    start, stop = fnp.astype(start, np.float64), fnp.astype(stop, np.float64)
+    if dtype is None:
+        dt = np.dtype(to_inexact_dtype(result_type(start, stop)))
+    else:
+        dt = requested_dtype(dtype, "geomspace")
+    work = np.dtype(to_inexact_dtype(dt))
+    start, stop = fnp.astype(start, work), fnp.astype(stop, work)
     for v in (start, stop):
         if not isinstance(v, Tracer):
             if bool(fnp.any(fnp.equal(v, 0))):
                 raise ValueError("fgrad.numpy.geomspace: geometric sequence cannot include zero")
+    # JAX's formula: sign(start) * 10 ** linspace(log10(start/sign), log10(stop/sign))
     sign = fnp.sign(start)
-    lo, hi = fnp.log10(fnp.abs(start)), fnp.log10(fnp.abs(stop))
-    out = fnp.power(10.0, fnp.linspace(lo, hi, num, endpoint=endpoint, axis=0))
-    nd = get_aval(out).ndim
-    if num > 0:
-        first = (
-            fnp.reshape(fnp.abs(start), (1,) + get_aval(out).shape[1:])
-            if nd > 1
-            else fnp.reshape(fnp.abs(start), (1,))
-        )
-        parts = [fnp.broadcast_to(first, (1,) + get_aval(out).shape[1:])]
-        if endpoint and num > 1:
-            last = fnp.broadcast_to(fnp.abs(stop), get_aval(out).shape[1:])[None]
-            parts += [out[1:-1], last]
-        else:
-            parts.append(out[1:])
-        out = fnp.concatenate(parts, axis=0)
-    out = fnp.multiply(out, sign)
+    out = sign * logspace(fnp.log10(start / sign), fnp.log10(stop / sign), num, endpoint=endpoint,
+                              base=10.0, dtype=work, axis=0)
     if axis != 0:
         out = fnp.moveaxis(out, 0, axis)
     return fnp.astype(out, dt)

@@ -13,6 +13,7 @@ Rules that need a NumPy constant (an identity, a triangular mask, an index array
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 from ..typing import Array, ArrayLike, Axis, DTypeLike, Shape
@@ -36,8 +37,8 @@ from ..core.constants import float_  # noqa: F401
 from ..core.constants import like as _like
 from ..core.constants import make_on_default_device as _make
 from ..core.constants import shape_tuple as _shape_tuple
-from ..ops.elementwise import add, convert_element_type, floor, mul, strip_weak
-from ..ops.shape import broadcast_in_dim, broadcast_to, moveaxis, reshape
+from ..ops.elementwise import convert_element_type, floor, mul, strip_weak
+from ..ops.shape import broadcast_in_dim, broadcast_to, reshape
 from ..core.trace import state
 from ..transforms.staging import StagingTrace
 from ..ops.structural import concatenate
@@ -315,6 +316,8 @@ def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
              dtype: DTypeLike | None = None, axis: Axis = 0, *, device: Device | str | None = None) -> Array:
     """``num`` evenly spaced values from ``start`` to ``stop`` (NumPy's rules), on ``device``;
     without ``dtype``, in the endpoints' inexact dtype (JAX's: int8 endpoints give float32).
+    The values are JAX's on the CPU, bit for bit in float32/float64 in nearly all cases
+    (`_xla_linspace`).
 
     >>> import fgrad.numpy as fnp
     >>> fnp.linspace(0.0, 1.0, 3)
@@ -322,37 +325,172 @@ def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
     """
     if device is not None:
         return _on_device(lambda: linspace(start, stop, num, endpoint, retstep, dtype, axis), device)
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
     if dtype is None:
         ends = [e if hasattr(e, "dtype") or isinstance(e, (int, float, complex)) else np.asarray(e)
                 for e in (start, stop)]
-        dtype = _to_inexact_dtype(result_type(*ends))
+        dtype = np.dtype(_to_inexact_dtype(result_type(*ends)))
+    else:
+        dtype = requested_dtype(dtype, "linspace")
+    work = np.dtype(_to_inexact_dtype(dtype))
+    div = num - 1 if endpoint else num
     if isinstance(start, Tracer) or isinstance(stop, Tracer):
-        # Staged in the endpoints' inexact dtype (the steps as a constant of that dtype, not a
-        # float64 one that would promote float32/float16 endpoints), then cast to ``dtype``.
-        work = np.dtype(_to_inexact_dtype(dtype))
-        start, stop = convert_element_type(start, work), convert_element_type(stop, work)
-        n = num - 1 if endpoint else num
         like = start if isinstance(start, Tracer) else stop
-        ends = np.broadcast_shapes(get_aval(start).shape, get_aval(stop).shape)
-        # array endpoints: the steps run along a new leading axis, moved to ``axis`` below
-        fractions = (np.arange(num, dtype=float) / max(n, 1)).reshape((num,) + (1,) * len(ends))
-        out = add(start, mul(constant_like(fractions.astype(work), like), (stop - start)))
-        if ends and axis % (len(ends) + 1) != 0:
-            out = moveaxis(out, 0, axis)
-        if np.dtype(dtype) != work:
-            out = convert_element_type(floor(out) if np.issubdtype(dtype, np.integer) else out, dtype)
+        start, stop = convert_element_type(start, work), convert_element_type(stop, work)
+        out = _xla_linspace(_TracedMath(like), start, stop, num, endpoint, work, axis)
+        if dtype != work:
+            out = convert_element_type(floor(out) if dtype.kind in "iu" else out, dtype)
         if not retstep:
             return out
         # NumPy's and JAX's step: NaN when there is no step (one value, endpoint included)
         nan = constant_like(np.array(np.nan, work), like)
-        return out, (stop - start) / n if n else mul(stop - start, nan)
-    res = np.linspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint, retstep=retstep,
-                      dtype=dtype, axis=axis)
-    place = _placer(start, stop)
-    if retstep:  # JAX's step: an array in the computation's (inexact) dtype
-        step = np.asarray(res[1]).astype(_to_inexact_dtype(dtype))
-        return place(res[0]), place(step)
-    return place(res)
+        if not div:
+            return out, mul(stop - start, nan)
+        return out, (stop - start) / constant_like(np.array(div, work), like)
+    s_h, e_h = np.asarray(start).astype(work), np.asarray(stop).astype(work)
+    with np.errstate(all="ignore"):
+        out = _xla_linspace(_HOST_MATH, s_h, e_h, num, endpoint, work, axis)
+        if dtype != work:
+            out = (np.floor(out) if dtype.kind in "iu" else out).astype(dtype)
+        place = _placer(start, stop)
+        if not retstep:
+            return place(np.asarray(out))
+        delta = (e_h - s_h) / work.type(div) if div else (e_h - s_h) * work.type(np.nan)
+    return place(np.asarray(out)), place(np.asarray(delta, work))
+
+
+class _HostMath:
+    """The few operations `_xla_linspace` needs, on NumPy arrays."""
+
+    @staticmethod
+    def const(v):
+        return v
+
+    where = staticmethod(np.where)
+    isfinite = staticmethod(np.isfinite)
+    concatenate = staticmethod(np.concatenate)
+    reshape = staticmethod(np.reshape)
+    broadcast_to = staticmethod(np.broadcast_to)
+
+
+_HOST_MATH = _HostMath()
+
+
+class _TracedMath:
+    """The same operations on fgrad values (traced endpoints), constants placed like ``like``."""
+
+    def __init__(self, like) -> None:
+        self.like = like
+
+    def const(self, v):
+        return constant_like(np.asarray(v), self.like)
+
+    @staticmethod
+    def where(c, x, y):
+        from ..ops.elementwise import select
+        return select(c, x, y)
+
+    @staticmethod
+    def isfinite(x):
+        from ..ops.elementwise import isfinite
+        return isfinite(x)
+
+    @staticmethod
+    def concatenate(xs, axis):
+        return concatenate(list(xs), axis)
+
+    reshape = staticmethod(reshape)
+    broadcast_to = staticmethod(broadcast_to)
+
+
+# XLA's CPU code for JAX's ``start * (1 - step) + stop * step`` (``step = iota * (1/div)``, the
+# division folded into a reciprocal) with scalar endpoints (``stop * step`` reassociated to
+# ``iota * (stop/div)``; array endpoints keep the formula as written, not fused):
+# below these sizes the loop is unrolled over constant ``iota`` (``1 - step`` folded without
+# a fused multiply-add, ``iota = 1`` multiplies folded away); from them on it is vectorized
+# (``1 - step`` fused) with a scalar remainder of ``div % lanes`` elements (not fused); up to
+# 33 steps the ``iota = 1`` element is ``fma(start, 1 - r, stop r)``.
+# Measured on JAX 0.10.2 (x86-64): float32 from 224 steps, 8 lanes; float64 from 176, 16.
+_XLA_LINSPACE_LOOP = {np.dtype(np.float32): (224, 8), np.dtype(np.float64): (176, 16)}
+
+
+def _fma(m, a, b, c, dt):
+    """``a * b + c`` rounded once (Dekker's exact product, Knuth's two-sum) in ``dt`` with the
+    operations of ``m``; where the splitting overflows (huge values) or the inputs are not
+    finite, the plain ``a * b + c``."""
+    split = dt.type(134217729.0 if dt == np.float64 else 4097.0)
+    p = a * b
+    ca = split * a
+    ah = ca - (ca - a)
+    al = a - ah
+    cb = split * b
+    bh = cb - (cb - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)
+    low = t + e
+    fused = m.where(low == dt.type(0), s, s + low)
+    return m.where(m.isfinite(fused), fused, s)
+
+
+def _xla_linspace(m, s, e, num: int, endpoint: bool, cd, axis: int):
+    """JAX's ``linspace`` of endpoints ``s``/``e`` (already in the computation dtype ``cd``)
+    as XLA's CPU code computes it (`_XLA_LINSPACE_LOOP`): ``(1 - k r)`` with ``r = 1/div``,
+    then ``fma(k, e r, s (1 - k r))``; ``stop`` itself as the last value (``endpoint``).
+    Other dtypes (complex, 16-bit floats): JAX's formula in ``cd`` arithmetic."""
+    cd = np.dtype(cd)
+    bshape = list(np.broadcast_shapes(np.shape(s), np.shape(e)))
+    ax = len(bshape) + axis + 1 if axis < 0 else axis
+    if not 0 <= ax <= len(bshape):
+        raise ValueError(f"fgrad.numpy.linspace: axis {axis} is out of bounds for the {len(bshape) + 1}-d "
+                         "result")
+    b1 = bshape[:ax] + [1] + bshape[ax:]
+    s = m.reshape(m.broadcast_to(s, tuple(bshape)), tuple(b1))
+    e = m.reshape(m.broadcast_to(e, tuple(bshape)), tuple(b1))
+    div = num - 1 if endpoint else num
+    if num == 0:
+        return m.const(np.zeros(bshape[:ax] + [0] + bshape[ax:], cd))
+    if num == 1:
+        return s
+    rd = {np.dtype(np.complex64): np.dtype(np.float32),
+          np.dtype(np.complex128): np.dtype(np.float64)}.get(cd, cd)
+    ishape = [1] * len(b1)
+    ishape[ax] = div
+    k = np.arange(div, dtype=rd).reshape(ishape)
+    r = rd.type(1) / rd.type(div)
+    loop = None if int(np.prod(bshape)) > 1 else _XLA_LINSPACE_LOOP.get(cd)
+    if loop is None:  # JAX's formula as written (XLA's code for array endpoints)
+        step = (k * r).astype(cd)
+        out = s * m.const((cd.type(1) - step).astype(cd)) + e * m.const(step)
+    else:
+        threshold, lanes = loop
+        one = np.ones_like(k)
+        with np.errstate(all="ignore"):
+            om = one - k * r
+            if div >= threshold:  # the vector loop's part: ``1 - k r`` fused
+                main = div - div % lanes
+                fused = _fma(_HOST_MATH, -k, np.full_like(k, r), one, rd)
+                om = np.where(np.arange(div).reshape(ishape) < main, fused, om)
+        t1 = s * m.const(om)
+        er = e * m.const(np.asarray(r, cd))
+        full = tuple(np.broadcast_shapes(tuple(ishape), tuple(b1)))
+        kk = m.const(np.broadcast_to(k, full).copy())
+        out = _fma(m, kk, m.broadcast_to(er, full), m.broadcast_to(t1, full), cd)
+        if 1 < div < 34:  # the fully unrolled code's ``iota = 1``: ``fma(s, 1 - r, e r)``
+            second = _fma(m, m.broadcast_to(s, tuple(b1)), m.const(np.full(b1, om.reshape(-1)[1], cd)),
+                          er, cd)
+            mask = np.zeros(full, bool)
+            idx = [slice(None)] * len(full)
+            idx[ax] = 1
+            mask[tuple(idx)] = True
+            out = m.where(m.const(mask), m.broadcast_to(second, full), out)
+    if endpoint:
+        out = m.concatenate([out, e], ax)
+    return out
 
 
 def _placer(*operands):
@@ -369,12 +507,6 @@ def _placer(*operands):
         return wrap
     dev = default_device()
     return lambda h: wrap(be.from_host(h, dev))
-
-
-def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True, base: ArrayLike = 10.0,
-             dtype: DTypeLike | None = None) -> Array:
-    return _placer(start, stop)(np.logspace(np.asarray(start), np.asarray(stop), num, endpoint=endpoint,
-                                            base=base, dtype=dtype))
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *,

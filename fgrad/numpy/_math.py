@@ -344,6 +344,7 @@ def array_equal(a: ArrayLike, b: ArrayLike, equal_nan: bool = False) -> Array:
 
 def nan_to_num(x: ArrayLike, nan: ArrayLike = 0.0, posinf: ArrayLike | None = None,
                neginf: ArrayLike | None = None) -> Array:
+    x = asarray(x)  # an Array also for integer/bool input (a Python int stays weak: JAX)
     dt = get_aval(x).dtype
     if dtype_kind(dt) not in "fc":
         return x

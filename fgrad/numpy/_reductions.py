@@ -12,7 +12,7 @@ from ..core.narrow_floats import bfloat16
 from ..core.inexact import to_inexact_dtype
 
 from ..core.array import Array, Tracer, get_aval
-from ..core.constants import constant_like
+from ..core.constants import constant_like, full_like
 from ..ops import reductions as reduction_ops
 from ..ops.elementwise import BY_RECIPROCAL_DTYPES, div_p
 from ..ops.elementwise import (add, conj, convert_element_type, div, gt, lattice_pair, maximum, minimum, mul,
@@ -81,7 +81,15 @@ def _reduce(prim_fn, name):
             a = _mask(a, where, {"sum": 0, "prod": 1}.get(name, initial), name)
         elif name in ("max", "min") and builtins.any(av.shape[i] == 0 for i in axes) and initial is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
-        res = prim_fn(a, axes) if axes else a
+        if name in ("max", "min") and builtins.any(av.shape[i] == 0 for i in axes):
+            # nothing to reduce: every result is ``initial`` (JAX's -inf for softmax's maximum)
+            kept = tuple(d for i, d in enumerate(av.shape) if i not in axes)
+            if isinstance(initial, (bool, int, float, np.generic)):
+                res = full_like(a, initial, shape=kept)
+            else:
+                res = broadcast_in_dim(convert_element_type(initial, get_aval(a).dtype), kept, ())
+        else:
+            res = prim_fn(a, axes) if axes else a
         if name in ("sum", "prod"):
             # NumPy's accumulator: `dtype` when given, else bools and ints narrower than the
             # platform int become int64 (uint64 for unsigned) -- also with no axes to reduce

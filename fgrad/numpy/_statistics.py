@@ -226,9 +226,7 @@ def histogram_bin_edges(a: ArrayLike, bins: int | ArrayLike = 10, range: Sequenc
     same = fnp.equal(lo, hi)
     lo = fnp.where(same, fnp.subtract(lo, 0.5), lo)
     hi = fnp.where(same, fnp.add(hi, 0.5), hi)
-    step = fnp.divide(fnp.subtract(hi, lo), nbins)
-    edges = fnp.add(fnp.multiply(fnp.arange(nbins + 1, dtype=dt), step), lo)
-    return fnp.concatenate([edges[:-1], fnp.reshape(hi, (1,))])
+    return fnp.linspace(lo, hi, nbins + 1, dtype=dt)  # (JAX's edges, bit for bit)
 
 
 def _bin_index(values, edges):

@@ -200,7 +200,8 @@ def _check_jvp_rule_output(name: str, primals_out, tangents_out) -> None:
 
 def _check_bwd_output(name: str, diff_args, in_cts) -> None:
     """The bwd rule returns one cotangent (or None) per differentiable argument, each with
-    that argument's structure and shapes."""
+    that argument's structure and shapes; ``diff_args`` holds ``(structure, leaf avals)``
+    per argument."""
     if not isinstance(in_cts, (tuple, list)) or len(in_cts) != len(diff_args):
         got = (f"a {type(in_cts).__name__} of length {len(in_cts)}" if isinstance(in_cts, (tuple, list))
                else f"a {type(in_cts).__name__}")
@@ -209,10 +210,9 @@ def _check_bwd_output(name: str, diff_args, in_cts) -> None:
             f"differentiable argument of the primal function ({len(diff_args)}), but got {got}. "
             "Return e.g. `(ct_x,)` for a single argument."
         )
-    for i, (arg, c) in enumerate(zip(diff_args, in_cts)):
+    for i, ((arg_tree, arg_leaves), c) in enumerate(zip(diff_args, in_cts)):
         if c is None:
             continue
-        arg_leaves, arg_tree = tree_flatten(arg)
         ct_leaves, ct_tree = tree_flatten(c)
         if arg_tree != ct_tree:
             raise TypeError(
@@ -242,11 +242,12 @@ def _check_bwd_output(name: str, diff_args, in_cts) -> None:
 def _split_nondiff(args, nondiff_argnums):
     nondiff = tuple(args[i] for i in nondiff_argnums)
     diff = tuple(a for i, a in enumerate(args) if i not in nondiff_argnums)
+    n_args = len(args)  # (``merge`` must not hold the arguments: a staged call keeps it)
 
     def merge(d):
         it = iter(d)
         nd = iter(nondiff)
-        return [next(nd) if i in nondiff_argnums else next(it) for i in range(len(args))]
+        return [next(nd) if i in nondiff_argnums else next(it) for i in range(n_args)]
 
     return nondiff, diff, merge
 
@@ -426,17 +427,28 @@ class custom_vjp:
             out_tree.append(t)
             return leaves, res
 
+        # the rules hold the arguments' types, never the arguments: a staged call keeps them
+        # as Python until it is differentiated (JAX's laziness), long after its tracers end
+        diff_avals = []  # per argument: (structure, leaf avals)
+        for arg in diff:
+            leaves_, tree_ = tree_flatten(arg)
+            diff_avals.append((tree_, [get_aval(x) for x in leaves_]))
+
         def flat_bwd(res, cts):
             ct = tree_unflatten(out_tree[-1], list(cts))
             in_cts = self.bwd(*nondiff, res, ct)
-            _check_bwd_output(self.__name__, tree_unflatten(tree, flat), in_cts)
+            _check_bwd_output(self.__name__, diff_avals, in_cts)
+            place = cts[0] if len(cts) else None
+
+            def zero(av):  # the zero cotangent of an argument, on the cotangents' device
+                return zeros(av.shape, av.dtype) if place is None else zeros_like(place, av.dtype, av.shape)
+
             leaves = []
-            for arg, c in zip(diff, in_cts):
-                arg_leaves, arg_tree = tree_flatten(arg)
+            for (_, arg_leaves), c in zip(diff_avals, in_cts):
                 if c is None:
-                    leaves.extend(zeros_like(a) for a in arg_leaves)
+                    leaves.extend(zero(a) for a in arg_leaves)
                 else:
-                    leaves.extend(zeros_like(a) if is_float0(ct) or isinstance(ct, SymbolicZero) else ct
+                    leaves.extend(zero(a) if is_float0(ct) or isinstance(ct, SymbolicZero) else ct
                                   for a, ct in zip(arg_leaves, tree_flatten(c)[0]))
             return leaves
 

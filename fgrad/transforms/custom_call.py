@@ -35,7 +35,7 @@ from ..core.trace import new_trace, state
 from ..ops.shape import bdim_to_front
 from ..tree_util import flatten_arrays as tree_flatten, tree_unflatten
 from .batching import vmap
-from .custom import NO_FORWARD_MODE
+from .custom import NO_FORWARD_MODE, PERTURBED
 from .jit_primitive import JIT_HINT, Closed, jit_p
 from .jvp_trace import JVPTrace, JVPTracer
 from .staging import CUSTOM_CALL_STAGING, StagingTrace
@@ -183,7 +183,23 @@ def may_capture_tracer(fn) -> bool:
             stack.extend((obj.func, obj.args, obj.keywords))
         elif not isinstance(obj, (type, types.ModuleType, types.BuiltinFunctionType)):
             stack.extend(getattr(obj, "__dict__", {}).values())
+            stack.extend(_slot_values(obj))  # (a shim Tensor holds its traced buffer in a slot)
     return False
+
+
+def _slot_values(obj) -> list:
+    """The values of ``obj``'s ``__slots__`` attributes (of every class in its MRO)."""
+    out = []
+    for klass in type(obj).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name in ("__dict__", "__weakref__"):
+                continue
+            try:
+                out.append(getattr(obj, name))
+            except AttributeError:
+                pass
+    return out
 
 
 _LEAF_TYPES = (int, float, complex, str, bytes, bool, np.ndarray, np.generic, ArrayImpl)
@@ -286,13 +302,45 @@ class _OpaqueResiduals(Exception):
 
 def stage_custom_vjp(fun, fwd, bwd, args, out_tree_hint=None):
     """Record a `custom_vjp` call (flat ``fun``/``fwd``/``bwd`` of `custom_vjp.__call__`)
-    in the current staging trace as a `custom_vjp_call` equation."""
+    in the current staging trace as a `custom_vjp_call` equation.  As JAX, the rules stay
+    Python (``lazy_vjp``) until the call is differentiated, unless they reach a traced value
+    of the enclosing trace (then they are traced here, with that value as an operand)."""
     key = getattr(bwd, "__wrapped__", bwd)
     if any(k is key for k in _RULES_BEING_TRACED):
         return fun(*args)  # ``fwd``/``bwd`` calls its own function: inlined
     avals = [get_aval(a) for a in args]
     fun_p, fun_consts = _trace(fun, avals, f"custom_vjp function {_name(fun)}")
-    out_avals = [v.aval for v in fun_p.jaxpr.outvars]
+    if not (may_capture_tracer(fwd) or may_capture_tracer(bwd)):
+        return custom_vjp_call_p.bind(*fun_consts, *args, fun=fun_p, fwd=None, bwd=None,
+                                      lazy_vjp=LazyVJP(fwd, bwd), n_consts=(len(fun_consts), 0, 0))
+    traced = _trace_vjp_rules(fwd, bwd, avals, [v.aval for v in fun_p.jaxpr.outvars])
+    if traced is None:
+        return fun(*args)
+    fwd_p, fwd_consts, bwd_p, bwd_consts = traced
+    return custom_vjp_call_p.bind(*fun_consts, *fwd_consts, *bwd_consts, *args, fun=fun_p, fwd=fwd_p,
+                                  bwd=bwd_p, lazy_vjp=None,
+                                  n_consts=(len(fun_consts), len(fwd_consts), len(bwd_consts)))
+
+
+class LazyVJP:
+    """The Python rules of a staged `custom_vjp` call, kept until it is differentiated:
+    ``fwd(*args) -> (outs, residuals)`` and ``bwd(residuals, cts) -> cotangents`` (the flat
+    rules of `custom_vjp.__call__`).  Compared by identity, as the functions."""
+
+    __slots__ = ("fwd", "bwd")
+
+    def __init__(self, fwd, bwd) -> None:
+        self.fwd, self.bwd = fwd, bwd
+
+    def __repr__(self) -> str:
+        return f"LazyVJP({_name(self.fwd)}, {_name(self.bwd)})"
+
+
+def _trace_vjp_rules(fwd, bwd, avals, out_avals):
+    """``fwd`` and ``bwd`` traced into programs over (captured values, args) and (captured
+    values, residuals, cotangents): ``(fwd program, consts, bwd program, consts)``; None when
+    the residuals are not arrays (a Python object holding the fwd's values)."""
+    key = getattr(bwd, "__wrapped__", bwd)
     res_tree: list = []
 
     def flat_fwd(*xs):
@@ -310,9 +358,7 @@ def stage_custom_vjp(fun, fwd, bwd, args, out_tree_hint=None):
     try:
         fwd_p, fwd_consts = _trace(flat_fwd, avals, f"custom_vjp fwd {_name(fwd)}")
     except _OpaqueResiduals:
-        # residuals that are not arrays (a Python object holding the fwd's values) cannot be
-        # outputs of a traced fwd: the call is inlined (the rule is not kept in the program)
-        return fun(*args)
+        return None
     finally:
         _RULES_BEING_TRACED.pop()
     n_out = len(out_avals)
@@ -325,14 +371,37 @@ def stage_custom_vjp(fun, fwd, bwd, args, out_tree_hint=None):
 
     _RULES_BEING_TRACED.append(key)  # a bwd may call its own function (odeint's does)
     try:
-        bwd_p, bwd_consts = _trace(flat_bwd, res_avals + out_avals, f"custom_vjp bwd {_name(bwd)}")
+        bwd_p, bwd_consts = _trace(flat_bwd, res_avals + list(out_avals), f"custom_vjp bwd {_name(bwd)}")
     finally:
         _RULES_BEING_TRACED.pop()
-    return custom_vjp_call_p.bind(*fun_consts, *fwd_consts, *bwd_consts, *args, fun=fun_p, fwd=fwd_p,
-                                  bwd=bwd_p, n_consts=(len(fun_consts), len(fwd_consts), len(bwd_consts)))
+    return fwd_p, fwd_consts, bwd_p, bwd_consts
 
 
-def _vjp_call_impl(xp, *bufs, fun, fwd, bwd, n_consts):
+def materialize_vjp_rules(params, arg_avals):
+    """The parameters of a `custom_vjp_call` whose rules are still Python with both traced
+    into programs over constants, for writers of programs that must keep the rules without
+    Python (`fgrad.export`); None when the rules are not deferred, reach a traced value, or
+    keep residuals that are not arrays."""
+    lazy = params["lazy_vjp"]
+    if lazy is None or any(k is getattr(lazy.bwd, "__wrapped__", lazy.bwd) for k in _RULES_BEING_TRACED):
+        return None
+    traced = _trace_vjp_rules(lazy.fwd, lazy.bwd, list(arg_avals),
+                              [v.aval for v in params["fun"].jaxpr.outvars])
+    if traced is None:
+        return None
+    fwd_p, fwd_consts, bwd_p, bwd_consts = traced
+    if any(isinstance(c, Tracer) for c in fwd_consts + bwd_consts):
+        return None
+
+    def closed(program, consts):
+        j, nc = program.jaxpr, len(consts)
+        return Closed(Jaxpr(list(j.invars[:nc]), list(j.invars[nc:]), j.eqns, j.outvars), consts,
+                      name=program.name)
+
+    return dict(params, fwd=closed(fwd_p, fwd_consts), bwd=closed(bwd_p, bwd_consts), lazy_vjp=None)
+
+
+def _vjp_call_impl(xp, *bufs, fun, fwd, bwd, lazy_vjp, n_consts):
     return _run(fun, xp, list(bufs[:n_consts[0]]) + list(bufs[sum(n_consts):]))
 
 
@@ -340,14 +409,17 @@ custom_vjp_call_p = Primitive("custom_vjp_call", _vjp_call_impl, _jvp_call_abstr
                               multiple_results=True, family="higher-order")
 
 
-def _vjp_call_jvp(primals, tangents, *, fun, fwd, bwd, n_consts):
+def _vjp_call_jvp(primals, tangents, *, fun, fwd, bwd, lazy_vjp, n_consts):
     nf, nw, nb = n_consts
     k = nf + nw + nb
     args, arg_t = list(primals[k:]), list(tangents[k:])
     if all(t is None for t in arg_t):
-        outs = custom_vjp_call_p.bind(*primals, fun=fun, fwd=fwd, bwd=bwd, n_consts=n_consts)
+        outs = custom_vjp_call_p.bind(*primals, fun=fun, fwd=fwd, bwd=bwd, lazy_vjp=lazy_vjp,
+                                      n_consts=n_consts)
         _, t_outs = _jvp_of(fun, list(primals[:nf]) + args, list(tangents[:nf]) + [None] * len(args))
         return outs, t_outs
+    if lazy_vjp is not None:
+        return _lazy_vjp_jvp(lazy_vjp, args, arg_t)
     n_out = len(fun.jaxpr.outvars)
     res = fwd(*primals[nf:nf + nw], *args)
     outs, residuals = res[:n_out], res[n_out:]
@@ -358,7 +430,48 @@ def _vjp_call_jvp(primals, tangents, *, fun, fwd, bwd, n_consts):
     return outs, t_outs
 
 
-def _vjp_call_batch(axis_size, vals, dims, *, fun, fwd, bwd, n_consts):
+def _lazy_vjp_jvp(lazy, args, arg_t):
+    """The JVP of a staged call whose rules are still Python: the user's ``fwd`` runs now
+    (JAX runs it when the call is differentiated) and `custom_vjp_lin` records the linear
+    part, with the residual arrays as operands and the Python ``bwd`` as its transpose."""
+    PERTURBED[0] = [t is not None for t in arg_t]  # (symbolic_zeros: which args are perturbed)
+    try:
+        outs, res = lazy.fwd(*args)
+    finally:
+        PERTURBED[0] = None
+    leaves, res_tree = tree_flatten(res)
+    is_array = []
+    for leaf in leaves:
+        try:
+            get_aval(leaf)
+            is_array.append(True)
+        except TypeError:  # a Python object: kept in the rule (it holds no traced value)
+            if may_capture_tracer(leaf):
+                raise TypeError(
+                    f"custom_vjp fwd rule {_name(lazy.fwd)} returned a residual of type "
+                    f"{type(leaf).__name__} that holds traced values; residuals must be arrays "
+                    "(or pytrees of arrays) when the function is differentiated inside jit, "
+                    "vmap or a loop. Return the arrays themselves as residuals.") from None
+            is_array.append(False)
+    res_arrays = [x for x, a in zip(leaves, is_array) if a]
+    n_res = len(res_arrays)
+    bwd = lazy.bwd
+
+    static = [None if a else x for x, a in zip(leaves, is_array)]  # (never the arrays)
+
+    def lin_bwd(*xs):
+        it = iter(xs[:n_res])
+        full = [next(it) if a else x for x, a in zip(static, is_array)]
+        return list(bwd(tree_unflatten(res_tree, full), list(xs[n_res:])))
+
+    lin_bwd.__wrapped__ = getattr(bwd, "__wrapped__", bwd)
+    arg_t = [zeros_like(p) if t is None else t for p, t in zip(args, arg_t)]
+    t_outs = custom_vjp_lin_p.bind(*res_arrays, *arg_t, bwd=lin_bwd, n_known=n_res,
+                                   out_avals=tuple(get_aval(o) for o in outs))
+    return list(outs), t_outs
+
+
+def _vjp_call_batch(axis_size, vals, dims, *, fun, fwd, bwd, lazy_vjp, n_consts):
     nf, nw, nb = n_consts
     k = nf + nw + nb
     n_out = len(fun.jaxpr.outvars)
@@ -369,6 +482,9 @@ def _vjp_call_batch(axis_size, vals, dims, *, fun, fwd, bwd, n_consts):
 
         def fun_flat(*a):
             return fun(*f_c, *a)
+
+        if lazy_vjp is not None:
+            return state.trace.process_custom_vjp(fun_flat, lazy_vjp.fwd, lazy_vjp.bwd, list(xs[k:]))
 
         def fwd_flat(*a):
             r = fwd(*w_c, *a)
@@ -384,7 +500,7 @@ def _vjp_call_batch(axis_size, vals, dims, *, fun, fwd, bwd, n_consts):
     return outs, [0] * len(outs)
 
 
-def _vjp_call_transpose(cts, *args, fun, fwd, bwd, n_consts):
+def _vjp_call_transpose(cts, *args, fun, fwd, bwd, lazy_vjp, n_consts):
     """A call on linear values: the transpose of its function's program."""
     nf, k = n_consts[0], sum(n_consts)
     ct_in = jit_p.transpose(cts, *args[:nf], *args[k:], closed=fun)
@@ -437,7 +553,8 @@ def _lin_batch(axis_size, vals, dims, *, bwd, n_known, out_avals):
     vals = [bdim_to_front(v, d, axis_size) for v, d in zip(vals, dims)]
     in_avals = [get_aval(v) for v in vals[:n_known]] + [
         ShapedArray((axis_size,) + tuple(a.shape), a.dtype) for a in out_avals]
-    bwd_b, consts = _trace(lambda *xs: vmap(lambda *a: bwd(*a))(*xs), in_avals, f"vmap of {bwd.name}")
+    bwd_b, consts = _trace(lambda *xs: vmap(lambda *a: bwd(*a))(*xs), in_avals,
+                           f"vmap of {getattr(bwd, 'name', None) or _name(bwd)}")
     outs = custom_vjp_lin_p.bind(
         *consts, *vals, bwd=bwd_b, n_known=len(consts) + n_known,
         out_avals=tuple(ShapedArray((axis_size,) + tuple(a.shape), a.dtype) for a in out_avals))

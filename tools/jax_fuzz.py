@@ -1,0 +1,226 @@
+"""Differential fuzzing of fgrad against JAX: the same seeded random inputs through many
+``jnp``/``lax``/``jax.nn``/``jax.scipy.special`` functions on both, compared on dtype, shape,
+weak type and value (within a few ulps for floats), plain, under ``jit``, ``grad`` and
+``vmap``, in 64-bit and 32-bit mode.
+
+Usage::
+
+    python tools/jax_fuzz.py                 # every function, 64-bit and 32-bit mode
+    python tools/jax_fuzz.py --x64 off --only sin,logaddexp --draws 20 --ulps 4
+
+Each difference is printed as one line (mode, function, inputs, what differs); the exit
+status is 1 when any was found. Needs JAX installed. See docs/jax-semantics.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+import warnings
+
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's fgrad
+
+UNARY = {
+    "numpy": ["abs", "negative", "sign", "floor", "ceil", "round", "trunc", "exp", "exp2", "expm1", "log",
+              "log1p", "log2", "log10", "sqrt", "cbrt", "square", "reciprocal", "sin", "cos", "tan", "arcsin",
+              "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "deg2rad",
+              "rad2deg", "sinc", "isfinite", "isnan", "isinf", "signbit", "logical_not", "real", "imag",
+              "conj", "angle", "sum", "prod", "mean", "max", "min", "cumsum", "cumprod", "argmax", "argmin",
+              "sort", "var", "std", "any", "all", "nan_to_num", "fabs", "positive", "i0"],
+    "lax": ["neg", "exp", "log", "tanh", "logistic", "rsqrt", "erf", "erfc", "erf_inv", "lgamma", "digamma",
+            "is_finite", "population_count", "bitwise_not", "sign", "abs", "square", "integer_pow2"],
+    "nn": ["relu", "relu6", "sigmoid", "softplus", "silu", "gelu", "elu", "leaky_relu", "log_sigmoid",
+           "softmax", "log_softmax", "hard_tanh", "celu", "selu", "standardize", "logsumexp", "one_hot3"],
+    "special": ["gammaln", "digamma", "erf", "erfc", "erfinv", "expit", "logit", "ndtr", "ndtri", "log_ndtr",
+                "i0e", "i1e", "entr", "sinc_", "logsumexp", "xlogy_self", "spence"],
+}
+BINARY = {
+    "numpy": ["add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power", "float_power",
+              "mod", "remainder", "fmod", "maximum", "minimum", "fmax", "fmin", "arctan2", "hypot",
+              "logaddexp",
+              "logaddexp2", "copysign", "nextafter", "heaviside", "equal", "not_equal", "less", "greater",
+              "less_equal", "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+              "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "gcd", "lcm", "ldexp_", "where_",
+              "dot", "inner", "outer", "kron", "divmod"],
+    "lax": ["add", "sub", "mul", "div", "rem", "max", "min", "pow", "atan2", "nextafter", "shift_left",
+            "shift_right_logical", "shift_right_arithmetic", "complex_"],
+    "special": ["xlogy", "xlog1py", "betaln", "gammainc", "gammaincc", "zeta", "polygamma_"],
+}
+DTYPES = ["float32", "float64", "int32", "bool", "complex64", "weak_float", "weak_int"]
+SHAPES = [(), (0,), (1,), (3,), (2, 3)]
+
+
+def _resolve(mod, name, ns):
+    """``(function, arity)`` of ``name`` in a face (``mod`` is jax or fgrad)."""
+    if ns == "numpy":
+        f = {"ldexp_": lambda x, y: mod.numpy.ldexp(x, mod.numpy.asarray(y).astype("int32")),
+             "where_": lambda x, y: mod.numpy.where(x > 0, x, y)}.get(name)
+        return f or getattr(mod.numpy, name)
+    if ns == "lax":
+        special = {"integer_pow2": lambda x: mod.lax.integer_pow(x, 2),
+                   "complex_": lambda x, y: mod.lax.complex(x, y)}
+        return special.get(name) or getattr(mod.lax, name)
+    if ns == "nn":
+        if name == "one_hot3":
+            return lambda x: mod.nn.one_hot(x, 3)
+        return getattr(mod.nn, name)
+    sp = mod.scipy.special
+    special = {"sinc_": lambda x: mod.numpy.sinc(x), "xlogy_self": lambda x: sp.xlogy(x, x),
+               "polygamma_": lambda x, y: sp.polygamma(mod.numpy.asarray(x).astype("int32") % 3, y)}
+    return special.get(name) or getattr(sp, name)
+
+
+def _sample(rng, kind: str, shape):
+    """Host values and how to pass them: ``("array", ndarray)`` or ``("weak", python scalar)``."""
+    if kind == "weak_float":
+        return "weak", float(np.round(rng.standard_normal() * 2, 3))
+    if kind == "weak_int":
+        return "weak", int(rng.integers(-3, 4))
+    if kind == "bool":
+        return "array", rng.integers(0, 2, shape).astype(bool)
+    if kind == "int32":
+        return "array", rng.integers(-5, 6, shape).astype(np.int32)
+    x = rng.standard_normal(shape) * 2
+    if kind == "complex64":
+        return "array", (x + 1j * rng.standard_normal(shape)).astype(np.complex64)
+    return "array", x.astype(kind)
+
+
+def _ulps(a, b):
+    """The largest distance in units of ``a``'s last place (inf where NaN/inf patterns differ)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind == "c":
+        return max(_ulps(a.real, b.real), _ulps(a.imag, b.imag))
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    if not np.array_equal(np.isnan(a64), np.isnan(b64)):
+        return np.inf
+    finite = np.isfinite(a64) & np.isfinite(b64)
+    if not np.array_equal(a64[~finite & ~np.isnan(a64)], b64[~finite & ~np.isnan(b64)]):
+        return np.inf
+    if not finite.any():
+        return 0.0
+    spacing = np.spacing(np.abs(a[finite]).astype(a.dtype)).astype(np.float64)
+    tiny = np.finfo(a.dtype).tiny
+    return float(np.max(np.abs(a64[finite] - b64[finite]) / np.maximum(spacing, tiny)))
+
+
+def _run(face, fn, args, mode):
+    if mode == "plain":
+        return fn(*args)
+    if mode == "jit":
+        return face.jit(fn)(*args)
+    if mode == "grad":
+        return face.grad(lambda *a: face.numpy.sum(face.numpy.real(fn(*a))))(*args)
+    if mode == "vmap":
+        return face.vmap(fn)(*args)
+    raise ValueError(mode)
+
+
+def _compare(jax_out, fg_out, ulps):
+    """What differs between JAX's and fgrad's results (None: nothing)."""
+    import jax
+    jl = jax.tree_util.tree_leaves(jax_out)
+    import fgrad
+    fl = fgrad.tree_util.tree_leaves(fg_out)
+    if len(jl) != len(fl):
+        return f"{len(fl)} outputs, JAX {len(jl)}"
+    for j, f in zip(jl, fl):
+        jd, fd = np.dtype(j.dtype), np.dtype(np.asarray(f).dtype)
+        if jd != fd:
+            return f"dtype {fd}, JAX {jd}"
+        if tuple(j.shape) != tuple(np.shape(f)):
+            return f"shape {np.shape(f)}, JAX {tuple(j.shape)}"
+        jw, fw = bool(getattr(j, "weak_type", False)), bool(getattr(f, "weak_type", False))
+        if jw != fw:
+            return f"weak_type {fw}, JAX {jw}"
+        jv, fv = np.asarray(j), np.asarray(f)
+        if jd.kind in "fc":
+            d = _ulps(jv, fv)
+            if d > ulps:
+                return f"values {d:.3g} ulps apart"
+        elif not np.array_equal(jv, fv):
+            return "values differ"
+    return None
+
+
+def fuzz(x64: bool, only=None, draws: int = 3, ulps: float = 2.0, seed: int = 0,
+         modes=("plain", "jit", "grad", "vmap")) -> list[str]:
+    """Run the comparison in one 64-bit mode: the lines describing each difference."""
+    import fgrad
+    import jax
+    jax.config.update("jax_enable_x64", x64)
+    fgrad.config.update("jax_enable_x64", x64)
+    rng = np.random.default_rng(seed)
+    found = []
+    table = [(ns, n, 1) for ns, names in UNARY.items() for n in names]
+    table += [(ns, n, 2) for ns, names in BINARY.items() for n in names]
+    for ns, name, arity in table:
+        if only and name not in only:
+            continue
+        try:
+            jfn, ffn = _resolve(jax, name, ns), _resolve(fgrad, name, ns)
+        except AttributeError as e:
+            found.append(f"x64={x64} {ns}.{name}: missing in one face ({e})")
+            continue
+        for _ in range(draws):
+            kinds = [DTYPES[int(rng.integers(len(DTYPES)))] for _ in range(arity)]
+            shape = SHAPES[int(rng.integers(len(SHAPES)))]
+            host = [_sample(rng, k, shape) for k in kinds]
+            for mode in modes:
+                if mode == "vmap" and (shape == () or all(h[0] == "weak" for h in host)):
+                    continue
+                jargs = [v if how == "weak" else jax.numpy.asarray(v) for how, v in host]
+                fargs = [v if how == "weak" else fgrad.numpy.asarray(v) for how, v in host]
+                if mode == "vmap":  # weak scalars stay unbatched
+                    jargs = [a for a in jargs]
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    try:
+                        jout = _run(jax, jfn, jargs if mode != "vmap" else jargs, mode)
+                        jerr = None
+                    except Exception as e:  # noqa: BLE001 - any JAX error is compared by type
+                        jout, jerr = None, type(e)
+                    try:
+                        fout = _run(fgrad, ffn, fargs, mode)
+                        ferr = None
+                    except Exception as e:  # noqa: BLE001
+                        fout, ferr = None, e
+                what = f"x64={x64} {mode} {ns}.{name}{tuple(kinds)} shape={shape}"
+                if jerr is not None or ferr is not None:
+                    if jerr is None:
+                        found.append(f"{what}: fgrad raised {type(ferr).__name__}: {str(ferr)[:120]}")
+                    elif ferr is None:
+                        found.append(f"{what}: JAX raised {jerr.__name__}, fgrad returned")
+                    elif not isinstance(ferr, jerr) and not issubclass(jerr, type(ferr)):
+                        found.append(f"{what}: fgrad raised {type(ferr).__name__}, JAX {jerr.__name__}")
+                    continue
+                diff = _compare(jout, fout, ulps)
+                if diff:
+                    found.append(f"{what}: {diff}")
+    return found
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--x64", choices=["on", "off", "both"], default="both")
+    p.add_argument("--only", default="", help="comma-separated function names")
+    p.add_argument("--draws", type=int, default=3, help="random input draws per function")
+    p.add_argument("--ulps", type=float, default=2.0, help="float tolerance in ulps")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--modes", default="plain,jit,grad,vmap")
+    a = p.parse_args(argv)
+    only = set(filter(None, a.only.split(",")))
+    found = []
+    for x64 in {"on": [True], "off": [False], "both": [True, False]}[a.x64]:
+        found += fuzz(x64, only, a.draws, a.ulps, a.seed, tuple(a.modes.split(",")))
+    for line in found:
+        print(line)
+    print(f"{len(found)} difference(s)")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
