@@ -40,7 +40,7 @@ print("d gamma / d alpha", jax.grad(lambda a: random.gamma(k_misc, a, shape=(4,)
 
 
 @jax.jit
-def step(params, key, lr=0.01):
+def step(params, key, lr=0.002):
     val, g = jax.value_and_grad(elbo)(params, key)
     return jax.tree.map(lambda p, d: p + lr * d, params, g), val
 
