@@ -18,6 +18,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pytest
+
+import fgrad
+import fgrad.numpy as fnp
 from test_jax_programs_round8 import program_tests
 
 PROGRAMS = Path(__file__).resolve().parent / "jax_programs_round19"
@@ -31,3 +36,50 @@ RTOL_PROGRAM: dict = {}
     test_stored_output_is_live_jax,
     test_every_program_has_stored_outputs_and_no_fgrad_import,
 ) = program_tests(PROGRAMS, NAMES, FAST, RTOL_PROGRAM, 8)
+
+
+# ---- regression tests of what the programs found ----------------------------------------------
+
+# JAX 0.10.2 (x64): random.gumbel(random.key(2), (4,), float64, mode="high") and
+# random.categorical(random.key(3), [0.1, 0.5, -1.0, 2.0], ..., mode=...)
+_GUMBEL_HIGH_F64 = [0.5947775976169221, 1.828664919945607, -0.09185041243418483, 0.5500437621940742]
+_GUMBEL_HIGH_F32 = [-0.023571044206619263, -0.8366512656211853, 1.3416683673858643, -0.7578914761543274]
+_LOGITS = [0.1, 0.5, -1.0, 2.0]
+_CATEGORICAL = {("high", True): [3, 3, 3, 3, 3, 1, 1, 3], ("low", True): [0, 3, 0, 0, 0, 3, 3, 3],
+                ("high", False): [3, 1, 2], ("low", False): [0, 3, 1]}
+
+
+def _draws(random, jnp):
+    g64 = random.gumbel(random.key(2), (4,), jnp.float64, mode="high")
+    g32 = random.gumbel(random.key(2), (4,), jnp.float32, mode="high")
+    cat = {(m, r): random.categorical(random.key(3), jnp.asarray(_LOGITS), shape=(8,) if r else (3,),
+                                      replace=r, mode=m).tolist() for m, r in _CATEGORICAL}
+    return g64, g32, cat
+
+
+def test_gumbel_and_categorical_high_mode_are_jax_draws():
+    """the probe of round 19 (``jax.random.gumbel(key, shape, mode="high")``, real code's
+    high-dynamic-range Gumbel): fgrad's gumbel had no ``mode`` (TypeError), and categorical
+    accepted ``mode="high"`` but drew with "low" -- different classes from JAX's, silently.
+    The draws agree with JAX's within a few ulps (XLA's ``log``/``log1p``)."""
+    import fgrad.random as random
+    with fgrad.enable_x64(True):
+        g64, g32, cat = _draws(random, fnp)
+    # the uniforms are JAX's bit for bit; XLA's log/log1p round differently from NumPy's in the
+    # last bit (docs/jax-programs-round18.md), so the draws agree within a few ulps
+    np.testing.assert_allclose(np.asarray(g64), _GUMBEL_HIGH_F64, rtol=1e-15)
+    np.testing.assert_allclose(np.asarray(g32), _GUMBEL_HIGH_F32, rtol=3e-7)
+    assert cat == _CATEGORICAL
+    with pytest.raises(ValueError, match="mode"):
+        random.gumbel(random.key(0), (2,), mode="medium")
+    with pytest.raises(NotImplementedError, match="highest"):
+        random.gumbel(random.key(0), (2,), np.float32, mode="highest")
+
+
+def test_gumbel_high_mode_live_jax():
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(True):
+        g64, g32, cat = _draws(jax.random, jax.numpy)
+        assert np.asarray(g64).tolist() == _GUMBEL_HIGH_F64
+        assert np.asarray(g32).tolist() == _GUMBEL_HIGH_F32
+        assert cat == _CATEGORICAL

@@ -54,7 +54,8 @@ print("z       ", beta / se)
 v = jnp.array([0.5, -1.0, 2.0, 0.0, 3.0])
 print("cumlogsumexp fwd", lax.cumlogsumexp(v))
 print("cumlogsumexp rev", lax.cumlogsumexp(v, reverse=True))
-print("flip check", bool(jnp.allclose(lax.cumlogsumexp(v, reverse=True), jnp.flip(lax.cumlogsumexp(jnp.flip(v))))))
+flipped = jnp.flip(lax.cumlogsumexp(jnp.flip(v)))
+print("flip check", bool(jnp.allclose(lax.cumlogsumexp(v, reverse=True), flipped)))
 
 
 @jax.jit
@@ -80,7 +81,7 @@ def weibull_nll(params):
 
 p = {"w": jnp.zeros(d), "b": jnp.zeros(()), "log_sigma": jnp.zeros(())}
 val_grad = jax.jit(jax.value_and_grad(weibull_nll))
-for i in range(200):
+for _ in range(200):
     l, g = val_grad(p)
     p = jax.tree.map(lambda a, b: a - 0.005 * b, p, g)
 print(f"weibull nll {l:.4f}", "w", p["w"], f"sigma {jnp.exp(p['log_sigma']):.4f}")

@@ -73,7 +73,8 @@ print("cos+.1 ", jnp.cos(t[1:-1]) + 0.1)
 w = jax.grad(interp_at)(y, 1.3)
 print("cardinal weights at 1.3", w, f"sum={w.sum():.5f}")
 J = jax.jacfwd(lambda yy: interp_at(yy, t))(y)
-print("jacfwd == jacrev:", bool(jnp.allclose(J, jax.jacrev(lambda yy: interp_at(yy, t))(y), atol=1e-6)), J.shape)
+J_rev = jax.jacrev(lambda yy: interp_at(yy, t))(y)
+print("jacfwd == jacrev:", bool(jnp.allclose(J, J_rev, atol=1e-6)), J.shape)
 
 # smoothing: fit knot values to noisy samples with a curvature penalty
 key = jax.random.PRNGKey(5)
@@ -88,7 +89,7 @@ def smooth_loss(yy, lam=0.01):
 
 yy = jnp.zeros_like(y)
 step = jax.jit(lambda yy: yy - 0.3 * jax.grad(smooth_loss)(yy))
-for i in range(200):
+for _ in range(200):
     yy = step(yy)
 print(f"smoothing loss {smooth_loss(yy):.5f}", "knots", yy)
 

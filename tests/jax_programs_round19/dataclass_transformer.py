@@ -112,7 +112,8 @@ def schedule(step, peak=3e-3, warmup=10, total=80):
 
 def decay_mask(params):
     return jax.tree_util.tree_map_with_path(
-        lambda path, leaf: not any(getattr(p, "name", "").startswith("norm") for p in path) and leaf.ndim == 2,
+        lambda path, leaf: (not any(getattr(p, "name", "").startswith("norm") for p in path)
+                            and leaf.ndim == 2),
         params)
 
 
@@ -133,7 +134,8 @@ key = random.PRNGKey(0)
 model = init_model(key)
 leaves, treedef = jax.tree.flatten(model)
 print("leaves", len(leaves), "params", sum(x.size for x in leaves))
-print("meta kept:", model.blocks[0].n_heads, model.blocks[0].n_kv, jax.tree.structure(model.blocks[0]).num_leaves)
+b0_ = model.blocks[0]
+print("meta kept:", b0_.n_heads, b0_.n_kv, jax.tree.structure(b0_).num_leaves)
 print("decay mask", [bool(x) for x in jax.tree.leaves(decay_mask(model.blocks[0]))])
 paths = [jax.tree_util.keystr(p) for p, _ in jax.tree_util.tree_flatten_with_path(model)[0][:4]]
 print("paths", paths)

@@ -34,7 +34,8 @@ print("matmul agrees:", bool(jnp.array_equal(acc, acc2)))
 y_q = acc.astype(jnp.float32) * sx * sw
 y = x @ w
 print("dequantized\n", y_q[:2])
-print(f"max abs error {jnp.max(jnp.abs(y_q - y)):.5f}  relative {jnp.linalg.norm(y_q - y) / jnp.linalg.norm(y):.5f}")
+rel = jnp.linalg.norm(y_q - y) / jnp.linalg.norm(y)
+print(f"max abs error {jnp.max(jnp.abs(y_q - y)):.5f}  relative {rel:.5f}")
 # int8 arithmetic wraps; widening first does not
 a8 = jnp.array([100, -100, 127], dtype=jnp.int8)
 print("int8 sum wraps:", a8 + a8, " widened:", a8.astype(jnp.int16) + a8)

@@ -81,6 +81,7 @@ def lyapunov(y0, n_steps=400, dt=0.01, k=2):
 # a short transient keeps the chaotic amplification of rounding below float32's resolution
 les = jax.jit(jax.vmap(lambda y: lyapunov(y, n_steps=60)))(jnp.array([[1.0, 1.0, 1.0], [-2.0, 3.0, 20.0]]))
 print("finite-time Lyapunov exponents\n", les)
-tangent = jax.jvp(lambda y: rk4_solve(lorenz, y, 0.005, 40, *params)[0], (y0,), (jnp.array([1.0, 0.0, 0.0]),))[1]
+e_x = jnp.array([1.0, 0.0, 0.0])
+tangent = jax.jvp(lambda y: rk4_solve(lorenz, y, 0.005, 40, *params)[0], (y0,), (e_x,))[1]
 print("tangent after 0.2", tangent)
 print("sum of exponents of the full spectrum (trace) =", -(params[0] + 1 + params[2]))

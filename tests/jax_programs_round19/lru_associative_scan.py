@@ -90,7 +90,8 @@ print("grad nu_log   ", grads["nu_log"])
 print("grad theta_log", grads["theta_log"])
 print("grad dtypes", sorted({g.dtype.name for g in jax.tree.leaves(grads)}))
 # gradient wrt the complex parameterisation vs the sequential scan
-g_seq = jax.grad(lambda p: jnp.mean((jax.vmap(partial(lru_forward, p, parallel=False))(u) - target) ** 2))(params)
+seq_loss = lambda p: jnp.mean((jax.vmap(partial(lru_forward, p, parallel=False))(u) - target) ** 2)
+g_seq = jax.grad(seq_loss)(params)
 print("grads agree:", all(bool(jnp.allclose(a, b, rtol=1e-4, atol=1e-6))
                           for a, b in zip(jax.tree.leaves(grads), jax.tree.leaves(g_seq))))
 

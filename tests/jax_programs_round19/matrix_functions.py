@@ -40,7 +40,8 @@ print("eigvals only", jnp.sort_complex(jnp.linalg.eigvals(A)))
 print("stable (max Re < 0):", bool(jnp.max(w.real) < 0), f"spectral abscissa {jnp.max(w.real):.5f}")
 
 T, Z = jsl.schur(A)
-print("schur: Z T Z^T = A:", bool(jnp.allclose(Z @ T @ Z.T, A, atol=1e-5)), "subdiag", jnp.abs(T[2, 0]) < 1e-6)
+print("schur: Z T Z^T = A:", bool(jnp.allclose(Z @ T @ Z.T, A, atol=1e-5)),
+      "subdiag", jnp.abs(T[2, 0]) < 1e-6)
 
 S = jnp.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
 R = jsl.sqrtm(S)
@@ -76,7 +77,7 @@ def loss(v):
 
 v = jnp.zeros(3)
 step = jax.jit(lambda v: v - 0.5 * jax.grad(loss)(v))
-for i in range(100):
+for _ in range(100):
     v = step(v)
 print("recovered axis-angle", v, f"loss {loss(v):.2e}" if loss(v) > 1e-8 else "loss < 1e-8")
 print("det R", jnp.linalg.det(jsl.expm(hat(v))))
