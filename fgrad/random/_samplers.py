@@ -138,10 +138,34 @@ def truncated_normal(key: KeyArrayLike, lower: ArrayLike, upper: ArrayLike, shap
     return _ew.minimum(_ew.maximum(out, sg(lo)), sg(hi))
 
 
-def gumbel(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float) -> Array:
-    """Standard Gumbel samples ``-log(-log(u))``."""
+def gumbel(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float,
+           mode: str | None = None) -> Array:
+    """Standard Gumbel samples, JAX's draws bit for bit.  ``mode="low"`` (the default, as
+    JAX's ``use_high_dynamic_range_gumbel`` default) is ``-log(-log(u))`` of one uniform;
+    ``mode="high"`` combines two uniforms below 1/2 (``-log(-log1p(-x))``), reaching ~32
+    instead of ~16 in float32.  ``mode="highest"`` is ``"high"`` except in float32, where
+    JAX's 64-bit fixed-point draw is not implemented (NotImplementedError).
+
+    Example::
+
+        >>> import fgrad.random as random
+        >>> random.gumbel(random.key(0), (3,), mode="high").shape
+        (3,)
+    """
+    if mode not in (None, "low", "high", "highest"):
+        raise ValueError(f"fgrad.random.gumbel: mode must be None, 'low', 'high' or 'highest', got {mode!r}")
     dt = _float_dtype(dtype, "gumbel")
-    u = uniform(key, shape, dt, float(_narrow_finfo(dt).tiny), 1.0)
+    fi = _narrow_finfo(dt)
+    if mode == "highest" and np.dtype(dt) == np.float32:
+        raise NotImplementedError("fgrad.random.gumbel: mode='highest' for float32 (JAX's 64-bit "
+                                  "fixed-point draw) is not implemented; use mode='high'")
+    if mode in ("high", "highest"):
+        u = uniform(key, (2,) + _shape(shape), dt, 0.0, 1.0)
+        high, low = (_shp.squeeze(_sorting.slice_axis(u, 0, i, i + 1), (0,)) for i in (0, 1))
+        small = _ew.add(_ew.add(high, _ew.mul(2.0 ** -int(fi.nmant), low)), np.asarray(fi.tiny, dt))
+        x = _ew.select(_ew.ge(high, 0.5), high, small)
+        return _ew.neg(_ew.log(_ew.neg(_ew.log1p(_ew.neg(x)))))
+    u = uniform(key, shape, dt, float(fi.tiny), 1.0)
     return _ew.neg(_ew.log(_ew.neg(_ew.log(u))))
 
 
@@ -379,8 +403,9 @@ def categorical(key: KeyArrayLike, logits: ArrayLike | Sequence[ArrayLike], axis
         >>> sorted(random.categorical(random.key(0), [0.0, 1.0, 2.0], shape=(3,), replace=False).tolist())
         [0, 1, 2]
     """
-    if mode not in (None, "low", "high"):
-        raise ValueError(f"fgrad.random.categorical: mode must be None, 'low' or 'high', got {mode!r}")
+    if mode not in (None, "low", "high", "highest"):
+        raise ValueError(f"fgrad.random.categorical: mode must be None, 'low', 'high' or 'highest', "
+                         f"got {mode!r}")
     k = _check_key(key, "categorical")
     lg = _arr(logits, k)
     av = _get_aval(lg)
@@ -393,7 +418,7 @@ def categorical(key: KeyArrayLike, logits: ArrayLike | Sequence[ArrayLike], axis
     dt = av.dtype if dtype_kind(av.dtype) == "f" else _canonical_dtype(np.float64)
     if replace:
         full = prefix + av.shape
-        g = _ew.add(gumbel(k, full, dt), lg)
+        g = _ew.add(gumbel(k, full, dt, mode), lg)
         return argmax_p.bind(g, axis=len(prefix) + axis, index_dtype=_canonical_dtype(np.int64))
     n_draws = int(np.prod(prefix, dtype=np.int64))
     n_classes = av.shape[axis]
@@ -401,7 +426,7 @@ def categorical(key: KeyArrayLike, logits: ArrayLike | Sequence[ArrayLike], axis
         raise ValueError(f"Number of samples without replacement ({n_draws}) cannot exceed number of "
                          f"categories ({n_classes}).")
     moved = _move_last(lg, axis)
-    g = _ew.add(gumbel(k, batch + (n_classes,), dt), moved)
+    g = _ew.add(gumbel(k, batch + (n_classes,), dt, mode), moved)
     idx = _sorting.top_k(g, n_draws)[1]                       # batch + (n_draws,)
     idx = _move_first(idx)                                    # (n_draws,) + batch
     return _reshape(_ew.convert_element_type(idx, _canonical_dtype(np.int64)), prefix + batch)

@@ -37,7 +37,8 @@ from ..ops.elementwise import promote_args_inexact as _promote_args_inexact
 from ..core.inexact import to_complex_dtype as _to_complex_dtype
 from ..core.x64_mode import canonical_dtype as _canonical_dtype
 from ..transforms.custom import custom_jvp as _custom_jvp
-from ._dtypes import inexact_dtype as _inexact_dtype
+from ._dtypes import inexact_dtype as _inexact_dtype, _is_weak
+from ..ops.elementwise import convert_element_type as _convert_element_type
 from ..nn._activations import logsumexp as _nn_logsumexp
 from ..numpy._windows import bessel_i0 as _bessel_i0, bessel_i1 as _bessel_i1
 
@@ -47,13 +48,17 @@ def _float(x):
     return _promote_args_inexact(fnp.asarray(x))[0]
 
 
-def _floats(*xs):
-    """The arguments in one inexact dtype; Python scalars are weakly typed (as in JAX)."""
+def _floats(*xs, weak: bool = True):
+    """The arguments in one inexact dtype, weakly typed when every one is (Python scalars,
+    weak arrays), as JAX's ``promote_args_inexact``; ``weak=False`` for the functions whose
+    JAX results are strong all the same (their implementations cast to a concrete dtype)."""
     dt = _inexact_dtype(*xs, kinds="fc")
-    return [fnp.asarray(x).astype(dt) for x in xs]
+    keep = weak and all(_is_weak(x) for x in xs)
+    return [_convert_element_type(fnp.asarray(x), dt, weak_type=keep) for x in xs]
 
 
-def _elementwise(name: str, primitive, summary: str, example: str, output: str, params=("x",)):
+def _elementwise(name: str, primitive, summary: str, example: str, output: str, params=("x",),
+                 weak: bool = True):
     """The public function ``name(*params)``: ``primitive`` of its arguments as floating arrays
     (one argument: integers and bools become JAX's inexact dtype; several: one common dtype, Python
     scalars weakly typed), with the docstring ``summary`` and the example ``>>> example``
@@ -67,7 +72,7 @@ def _elementwise(name: str, primitive, summary: str, example: str, output: str, 
              for p in params], return_annotation="Inexact[Array, '...']")
 
         def function(*args, **kwargs):
-            return primitive(*_floats(*signature.bind(*args, **kwargs).args))
+            return primitive(*_floats(*signature.bind(*args, **kwargs).args, weak=weak))
 
         function.__signature__ = signature
         function.__annotations__ = {**{p: "ArrayLike" for p in params}, "return": "Inexact[Array, '...']"}
@@ -103,7 +108,7 @@ digamma = _elementwise(
 polygamma = _elementwise(
     "polygamma", _sf.polygamma,
     "The ``n``-th derivative of `digamma` (``n`` integer-valued; not differentiable in ``n``).",
-    "polygamma(1, 1.0)", "Array(1.64493407, dtype=float64)", params=("n", "x"))
+    "polygamma(1, 1.0)", "Array(1.64493407, dtype=float64, weak_type=True)", params=("n", "x"))
 
 
 def gamma(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
@@ -147,7 +152,7 @@ def betaln(a: ArrayLike, b: ArrayLike) -> Array:
     Example::
 
         >>> betaln(1.0, 1.0)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     a, b = _floats(a, b)
     return _sf.lgamma(a) + _sf.lgamma(b) - _sf.lgamma(a + b)
@@ -161,7 +166,7 @@ def beta(a: ArrayLike, b: ArrayLike) -> Array:
         >>> beta(2.0, 3.0)
         Array(0.08333333, dtype=float64)
     """
-    a, b = _floats(a, b)
+    a, b = _floats(a, b, weak=False)
     sign = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
     return sign * fnp.exp(betaln(a, b))
 
@@ -169,19 +174,19 @@ def beta(a: ArrayLike, b: ArrayLike) -> Array:
 betainc = _elementwise(
     "betainc", _sf.betainc,
     "The regularized incomplete beta function (differentiable in ``x``).",
-    "betainc(2.0, 2.0, 0.5)", "Array(0.5, dtype=float64)", params=("a", "b", "x"))
+    "betainc(2.0, 2.0, 0.5)", "Array(0.5, dtype=float64, weak_type=True)", params=("a", "b", "x"))
 
 
 gammainc = _elementwise(
     "gammainc", _sf.igamma,
     "The regularized lower incomplete gamma function (differentiable in ``x``).",
-    "gammainc(1.0, 2.0)", "Array(0.86466472, dtype=float64)", params=("a", "x"))
+    "gammainc(1.0, 2.0)", "Array(0.86466472, dtype=float64, weak_type=True)", params=("a", "x"))
 
 
 gammaincc = _elementwise(
     "gammaincc", _sf.igammac,
     "The regularized upper incomplete gamma function (differentiable in ``x``).",
-    "gammaincc(1.0, 2.0)", "Array(0.13533528, dtype=float64)", params=("a", "x"))
+    "gammaincc(1.0, 2.0)", "Array(0.13533528, dtype=float64, weak_type=True)", params=("a", "x"))
 
 
 def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
@@ -190,7 +195,7 @@ def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
     Example::
 
         >>> zeta(2.0, 1.0)
-        Array(1.64493407, dtype=float64)
+        Array(1.64493407, dtype=float64, weak_type=True)
     """
     x, q = _floats(x, 1.0 if q is None else q)
     return _sf.zeta(x, q)
@@ -338,13 +343,13 @@ xlogy = _elementwise(
     "xlogy", _xlogy,
     "``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``); its derivative in ``x`` is ``log(y)`` "
     "everywhere (JAX's custom JVP).",
-    "xlogy(0.0, 0.0)", "Array(0., dtype=float64)", params=("x", "y"))
+    "xlogy(0.0, 0.0)", "Array(0., dtype=float64, weak_type=True)", params=("x", "y"))
 
 
 xlog1py = _elementwise(
     "xlog1py", _xlog1py,
     "``x * log1p(y)``, 0 where ``x == 0``.",
-    "xlog1py(0.0, -1.0)", "Array(0., dtype=float64)", params=("x", "y"))
+    "xlog1py(0.0, -1.0)", "Array(0., dtype=float64, weak_type=True)", params=("x", "y"))
 
 
 @_custom_jvp
@@ -383,7 +388,7 @@ def rel_entr(p: ArrayLike, q: ArrayLike) -> Array:
     Example::
 
         >>> rel_entr(1.0, 1.0)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     p, q = _floats(p, q)
     both = (p > 0) & (q > 0)
@@ -401,7 +406,7 @@ def kl_div(p: ArrayLike, q: ArrayLike) -> Array:
     Example::
 
         >>> kl_div(1.0, 2.0)
-        Array(0.30685282, dtype=float64)
+        Array(0.30685282, dtype=float64, weak_type=True)
     """
     p, q = _floats(p, q)
     return rel_entr(p, q) - p + q
@@ -448,7 +453,7 @@ def poch(z: ArrayLike, m: ArrayLike) -> Array:
         >>> poch(2.0, 3.0)
         Array(24., dtype=float64)
     """
-    z, m = _floats(z, m)
+    z, m = _floats(z, m, weak=False)
     return fnp.exp(_sf.lgamma(z + m) - _sf.lgamma(z)) * gammasgn(z + m) * gammasgn(z)
 
 
@@ -469,7 +474,7 @@ def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepd
         Array(0.69314718, dtype=float64)
     """
     if b is not None:  # a and b promote together (JAX: int32 and int32 give float32)
-        a, b = _floats(a, b)
+        a, b = _floats(a, b, weak=False)
         a, b = fnp.broadcast_arrays(a, b)
     else:
         a = _float(a)
@@ -592,7 +597,8 @@ expn = _elementwise(
     "expn", _si.expn_p.bind,
     "The generalized exponential integral ``E_n(x) = int_1^inf e^(-x t) / t^n dt`` (``n`` integer-"
     "valued, not differentiable; ``E_n(0) = 1 / (n - 1)`` for ``n > 1``).",
-    "expn(2, fnp.asarray([0.0, 1.0]))", "Array([1.        , 0.14849551], dtype=float64)", params=("n", "x"))
+    "expn(2, fnp.asarray([0.0, 1.0]))", "Array([1.        , 0.14849551], dtype=float64)", params=("n", "x"),
+    weak=False)
 
 
 dawsn = _elementwise(
@@ -642,7 +648,7 @@ def owens_t(h: ArrayLike, a: ArrayLike) -> Inexact[Array, "..."]:
         >>> owens_t(0.5, fnp.asarray([0.5, 1.0]))
         Array([0.0644886 , 0.10667106], dtype=float64)
     """
-    h, a = _floats(h, a)
+    h, a = _floats(h, a, weak=False)
     if _dtype_kind(h.dtype) == "f":
         wide = _canonical_dtype(np.float64)
         h, a = h.astype(wide), a.astype(wide)
@@ -653,7 +659,7 @@ hyp1f1 = _elementwise(
     "hyp1f1", _si.hyp1f1_p.bind,
     "Kummer's confluent hypergeometric function ``1F1(a; b; x)``, differentiable in ``x``.",
     "hyp1f1(1.0, 1.0, fnp.asarray([0.0, 1.0]))",
-    "Array([1.        , 2.71828183], dtype=float64)", params=("a", "b", "x"))
+    "Array([1.        , 2.71828183], dtype=float64)", params=("a", "b", "x"), weak=False)
 
 
 hyp2f1 = _elementwise(
@@ -661,7 +667,7 @@ hyp2f1 = _elementwise(
     "The Gauss hypergeometric function ``2F1(a, b; c; x)`` (SciPy's values, also for ``x < 0``), "
     "differentiable in ``x``.",
     "hyp2f1(1.0, 1.0, 2.0, fnp.asarray([0.5, -1.0]))",
-    "Array([1.38629436, 0.69314718], dtype=float64)", params=("a", "b", "c", "x"))
+    "Array([1.38629436, 0.69314718], dtype=float64)", params=("a", "b", "c", "x"), weak=False)
 
 
 def wofz(z: Shaped[ArrayLike, "*shape"]) -> Complex[Array, "*shape"]:
@@ -762,7 +768,7 @@ def sph_harm_y(n: ArrayLike, m: ArrayLike, theta: ArrayLike, phi: ArrayLike, dif
         raise NotImplementedError("sph_harm_y: the 'diff_n' argument is not supported (as in JAX)")
     if np.ndim(theta) == 0:
         theta = fnp.reshape(fnp.asarray(theta), (1,))
-    theta, phi = _floats(theta, phi)
+    theta, phi = _floats(theta, phi, weak=False)
     n, m = fnp.asarray(n), fnp.asarray(m)
     if _dtype_kind(n.dtype) not in "biu" or _dtype_kind(m.dtype) not in "biu":
         n, m = n.astype(np.int64), m.astype(np.int64)
