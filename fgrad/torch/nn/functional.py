@@ -45,6 +45,7 @@ import fgrad.torch._deprecations as _deprecations
 import fgrad.torch._device as _dev
 import fgrad.torch._dispatch as _dispatch
 import fgrad.torch._random as _random
+from fgrad.torch import _profile_state
 import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor, _channels_last_strides
 import fgrad.torch.types as types
@@ -1610,8 +1611,28 @@ def _update_running(stat: Tensor | None, new: np.ndarray, m: float) -> None:
     """``stat = stat * (1 - m) + new * m`` in place, each product rounded to ``stat``'s dtype:
     PyTorch updates running statistics in its generic (not fused-multiply-add) code, so not
     ``add_(alpha=m)``, which is PyTorch's fused kernel."""
-    if stat is not None:
-        stat.mul_(1 - m).add_(torch.as_tensor(new.astype(_buf(stat).dtype)).mul_(m))
+    if stat is None:
+        return
+    b = stat._buf
+    if (type(m) is float and type(b) is np.ndarray and b.dtype in _RUNNING_FAST and b.flags.c_contiguous
+            and b.flags.writeable and new.shape == b.shape and _profile_state.recorder is None
+            and not (_graph.STATE.enabled and (stat._rg or stat._gfn is not None or stat._base is not None))):
+        # what the three in-place ops below run on a plain host buffer, without their dispatch
+        # (BatchNorm in training calls this twice a step): the same NumPy calls on the same
+        # operands (a Python float times a float32/float64 array: the float rounded to the
+        # array's dtype, as PyTorch's CPU kernel does), and ``stat``'s version bumped by its
+        # two in-place ops
+        t = new.astype(b.dtype)
+        np.multiply(t, m, out=t)
+        np.multiply(b, 1 - m, out=b)
+        _dispatch.bump_version(stat)
+        np.add(b, t, out=b)
+        _dispatch.bump_version(stat)
+        return
+    stat.mul_(1 - m).add_(torch.as_tensor(new.astype(_buf(stat).dtype)).mul_(m))
+
+
+_RUNNING_FAST = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _traced_running_stats(input: Tensor, running_mean, running_var, axes, size: int, m: float) -> None:
