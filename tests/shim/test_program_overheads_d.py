@@ -160,3 +160,125 @@ def test_running_stats_views_and_grad_fall_back():
     bn(torch.arange(12.).reshape(3, 4))
     np.testing.assert_array_equal(base[1].numpy(), np.float32([0.4, 0.5, 0.6, 0.7]))
     np.testing.assert_array_equal(base[0].numpy(), np.zeros(4, np.float32))
+
+
+def _bn_grads(t):
+    """BatchNorm1d and BatchNorm2d in training (affine, float32): the output and the
+    gradients of ``(y * r).sum()`` for the input, the weight and the bias."""
+    out = []
+    for shape in ((5, 3), (3, 2, 2, 2)):
+        n = 1
+        for s in shape:
+            n *= s
+        x = ((t.arange(n, dtype=t.float32) * 0.37) % 1.9 - 0.8).reshape(shape).requires_grad_()
+        r = ((t.arange(n, dtype=t.float32) * 0.53) % 1.3 - 0.4).reshape(shape)
+        bn = t.nn.BatchNorm1d(shape[1]) if len(shape) == 2 else t.nn.BatchNorm2d(shape[1])
+        with t.no_grad():
+            bn.weight.copy_(t.arange(shape[1], dtype=t.float32) * 0.5 + 0.75)
+            bn.bias.copy_(t.arange(shape[1], dtype=t.float32) * -0.25)
+        y = bn(x)
+        (y * r).sum().backward()
+        out.append([y.detach().reshape(-1).tolist(), x.grad.reshape(-1).tolist(), bn.weight.grad.tolist(),
+                    bn.bias.grad.tolist(), type(y.grad_fn).__name__])
+    return out
+
+
+# PyTorch 2.13: output, input, weight and bias gradients of each case above
+BN_GRADS_PT = [
+    [[-1.0144857168197632, -1.940809726715088, -1.5388023853302002, 0.5941987037658691,
+      0.74033123254776, 2.064542055130005, -0.550720751285553, -1.1678677797317505,
+      -0.5000002384185791, 1.057963490486145, 1.513272762298584, -3.064542293548584,
+      -0.08695580065250397, -0.39492669701576233, 0.5388027429580688],
+     [-0.48903992772102356, -0.6588423848152161, 1.1336772441864014, -0.6261850595474243,
+      0.8565598726272583, -0.8976774215698242, 0.19083259999752045, 0.9770471453666687,
+      -0.8440269231796265, 0.053687259554862976, -0.6476254463195801, -0.7903754711151123,
+      0.870705246925354, -0.5271390080451965, 1.398402452468872],
+     [0.8966116905212402, -0.7864678502082825, -0.9330668449401855],
+     [0.8999993801116943, 0.9499992728233337, 0.9999998211860657],
+     'NativeBatchNormBackward0'],
+    [[-1.168603539466858, -0.6434416770935059, -0.11827977001667023, 0.4068821370601654,
+      0.7438991665840149, 1.5733940601348877, -1.8566797971725464, -1.0271844863891602,
+      0.33591437339782715, 0.8610761165618896, 1.3862380981445312, -0.785377025604248,
+      -1.1392786502838135, -0.30978381633758545, 0.5197120308876038, 1.349206805229187,
+      -0.8563449382781982, -0.33118319511413574, 0.19397851824760437, 0.7191409468650818,
+      1.2371127605438232, -2.1929614543914795, -1.363465666770935, -0.5339708924293518],
+     [-0.8523123264312744, -0.09548717737197876, 0.6613380312919617, -0.42700010538101196,
+      0.8046523332595825, -0.558763861656189, -0.8709201812744141, 0.6801056861877441,
+      -0.3566494286060333, 0.40017539262771606, -0.6881623864173889, 0.045214541256427765,
+      0.7431685328483582, -0.6202484965324402, 0.9307781457901001, -0.43263763189315796,
+      0.11556488275527954, 0.8723897337913513, -0.21594873070716858, 0.5408774614334106,
+      -0.369575560092926, -0.6817325949668884, 0.8692952990531921, -0.4941217303276062],
+     [-0.055134367197752, -2.9266369342803955],
+     [2.319998264312744, 3.0599987506866455],
+     'NativeBatchNormBackward0'],
+]
+
+
+def _check_bn_grads(got) -> None:
+    # float32, within two ulps of PyTorch's: PyTorch's kernel sums in another order
+    for g, p in zip(got, BN_GRADS_PT):
+        for a, b in zip(g[:4], p[:4]):
+            np.testing.assert_allclose(a, b, rtol=0, atol=3e-7 * max(1.0, max(abs(v) for v in b)))
+        assert g[4] == p[4]
+
+
+def test_batch_norm_gradients_are_pytorchs():
+    """BatchNorm in training (affine) saves the normalised input and rstd and differentiates
+    through them (`normalize_with_rstd`, as layer_norm), instead of recomputing the
+    statistics in the backward: PyTorch's values, stored and live."""
+    assert len(_bn_grads(torch)) == len(BN_GRADS_PT)
+    _check_bn_grads(_bn_grads(torch))
+    pt = pytest.importorskip("torch")
+    assert len(_bn_grads(pt)) == len(BN_GRADS_PT)
+    _check_bn_grads(_bn_grads(pt))
+
+
+@pytest.mark.parametrize("shape", [(6, 3), (3, 2, 3, 2)])
+def test_batch_norm_gradients_finite_differences(shape):
+    """float64 gradients of ``(bn(x) * r).sum()`` for the input, the weight and the bias
+    against central differences."""
+    rng = np.random.default_rng(0)
+    x0, r = rng.standard_normal(shape), rng.standard_normal(shape)
+    w0, b0 = rng.standard_normal(shape[1]), rng.standard_normal(shape[1])
+
+    def loss(x, w, b, grad=False):
+        bn = (torch.nn.BatchNorm1d if len(shape) == 2 else torch.nn.BatchNorm2d)(shape[1]).double()
+        xt = torch.tensor(x, requires_grad=grad)
+        with torch.no_grad():
+            bn.weight.copy_(torch.tensor(w))
+            bn.bias.copy_(torch.tensor(b))
+        out = (bn(xt) * torch.tensor(r)).sum()
+        if not grad:
+            return float(out.detach())
+        out.backward()
+        return xt.grad.numpy(), bn.weight.grad.numpy(), bn.bias.grad.numpy()
+
+    gx, gw, gb = loss(x0, w0, b0, grad=True)
+    h = 1e-6
+    for k, (arr, g) in enumerate(((x0, gx), (w0, gw), (b0, gb))):
+        fd = np.empty(arr.size)
+        for i in range(arr.size):
+            args = [x0.copy(), w0.copy(), b0.copy()]
+            args[k].reshape(-1)[i] += h
+            up = loss(*args)
+            args[k].reshape(-1)[i] -= 2 * h
+            fd[i] = (up - loss(*args)) / (2 * h)
+        np.testing.assert_allclose(g.reshape(-1), fd, rtol=1e-6, atol=1e-7)
+
+
+def test_batch_norm_double_backward_is_pytorchs():
+    """The gradient of the input gradient's square norm (double backward through the saved
+    normalised input), float64: PyTorch's values live."""
+    pt = pytest.importorskip("torch")
+
+    def run(t):
+        x = ((t.arange(24, dtype=t.float64) * 0.37) % 1.9 - 0.8).reshape(4, 3, 2).requires_grad_()
+        r = ((t.arange(24, dtype=t.float64) * 0.53) % 1.3 - 0.4).reshape(4, 3, 2)
+        bn = t.nn.BatchNorm1d(3).double()
+        (gx,) = t.autograd.grad((bn(x) * r).sum(), x, create_graph=True)
+        (gx * gx).sum().backward()
+        return x.grad.numpy() if t is torch else x.grad.detach().numpy(), bn.weight.grad.numpy() \
+            if t is torch else bn.weight.grad.detach().numpy()
+
+    for a, b in zip(run(torch), run(pt)):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)

@@ -1555,10 +1555,13 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if size == 1:
             raise ValueError("Expected more than 1 value per channel when training, got input size "
                              f"{input.size()}")
-        fn = _norm_fn(axes, eps, shape_wb, weight is not None, bias is not None)
-        y = _defop("NativeBatchNormBackward0", ("batch_norm", True, axes, eps, weight is not None,
-                                               bias is not None),
-                  fn, (input, *wbs))
+        key = ("batch_norm", True, axes, eps, weight is not None, bias is not None)
+        if wbs:  # the normalised input and rstd are outputs: the backward reads them (as layer_norm)
+            y = _defop("NativeBatchNormBackward0", key,
+                       _affine_norm_fn(axes, eps, shape_wb, weight is not None, bias is not None),
+                       (input, *wbs), multi=True)[0]
+        else:  # (its result would be the saved one: recomputed instead, as PyTorch may modify it in place)
+            y = _defop("NativeBatchNormBackward0", key, _norm_fn(axes, eps, shape_wb, False, False), (input,))
         _graph.show_as(y._gfn, functools.partial(_affine_shown, weight is not None, bias is not None, 0))
         if running_mean is not None or running_var is not None:
             if _is_concrete(input):
