@@ -45,6 +45,7 @@ import fgrad.torch._deprecations as _deprecations
 import fgrad.torch._device as _dev
 import fgrad.torch._dispatch as _dispatch
 import fgrad.torch._random as _random
+from fgrad.torch import _profile_state
 import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor, _channels_last_strides
 import fgrad.torch.types as types
@@ -1554,10 +1555,13 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if size == 1:
             raise ValueError("Expected more than 1 value per channel when training, got input size "
                              f"{input.size()}")
-        fn = _norm_fn(axes, eps, shape_wb, weight is not None, bias is not None)
-        y = _defop("NativeBatchNormBackward0", ("batch_norm", True, axes, eps, weight is not None,
-                                               bias is not None),
-                  fn, (input, *wbs))
+        key = ("batch_norm", True, axes, eps, weight is not None, bias is not None)
+        if wbs:  # the normalised input and rstd are outputs: the backward reads them (as layer_norm)
+            y = _defop("NativeBatchNormBackward0", key,
+                       _affine_norm_fn(axes, eps, shape_wb, weight is not None, bias is not None),
+                       (input, *wbs), multi=True)[0]
+        else:  # (its result would be the saved one: recomputed instead, as PyTorch may modify it in place)
+            y = _defop("NativeBatchNormBackward0", key, _norm_fn(axes, eps, shape_wb, False, False), (input,))
         _graph.show_as(y._gfn, functools.partial(_affine_shown, weight is not None, bias is not None, 0))
         if running_mean is not None or running_var is not None:
             if _is_concrete(input):
@@ -1610,8 +1614,28 @@ def _update_running(stat: Tensor | None, new: np.ndarray, m: float) -> None:
     """``stat = stat * (1 - m) + new * m`` in place, each product rounded to ``stat``'s dtype:
     PyTorch updates running statistics in its generic (not fused-multiply-add) code, so not
     ``add_(alpha=m)``, which is PyTorch's fused kernel."""
-    if stat is not None:
-        stat.mul_(1 - m).add_(torch.as_tensor(new.astype(_buf(stat).dtype)).mul_(m))
+    if stat is None:
+        return
+    b = stat._buf
+    if (type(m) is float and type(b) is np.ndarray and b.dtype in _RUNNING_FAST and b.flags.c_contiguous
+            and b.flags.writeable and new.shape == b.shape and _profile_state.recorder is None
+            and not (_graph.STATE.enabled and (stat._rg or stat._gfn is not None or stat._base is not None))):
+        # what the three in-place ops below run on a plain host buffer, without their dispatch
+        # (BatchNorm in training calls this twice a step): the same NumPy calls on the same
+        # operands (a Python float times a float32/float64 array: the float rounded to the
+        # array's dtype, as PyTorch's CPU kernel does), and ``stat``'s version bumped by its
+        # two in-place ops
+        t = new.astype(b.dtype)
+        np.multiply(t, m, out=t)
+        np.multiply(b, 1 - m, out=b)
+        _dispatch.bump_version(stat)
+        np.add(b, t, out=b)
+        _dispatch.bump_version(stat)
+        return
+    stat.mul_(1 - m).add_(torch.as_tensor(new.astype(_buf(stat).dtype)).mul_(m))
+
+
+_RUNNING_FAST = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _traced_running_stats(input: Tensor, running_mean, running_var, axes, size: int, m: float) -> None:
