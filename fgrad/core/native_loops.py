@@ -352,7 +352,7 @@ def scan_runner(source: str, ins: list, outs: list, python_run: Callable) -> Cal
         fn(in_t(*[a.ctypes.data for a in arrs]), out_t(*[r.ctypes.data for r in res]), 0)
         return res
 
-    run.source = source
+    run.source, run.c_source = getattr(python_run, "source", None), source
     run.python = python_run
     return run
 
@@ -382,6 +382,6 @@ def while_runner(source: str, ins: list, n_consts: int, python_run: Callable) ->
             ptr_in = in_t(*[a.ctypes.data for a in arrs])
         return res
 
-    run.source = source
+    run.source, run.c_source = getattr(python_run, "source", None), source
     run.python = python_run
     return run
