@@ -64,8 +64,10 @@ PRELUDE = r"""#include <stdint.h>
 #include <math.h>
 static inline float F32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline double F64(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
-#define NP_MAX(a, b) (((a) >= (b) || (a) != (a)) ? (a) : (b))
-#define NP_MIN(a, b) (((a) <= (b) || (a) != (a)) ? (a) : (b))
+#define NP_MAX(a, b) (((a) > (b) || (a) != (a)) ? (a) : (b))
+#define NP_MIN(a, b) (((a) < (b) || (a) != (a)) ? (a) : (b))
+#define NP_FMAX(a, b) (((a) > (b) || (b) != (b)) ? (a) : (b))
+#define NP_FMIN(a, b) (((a) < (b) || (b) != (b)) ? (a) : (b))
 #define NP_IMAX(a, b) ((a) > (b) ? (a) : (b))
 #define NP_IMIN(a, b) ((a) < (b) ? (a) : (b))
 """
@@ -74,8 +76,8 @@ static inline double F64(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
 _FLOAT_FUNCS = {
     "sqrt": "sqrt{f}({0})", "absolute": "fabs{f}({0})", "fabs": "fabs{f}({0})", "floor": "floor{f}({0})",
     "ceil": "ceil{f}({0})", "trunc": "trunc{f}({0})", "rint": "rint{f}({0})", "square": "(({0}) * ({0}))",
-    "maximum": "NP_MAX({0}, {1})", "minimum": "NP_MIN({0}, {1})", "fmax": "fmax{f}({0}, {1})",
-    "fmin": "fmin{f}({0}, {1})", "sin": "sin{f}({0})", "cos": "cos{f}({0})", "tan": "tan{f}({0})",
+    "maximum": "NP_MAX({0}, {1})", "minimum": "NP_MIN({0}, {1})", "fmax": "NP_FMAX({0}, {1})",
+    "fmin": "NP_FMIN({0}, {1})", "sin": "sin{f}({0})", "cos": "cos{f}({0})", "tan": "tan{f}({0})",
     "arcsin": "asin{f}({0})", "arccos": "acos{f}({0})", "arctan": "atan{f}({0})", "sinh": "sinh{f}({0})",
     "cosh": "cosh{f}({0})", "tanh": "tanh{f}({0})", "arcsinh": "asinh{f}({0})", "arccosh": "acosh{f}({0})",
     "arctanh": "atanh{f}({0})", "exp": "exp{f}({0})", "exp2": "exp2{f}({0})", "expm1": "expm1{f}({0})",
