@@ -86,7 +86,12 @@ _FLOAT_FUNCS = {
 }
 # ufunc name -> C spelling on an integer type T
 _INT_FUNCS = {"maximum": "NP_IMAX({0}, {1})", "minimum": "NP_IMIN({0}, {1})",
-              "absolute": "(({T})(({0}) < 0 ? -({0}) : ({0})))", "square": "(({T})(({0}) * ({0})))"}
+              "absolute": "(({T})(({0}) < 0 ? -({0}) : ({0})))", "square": "(({T})(({0}) * ({0})))",
+              "invert": "(({T})~({0}))"}
+# ufunc name -> C spelling on bools (held as 0 or 1)
+_BOOL_FUNCS = {"invert": "(!({0}))", "logical_not": "(!({0}))", "logical_and": "(({0}) && ({1}))",
+               "logical_or": "(({0}) || ({1}))", "logical_xor": "(({0}) != ({1}))",
+               "maximum": "(({0}) || ({1}))", "minimum": "(({0}) && ({1}))"}
 
 
 def enabled() -> bool:
@@ -104,6 +109,8 @@ def spelling(ufunc: np.ufunc, dt: np.dtype) -> str | None:
     elif dt.kind in "iu":
         tpl = _INT_FUNCS.get(name)
         fmt = None if tpl is None else tpl.replace("{T}", CTYPE[dt.name])
+    elif dt.kind == "b":
+        fmt = _BOOL_FUNCS.get(name)
     else:
         return None
     if fmt is None or fmt.count("{0}") == 0 or ufunc.nin != (2 if "{1}" in fmt else 1):
@@ -241,6 +248,8 @@ def probe_values(dt: np.dtype, n: int = 1 << 17, seed: int = 0) -> np.ndarray:
     huge of both signs, small values, and the special ones (signed zeros, infinities, NaN,
     extremes)."""
     rng = np.random.default_rng(seed)
+    if dt.kind == "b":
+        return np.concatenate([[False, True], rng.integers(0, 2, n).astype(bool)])
     ut = np.dtype(f"u{dt.itemsize}")
     bits = rng.integers(0, np.iinfo(ut).max, n, dtype=ut, endpoint=True).view(dt)
     if dt.kind == "f":
@@ -261,7 +270,7 @@ def probe_values(dt: np.dtype, n: int = 1 << 17, seed: int = 0) -> np.ndarray:
 
 
 def _n_special(dt: np.dtype) -> int:
-    return 19 if dt.kind == "f" else 6
+    return {"f": 19, "b": 2}.get(dt.kind, 6)
 
 
 def calibrated(name: str, dt: np.dtype) -> bool:
@@ -277,6 +286,8 @@ def calibrated(name: str, dt: np.dtype) -> bool:
 def _formats(dt: np.dtype) -> dict:
     if dt.kind == "f":
         return {k: v.replace("{f}", "f" if dt.itemsize == 4 else "") for k, v in _FLOAT_FUNCS.items()}
+    if dt.kind == "b":
+        return dict(_BOOL_FUNCS)
     return {k: v.replace("{T}", CTYPE[dt.name]) for k, v in _INT_FUNCS.items()}
 
 
@@ -302,7 +313,8 @@ def _calibrate(name: str, dt: np.dtype) -> bool:
         sp = a[:_n_special(dt)]
         perm = np.random.default_rng(1).permutation(a)
         with np.errstate(all="ignore"):
-            b = np.concatenate([np.repeat(sp, sp.size), np.tile(sp, sp.size), perm, a, -a])
+            b = np.concatenate([np.repeat(sp, sp.size), np.tile(sp, sp.size), perm, a,
+                                ~a if dt.kind == "b" else -a])
         a = np.concatenate([np.tile(sp, sp.size), np.repeat(sp, sp.size), a, a, a])
         with np.errstate(all="ignore"):
             want = ufunc(a, b)
