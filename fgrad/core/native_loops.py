@@ -344,57 +344,56 @@ def same_bits(got: np.ndarray, want: np.ndarray) -> bool:
 
 # -------------------------------------------------------------------------------- the runners
 
+def _scratch(specs: list) -> tuple[list, ctypes.Array]:
+    """One array per (dtype, shape) of ``specs`` (the buffers a compiled loop reads or
+    writes, allocated once) and the array of their addresses."""
+    arrs = [np.zeros(max(1, int(np.prod(shape))), dt) for dt, shape in specs]
+    ptrs = (ctypes.c_void_p * max(1, len(arrs)))(*[a.ctypes.data for a in arrs])
+    return [a[:int(np.prod(shape))].reshape(shape) for a, (_, shape) in zip(arrs, specs)], ptrs
+
+
 def scan_runner(source: str, ins: list, outs: list, python_run: Callable) -> Callable:
-    """``run(bufs)`` calling the compiled ``run_scan(in, out)`` of ``source``: ``ins`` lists
-    the dtype and element count of each buffer read, ``outs`` the dtype and shape of each
-    result; ``python_run`` where the library cannot be had, and whenever the switch is off."""
-    lib = load(source)
-    if lib is None:
-        return python_run
-    fn = lib.run_loop
-    fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
-    n_in, n_out = len(ins), len(outs)
-    in_t, out_t = ctypes.c_void_p * n_in, ctypes.c_void_p * n_out
-
-    def run(bufs):
-        if not flag("native_loops"):
-            return python_run(bufs)
-        arrs = [np.ascontiguousarray(b, dt).reshape(-1) for b, (dt, _) in zip(bufs, ins)]
-        if any(a.size != n for a, (_, n) in zip(arrs, ins)):
-            return python_run(bufs)
-        res = [np.empty(shape, dt) for dt, shape in outs]
-        fn(in_t(*[a.ctypes.data for a in arrs]), out_t(*[r.ctypes.data for r in res]), 0)
-        return res
-
-    run.source, run.c_source = getattr(python_run, "source", None), source
-    run.python = python_run
-    return run
+    """``run(bufs)`` calling the compiled ``run_loop(in, out, _)`` of ``source`` (`scalar_loops`'
+    `_c_scan`): ``ins`` lists the dtype and shape of each buffer read, ``outs`` of each result;
+    ``python_run`` where the library cannot be had, and whenever the switch is off.  The
+    buffers are copied in and out of arrays allocated once (a copy costs less than asking
+    NumPy for a fresh array's address)."""
+    return _runner(source, ins, outs, 0, python_run, False)
 
 
 def while_runner(source: str, ins: list, n_consts: int, python_run: Callable) -> Callable:
-    """As `scan_runner` for a while loop: ``ins`` the dtype and shape of each buffer (the
-    constants, then the carry, which is also the result).  The compiled function runs at
-    most `WHILE_BUDGET` iterations per call and says whether the loop ended."""
+    """As `scan_runner` for a while loop (`scalar_loops`' `_c_while`): ``ins`` the dtype and
+    shape of each buffer (the constants, then the carry, which is also the result).  The
+    compiled function runs at most `WHILE_BUDGET` iterations per call and says whether the
+    loop ended; if not, it is called again on the carry it reached."""
+    return _runner(source, ins, ins[n_consts:], n_consts, python_run, True)
+
+
+def _runner(source: str, ins: list, outs: list, n_consts: int, python_run: Callable,
+            is_while: bool) -> Callable:
     lib = load(source)
     if lib is None:
         return python_run
     fn = lib.run_loop
     fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
-    in_t, out_t = ctypes.c_void_p * len(ins), ctypes.c_void_p * (len(ins) - n_consts)
+    in_arrs, in_ptrs = _scratch(ins)
+    out_arrs, out_ptrs = _scratch(outs)
+    carry_in = in_arrs[n_consts:]
+    lock = threading.Lock()
 
     def run(bufs):
         if not flag("native_loops"):
             return python_run(bufs)
-        arrs = [np.ascontiguousarray(b, dt).reshape(-1) for b, (dt, _) in zip(bufs, ins)]
-        if any(a.size != int(np.prod(shape)) for a, (_, shape) in zip(arrs, ins)):
-            return python_run(bufs)
-        res = [np.empty(shape, dt) for dt, shape in ins[n_consts:]]
-        ptr_in = in_t(*[a.ctypes.data for a in arrs])
-        ptr_out = out_t(*[r.ctypes.data for r in res])
-        while not fn(ptr_in, ptr_out, WHILE_BUDGET):
-            arrs[n_consts:] = [r.reshape(-1).copy() for r in res]
-            ptr_in = in_t(*[a.ctypes.data for a in arrs])
-        return res
+        with lock:
+            for a, b in zip(in_arrs, bufs):
+                a[...] = b
+            if not is_while:
+                fn(in_ptrs, out_ptrs, 0)
+            else:
+                while not fn(in_ptrs, out_ptrs, WHILE_BUDGET):
+                    for a, r in zip(carry_in, out_arrs):
+                        a[...] = r
+            return [r.copy() for r in out_arrs]
 
     run.source, run.c_source = getattr(python_run, "source", None), source
     run.python = python_run

@@ -152,7 +152,7 @@ def _c_assign(names: list, values: list, ctypes: list) -> list:
 
 
 def _c_scan(gen, jaxpr: Jaxpr, n_consts: int, n_carry: int, length: int, reverse: bool):
-    """The C source, the inputs' (dtype, size) and the outputs' (dtype, shape) of the scan
+    """The C source, the inputs' and the outputs' (dtype, shape) of the scan
     step of `scalar_scan` as one C function ``run_loop(in, out, _)``."""
     invars = jaxpr.invars
     n_head = n_consts + n_carry
@@ -181,8 +181,8 @@ def _c_scan(gen, jaxpr: Jaxpr, n_consts: int, n_carry: int, length: int, reverse
         t = _ctype(v.aval.dtype)
         lines += [f"  (({t} *)out[{k}])[{j}] = {n};" for j, n in enumerate(gen.names[v])]
     lines += ["  return 1;", "}"]
-    ins = [(np.dtype(v.aval.dtype), _size(v)) for v in invars[:n_head]]
-    ins += [(np.dtype(v.aval.dtype), _size(v) * length) for v in xs_vars]
+    ins = [(np.dtype(v.aval.dtype), tuple(v.aval.shape)) for v in invars[:n_head]]
+    ins += [(np.dtype(v.aval.dtype), (length,) + tuple(v.aval.shape)) for v in xs_vars]
     outs = [(np.dtype(v.aval.dtype), tuple(v.aval.shape)) for v in invars[n_consts:n_head]]
     outs += [(np.dtype(v.aval.dtype), (length,) + tuple(v.aval.shape)) for v in ys_vars]
     return "\n".join(lines) + "\n", ins, outs
