@@ -441,3 +441,35 @@ def test_libraries_are_named_by_source_and_replaced_when_not_trusted(monkeypatch
     _fresh_state(monkeypatch)
     assert native_loops.load(src).run_loop() == 41
     assert not stat.S_IMODE(os.lstat(tmp_path / "c" / so).st_mode) & 0o022
+
+
+@pytest.mark.parametrize("src", [np.bool_, np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64,
+                                 np.float32, np.float64])
+def test_converts_bit_equal(native, src):
+    """Widening converts as C casts: every integer width to float32 and float64 (rounding
+    to nearest even, as NumPy's casts), float32 <-> float64, bool to integers."""
+    rng = np.random.default_rng(3)
+    if np.dtype(src).kind == "b":
+        vals = rng.integers(0, 2, 16).astype(bool)
+    elif np.dtype(src).kind == "f":
+        vals = native_loops.probe_values(np.dtype(src), 8, seed=3)[:32]
+    else:
+        ii = np.iinfo(src)
+        vals = np.concatenate([rng.integers(ii.min, ii.max, 24, dtype=src, endpoint=True),
+                               np.array([ii.min, ii.max, 0, (1 << 24) + 1 if ii.max > 1 << 25 else 1], src)])
+    targets = [np.float32, np.float64] + ([np.int16, np.int64] if np.dtype(src).kind == "b" else [])
+
+    def f(xs):
+        def step(c, x):
+            outs = tuple(x.astype(t) for t in targets)
+            return c, outs
+
+        return lax.scan(step, fnp.asarray(np.float32(0)), xs)
+
+    with np.errstate(all="ignore"):
+        got, python, array = _three_ways(native, f, fnp.asarray(vals))
+    _expect_native(native, 1)
+    _assert_bits(got, python, array)
+    for out, t in zip(got[1], targets):
+        with np.errstate(all="ignore"):
+            assert native_loops.same_bits(np.asarray(out), vals.astype(t))
