@@ -473,3 +473,15 @@ def test_converts_bit_equal(native, src):
     for out, t in zip(got[1], targets if ON_HOST else []):  # (a device may flush subnormals)
         with np.errstate(all="ignore"):
             assert native_loops.same_bits(np.asarray(out), vals.astype(t))
+
+
+@needs_cc
+def test_cache_keeps_at_most_max_cached_libraries(monkeypatch, tmp_path):
+    monkeypatch.setenv("FGRAD_NATIVE_CACHE", str(tmp_path / "c"))
+    monkeypatch.setattr(native_loops, "MAX_CACHED", 5)
+    _fresh_state(monkeypatch)
+    for k in range(6):
+        assert native_loops.load(f"int run_loop(void) {{ return {k}; }}\n").run_loop() == k
+    assert len(os.listdir(tmp_path / "c")) == 4  # pruned to 4/5 of the bound at the sixth
+    _fresh_state(monkeypatch)  # a pruned library is compiled again
+    assert native_loops.load("int run_loop(void) { return 0; }\n").run_loop() == 0

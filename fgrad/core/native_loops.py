@@ -54,6 +54,7 @@ from .._config import flag
 
 FLAGS = ("-O2", "-fno-fast-math", "-ffp-contract=off", "-fwrapv", "-fPIC", "-shared")
 WHILE_BUDGET = 1 << 22  # while-loop iterations per native call (Python then sees Ctrl-C)
+MAX_CACHED = 1000  # libraries kept in the cache directory (the oldest go first)
 
 CTYPE = {"bool": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
          "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
@@ -208,7 +209,12 @@ def load(source: str) -> ctypes.CDLL | None:
         if folder is None:
             return None
         so = os.path.join(folder, f"{key}.so")
-        if not _trusted_file(so) and not _compile(cc[0], source, folder, so):
+        if _trusted_file(so):
+            try:
+                os.utime(so)  # (used: `_prune` deletes the least recently used first)
+            except OSError:
+                pass
+        elif not _compile(cc[0], source, folder, so):
             return None
         try:
             lib = ctypes.CDLL(so)
@@ -230,6 +236,7 @@ def _compile(cc: str, source: str, folder: str, so: str) -> bool:
             return False
         os.chmod(tmp_so, 0o700)
         os.replace(tmp_so, so)
+        _prune(folder)
         return True
     except (OSError, subprocess.SubprocessError):
         return False
@@ -239,6 +246,20 @@ def _compile(cc: str, source: str, folder: str, so: str) -> bool:
                 os.unlink(p)
             except OSError:
                 pass
+
+
+def _prune(folder: str) -> None:
+    """Delete the least recently used libraries beyond `MAX_CACHED` (a library already
+    loaded stays mapped; a deleted one is compiled again when needed)."""
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".so") and len(n) == 67]
+        if len(names) <= MAX_CACHED:
+            return
+        paths = sorted((os.path.join(folder, n) for n in names), key=lambda p: os.lstat(p).st_mtime)
+        for path in paths[:len(paths) - MAX_CACHED * 4 // 5]:
+            os.unlink(path)
+    except OSError:
+        pass
 
 
 # ------------------------------------------------------------------------------- calibration
