@@ -60,7 +60,8 @@ def _jit(f):
 
 def _three_ways(seen, f, *args):
     """``f(*args)`` under `jit`: native, Python scalar code, array code; ``seen`` (the
-    `native` fixture's list) keeps what the first made."""
+    `native` fixture's list) keeps what the first made.  Eager ``f(*args)`` must give the
+    array code's bits too."""
     del seen[:]
     got = _jit(f)(*args)
     n = len(seen)
@@ -75,6 +76,7 @@ def _three_ways(seen, f, *args):
         array = _jit(f)(*args)
     finally:
         scalar_loops.MAX_ELEMENTS = old
+    _assert_bits(f(*args), array)  # eager (its loops run the same generated code)
     del seen[n:]
     return got, python, array
 
