@@ -105,9 +105,14 @@ FLAG_DEFAULTS: dict[str, bool] = {
     # JAX's face computes exp/tanh/logistic/log1p/lgamma with XLA's CPU algorithms
     # (`fgrad.ops.xla_math`: JAX's exact bits, 10-100x slower, unfused); also FGRAD_XLA_MATH=1
     "xla_math": os.environ.get("FGRAD_XLA_MATH", "") not in ("", "0"),
+    # loops over tiny values run as C compiled at run time where that gives NumPy's bits
+    # (`fgrad.core.native_loops`); FGRAD_NATIVE_LOOPS=0 switches them off
+    "native_loops": os.environ.get("FGRAD_NATIVE_LOOPS", "1").strip().lower() not in ("0", "false", "off"),
 }
 _flags: dict[str, bool] = dict(FLAG_DEFAULTS)
-FLAG_DEFAULTS["xla_math"] = False  # (the environment sets the value, `config.update(..., None)` the default)
+# (the environment sets the values, `config.update(..., None)` restores the defaults)
+FLAG_DEFAULTS["xla_math"] = False
+FLAG_DEFAULTS["native_loops"] = True
 
 
 def flag(name: str) -> bool:

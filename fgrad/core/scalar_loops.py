@@ -32,6 +32,7 @@ from typing import Callable
 
 import numpy as np
 
+from . import native_loops
 from .ir import Jaxpr, Literal, has_effects
 
 MAX_ELEMENTS = 64  # the largest value (elements) a scalarized loop holds
@@ -98,7 +99,10 @@ def scalar_scan(jaxpr: Jaxpr, n_consts: int, n_carry: int, length: int, reverse:
         outs.append(f"_stacked([{', '.join(cols)}], {gen.dt(v)}, {shape}, {reverse})")
     tail = [f"    return [{', '.join(outs)}]"]
     src = "\n".join(head + ["        " + ln for ln in body or ["pass"]] + tail) + "\n"
-    return gen.compile(src)
+    run = gen.compile(src)
+    if not gen.c_ok:
+        return run
+    return native_loops.scan_runner(*_c_scan(gen, jaxpr, n_consts, n_carry, length, reverse), run)
 
 
 def scalar_while(jaxpr: Jaxpr, n_consts: int, n_first: int) -> Callable | None:
@@ -127,7 +131,88 @@ def scalar_while(jaxpr: Jaxpr, n_consts: int, n_first: int) -> Callable | None:
     outs = [f"_array(({', '.join(gen.names[v])},), {gen.dt(v)}, {tuple(v.aval.shape)})"
             for v in invars[n_consts:]]
     src = "\n".join(head + ["        " + ln for ln in body] + [f"    return [{', '.join(outs)}]"]) + "\n"
-    return gen.compile(src)
+    run = gen.compile(src)
+    if not gen.c_ok:
+        return run
+    return native_loops.while_runner(*_c_while(gen, jaxpr, n_consts, n_first), run)
+
+
+def _c_read(gen, v, ptr: str, t: str = "in", index: str = "") -> list:
+    """C lines declaring the elements of ``v`` read from ``in[k]`` (``ptr``: ``k``)."""
+    lines = []
+    for j, n in enumerate(gen.names[v]):
+        lines.append(f"{gen.ctype[n]} {n} = ((const {gen.ctype[n]} *){t}[{ptr}])[{index}{j}];")
+    return lines
+
+
+def _c_assign(names: list, values: list, ctypes: list) -> list:
+    """``names = values`` at once (a value may be one of the names)."""
+    tmp = [f"{t} t_{k} = {v};" for k, (t, v) in enumerate(zip(ctypes, values))]
+    return tmp + [f"{n} = t_{k};" for k, n in enumerate(names)]
+
+
+def _c_scan(gen, jaxpr: Jaxpr, n_consts: int, n_carry: int, length: int, reverse: bool):
+    """The C source, the inputs' and the outputs' (dtype, shape) of the scan
+    step of `scalar_scan` as one C function ``run_loop(in, out, _)``."""
+    invars = jaxpr.invars
+    n_head = n_consts + n_carry
+    xs_vars, ys_vars = invars[n_head:], jaxpr.outvars[n_carry:]
+    elems = [gen.elems(v) for v in jaxpr.outvars]  # (first: a literal's constant is declared below)
+    lines = [native_loops.PRELUDE, "int run_loop(void **in, void **out, long budget_unused) {"]
+    lines += ["  " + ln for ln in gen.c_consts]
+    for k, v in enumerate(invars[:n_head]):
+        lines += ["  " + ln for ln in _c_read(gen, v, str(k))]
+    lines += ["  " + ln for ln in gen.c_pre]
+    steps = f"long i = {length - 1}; i >= 0; i--" if reverse else f"long i = 0; i < {length}; i++"
+    lines.append(f"  for ({steps}) {{")
+    body = []
+    for k, v in enumerate(xs_vars):
+        body += _c_read(gen, v, str(n_head + k), index=f"i * {_size(v)} + ")
+    body += gen.c_lines
+    for k, v in enumerate(ys_vars):
+        t = _ctype(v.aval.dtype)
+        body += [f"(({t} *)out[{n_carry + k}])[i * {_size(v)} + {j}] = {n};"
+                 for j, n in enumerate(elems[n_carry + k])]
+    carry_in = [n for v in invars[n_consts:n_head] for n in gen.names[v]]
+    carry_out = [n for names in elems[:n_carry] for n in names]
+    body += _c_assign(carry_in, carry_out, [gen.ctype[n] for n in carry_in])
+    lines += ["    " + ln for ln in body] + ["  }"]
+    for k, v in enumerate(invars[n_consts:n_head]):
+        t = _ctype(v.aval.dtype)
+        lines += [f"  (({t} *)out[{k}])[{j}] = {n};" for j, n in enumerate(gen.names[v])]
+    lines += ["  return 1;", "}"]
+    ins = [(np.dtype(v.aval.dtype), tuple(v.aval.shape)) for v in invars[:n_head]]
+    ins += [(np.dtype(v.aval.dtype), (length,) + tuple(v.aval.shape)) for v in xs_vars]
+    outs = [(np.dtype(v.aval.dtype), tuple(v.aval.shape)) for v in invars[n_consts:n_head]]
+    outs += [(np.dtype(v.aval.dtype), (length,) + tuple(v.aval.shape)) for v in ys_vars]
+    return "\n".join(lines) + "\n", ins, outs
+
+
+def _c_while(gen, jaxpr: Jaxpr, n_consts: int, n_first: int):
+    """The C source and the inputs' (dtype, shape) of the while loop of `scalar_while` as one
+    C function ``run_loop(in, out, budget)``: at most ``budget`` iterations, then the carry
+    is written to ``out`` and it returns whether the loop ended."""
+    invars = jaxpr.invars
+    elems = [gen.elems(v) for v in jaxpr.outvars]  # (first: a literal's constant is declared below)
+    lines = [native_loops.PRELUDE, "int run_loop(void **in, void **out, long budget) {"]
+    lines += ["  " + ln for ln in gen.c_consts]
+    for k, v in enumerate(invars):
+        lines += ["  " + ln for ln in _c_read(gen, v, str(k))]
+    lines += ["  " + ln for ln in gen.c_pre]
+    lines += ["  int done = 0;", "  for (long it = 0; it < budget; it++) {"]
+    (pred,) = elems[0]
+    cut = gen.line_of[n_first]
+    body = gen.c_lines[:cut] + [f"if (!{pred}) {{ done = 1; break; }}"] + gen.c_lines[cut:]
+    carry_in = [n for v in invars[n_consts:] for n in gen.names[v]]
+    carry_out = [n for names in elems[1:] for n in names]
+    body += _c_assign(carry_in, carry_out, [gen.ctype[n] for n in carry_in])
+    lines += ["    " + ln for ln in body] + ["  }"]
+    for k, v in enumerate(invars[n_consts:]):
+        t = _ctype(v.aval.dtype)
+        lines += [f"  (({t} *)out[{k}])[{j}] = {n};" for j, n in enumerate(gen.names[v])]
+    lines += ["  return done;", "}"]
+    ins = [(np.dtype(v.aval.dtype), tuple(v.aval.shape)) for v in invars]
+    return "\n".join(lines) + "\n", ins, n_consts
 
 
 def _size(v) -> int:
@@ -191,6 +276,10 @@ def _held(x):
     return float(x) if type(x) is np.float64 else x
 
 
+def _ctype(dt) -> str:
+    return native_loops.CTYPE[np.dtype(dt).name]
+
+
 def _plain(dt) -> bool:
     """NumPy's own bool, integer and float32/64 types (their scalar math is NumPy's loops')."""
     return dt.isbuiltin == 1 and dt.kind in "biuf" and not (dt.kind == "f" and dt.itemsize < 4)
@@ -209,6 +298,13 @@ class _Gen:
         self.array_us = 0.0
         self._n = 0
         self._dts: dict = {}
+        # the same step in C (`core.native_loops`): one C line per line above, while every
+        # operation has a C spelling giving NumPy's bits (else ``c_ok`` turns False)
+        self.c_ok = native_loops.enabled()
+        self.ctype: dict = {}  # element name -> its C type
+        self.c_lines: list = []
+        self.c_pre: list = []
+        self.c_consts: list = []  # C declarations of the constants
         if jaxpr.constvars or any(has_effects(e) for e in jaxpr.eqns):
             raise _Ineligible
         self.pre: list = []  # lines that read only loop constants: run once, before the loop
@@ -216,6 +312,7 @@ class _Gen:
         for k, v in enumerate(jaxpr.invars):
             self._check(v)
             self.names[v] = [self.fresh("a") for _ in range(_size(v))]
+            self.ctype.update(dict.fromkeys(self.names[v], _ctype(v.aval.dtype)))
             if k < n_consts:
                 self.invariant.update(self.names[v])
         for e in jaxpr.eqns:
@@ -230,14 +327,23 @@ class _Gen:
         for v in jaxpr.outvars:
             self._check(v)
 
-    def _emit(self, r: str, expr: str, args, cost: float, hoist: bool = True) -> None:
+    def _emit(self, r: str, expr: str, args, cost: float, hoist: bool = True, c: str | None = None,
+              dt=None) -> None:
         """``r = expr``: in the loop, or before it when it reads only loop constants and
-        ``hoist`` (it cannot raise: it may then run where the loop would not have)."""
+        ``hoist`` (it cannot raise: it may then run where the loop would not have).  ``c``:
+        the same in C, with ``r`` of dtype ``dt`` (None: there is no C for it)."""
+        if c is None:
+            self.c_ok = False
+        else:
+            self.ctype[r] = _ctype(dt)
+            c = f"{self.ctype[r]} {r} = {c};"
         if hoist and all(a in self.invariant for a in args):
             self.pre.append(f"{r} = {expr}")
+            self.c_pre.append(c)
             self.invariant.add(r)
         else:
             self.lines.append(f"{r} = {expr}")
+            self.c_lines.append(c)
             self.cost_us += cost
 
     def fresh(self, prefix: str = "s") -> str:
@@ -257,8 +363,14 @@ class _Gen:
         key = self.fresh("k")
         with np.errstate(all="ignore"):
             self.ns[key] = _held(np.asarray(value, dt)[()])
+            self._c_const(key, np.asarray(value, dt)[()])
         self.invariant.add(key)
         return key
+
+    def _c_const(self, key: str, val) -> None:
+        dt = np.dtype(val.dtype)
+        self.ctype[key] = _ctype(dt)
+        self.c_consts.append(f"const {self.ctype[key]} {key} = {native_loops.literal(val, dt)};")
 
     def elems(self, v) -> list:
         """The element names of ``v`` (a variable or a literal)."""
@@ -298,7 +410,7 @@ class _Gen:
         code converts it to), and a sample scalar of its type."""
         from .executor import _scalar_literal
 
-        ops, samples = [], []
+        ops, samples, dts = [], [], []
         for v in e.invars:
             if type(v) is Literal:
                 val = v.val
@@ -310,19 +422,22 @@ class _Gen:
                     raise _Ineligible
                 key = self.fresh("k")
                 self.ns[key] = _held(val)
+                self._c_const(key, val)
                 self.invariant.add(key)
                 ops.append([key])
                 samples.append(_held(val))
+                dts.append(np.dtype(val.dtype))
             else:
                 ops.append(self.names[v])
                 samples.append(_held(np.dtype(v.aval.dtype).type(1)))
-        return ops, samples
+                dts.append(np.dtype(v.aval.dtype))
+        return ops, samples, dts
 
     def _ufunc(self, e, ufunc) -> None:
         out = e.outvars[0]
         n = _size(out)
         dt_out = np.dtype(out.aval.dtype)
-        ops, samples = self._operands(e)
+        ops, samples, dts = self._operands(e)
         ops = [_broadcast(o, v, out) for o, v in zip(ops, e.invars)]
         try:  # the scalar ufunc's result type, checked once: it must be the traced one
             with np.errstate(all="ignore"):
@@ -340,21 +455,37 @@ class _Gen:
         if op is None and uop is None:
             fn = self.fresh("u")
             self.ns[fn] = ufunc
+        c_fmt = self._c_ufunc(ufunc, dts, dt_out, op, uop) if self.c_ok else None
         names = [self.fresh() for _ in range(n)]
         for j, r in enumerate(names):
             args = [o[j] for o in ops]
+            c = None if c_fmt is None else c_fmt.format(*args)
             if py_division:
                 a, b = args
-                self._emit(r, f"{a} / {b} if {b} else _divide({a}, {b})", args, _OPERATOR_US)
+                self._emit(r, f"{a} / {b} if {b} else _divide({a}, {b})", args, _OPERATOR_US, c=c, dt=dt_out)
             elif op is not None and len(args) == 2:
-                self._emit(r, f"{args[0]} {op} {args[1]}", args, _OPERATOR_US)
+                self._emit(r, f"{args[0]} {op} {args[1]}", args, _OPERATOR_US, c=c, dt=dt_out)
             elif uop is not None and len(args) == 1:
-                self._emit(r, f"{uop}{args[0]}", args, _OPERATOR_US)
-            elif dt_out == np.float64:  # held as a Python float
-                self._emit(r, f"float({fn}({', '.join(args)}))", args, _CALL_US, kinds == {"f"})
-            else:
-                self._emit(r, f"{fn}({', '.join(args)})", args, _CALL_US, kinds == {"f"})
+                self._emit(r, f"{uop}{args[0]}", args, _OPERATOR_US, c=c, dt=dt_out)
+            else:  # (a float64 is held as a Python float)
+                call = f"{fn}({', '.join(args)})"
+                call = f"float({call})" if dt_out == np.float64 else call
+                self._emit(r, call, args, _CALL_US, kinds == {"f"}, c=c, dt=dt_out)
         self.names[out] = names
+
+    @staticmethod
+    def _c_ufunc(ufunc, dts: list, dt_out, op, uop) -> str | None:
+        """The C format string of ``ufunc`` on operands of dtypes ``dts``: C's operators and
+        NumPy's agree on operands of one dtype (the result: that dtype, or bool for a
+        comparison); a function only where `native_loops.spelling` has one."""
+        if len(set(dts)) != 1:
+            return None
+        dt = dts[0]
+        if op is not None and len(dts) == 2:
+            return f"({{0}} {op} {{1}})" if dt_out in (dt, np.dtype(np.bool_)) else None
+        if uop is not None and len(dts) == 1:
+            return f"({uop}{{0}})" if dt_out == dt else None
+        return native_loops.spelling(ufunc, dt) if dt_out == dt else None
 
     def _select(self, e) -> None:
         out = e.outvars[0]
@@ -368,7 +499,8 @@ class _Gen:
         names = [self.fresh() for _ in range(n)]
         for j, r in enumerate(names):
             a, b, q = on_true[j], on_false[j], p[j]
-            self._emit(r, f"{a} if {q} else {b}", (a, q, b), _OPERATOR_US)
+            self._emit(r, f"{a} if {q} else {b}", (a, q, b), _OPERATOR_US, c=f"({q} ? {a} : {b})",
+                       dt=out.aval.dtype)
         self.names[out] = names
 
     def _convert(self, e) -> None:
@@ -386,7 +518,7 @@ class _Gen:
         ctor = "float" if dst == np.float64 else self.dt(out)
         names = [self.fresh() for _ in self.names[x]]
         for r, a in zip(names, self.names[x]):
-            self._emit(r, f"{ctor}({a})", (a,), _OPERATOR_US)
+            self._emit(r, f"{ctor}({a})", (a,), _OPERATOR_US, c=f"(({_ctype(dst)}){a})", dt=dst)
         self.names[out] = names
 
     def _structural(self, e) -> None:

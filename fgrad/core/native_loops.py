@@ -1,0 +1,421 @@
+"""Scalarized host loops (`core.scalar_loops`) compiled to native code with the system C compiler.
+
+`scalar_loops` writes a loop over tiny values as Python code on NumPy scalars, about 1 us per
+step of Python's own overhead.  Where every operation of such a step has a C spelling that
+gives NumPy's bits, the same step is also written as one C function, compiled once (per exact
+source) into the user's cache directory and called through `ctypes`: the whole loop then runs
+in native code.  Anything that does not qualify -- no C compiler, a failed compile, an
+operation without a spelling, a math function whose libm bits differ from NumPy's on this
+machine -- leaves the Python code in charge; the answer is the same either way.
+
+Numbers: the C code is compiled with ``-O2 -fno-fast-math -ffp-contract=off -fwrapv``: IEEE
+float/double arithmetic with no fused multiply-adds (float32 values are C ``float``, never
+promoted), integer arithmetic wrapping as NumPy's scalar math does.  A math *function* (sqrt,
+sin, maximum, ...) is only written in C for a dtype after `calibrated` has compared the C
+spelling with NumPy's ufunc on a dense set of values on this machine (random bit patterns,
+wide log-uniform magnitudes, signed zeros, infinities, NaNs): every bit of every result equal,
+NaN results compared as NaN (their sign and payload bits are not values).  NumPy's own SIMD
+float32 sin/cos/exp/log/tanh differ from libm in the last bits, so loops calling them stay in
+Python.
+
+Security: the cache directory (``$XDG_CACHE_HOME/fgrad/native-loops`` or
+``~/.cache/fgrad/native-loops``, or ``FGRAD_NATIVE_CACHE``) is created mode 0700 and used only
+when it is a real directory owned by this user that nobody else can write; a library's file
+name is the SHA-256 of its exact source, compiler and flags; a library is loaded only when it
+is a regular file owned by this user and not writable by others; the compiler is run with an
+argument list (no shell).
+
+Switch: ``fgrad.config.update("native_loops", False)`` or ``FGRAD_NATIVE_LOOPS=0``.
+
+Example::
+
+    >>> import numpy as np
+    >>> calibrated("sqrt", np.dtype(np.float64)) in (True, False)
+    True
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shlex
+import shutil
+import stat
+import subprocess
+import sysconfig
+import tempfile
+import threading
+from typing import Callable
+
+import numpy as np
+
+from .._config import flag
+
+FLAGS = ("-O2", "-fno-fast-math", "-ffp-contract=off", "-fwrapv", "-fPIC", "-shared")
+WHILE_BUDGET = 1 << 22  # while-loop iterations per native call (Python then sees Ctrl-C)
+MAX_CACHED = 1000  # libraries kept in the cache directory (the oldest go first)
+
+CTYPE = {"bool": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
+         "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
+         "float32": "float", "float64": "double"}
+
+PRELUDE = r"""#include <stdint.h>
+#include <string.h>
+#include <math.h>
+static inline float F32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline double F64(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
+#define NP_MAX(a, b) (((a) > (b) || (a) != (a)) ? (a) : (b))
+#define NP_MIN(a, b) (((a) < (b) || (a) != (a)) ? (a) : (b))
+#define NP_FMAX(a, b) (((a) > (b) || (b) != (b)) ? (a) : (b))
+#define NP_FMIN(a, b) (((a) < (b) || (b) != (b)) ? (a) : (b))
+#define NP_IMAX(a, b) ((a) > (b) ? (a) : (b))
+#define NP_IMIN(a, b) ((a) < (b) ? (a) : (b))
+"""
+
+# ufunc name -> C spelling of a float function ({f}: "f" for float32, "" for float64)
+_FLOAT_FUNCS = {
+    "sqrt": "sqrt{f}({0})", "absolute": "fabs{f}({0})", "fabs": "fabs{f}({0})", "floor": "floor{f}({0})",
+    "ceil": "ceil{f}({0})", "trunc": "trunc{f}({0})", "rint": "rint{f}({0})", "square": "(({0}) * ({0}))",
+    "maximum": "NP_MAX({0}, {1})", "minimum": "NP_MIN({0}, {1})", "fmax": "NP_FMAX({0}, {1})",
+    "fmin": "NP_FMIN({0}, {1})", "sin": "sin{f}({0})", "cos": "cos{f}({0})", "tan": "tan{f}({0})",
+    "arcsin": "asin{f}({0})", "arccos": "acos{f}({0})", "arctan": "atan{f}({0})", "sinh": "sinh{f}({0})",
+    "cosh": "cosh{f}({0})", "tanh": "tanh{f}({0})", "arcsinh": "asinh{f}({0})", "arccosh": "acosh{f}({0})",
+    "arctanh": "atanh{f}({0})", "exp": "exp{f}({0})", "exp2": "exp2{f}({0})", "expm1": "expm1{f}({0})",
+    "log": "log{f}({0})", "log2": "log2{f}({0})", "log10": "log10{f}({0})", "log1p": "log1p{f}({0})",
+    "cbrt": "cbrt{f}({0})", "arctan2": "atan2{f}({0}, {1})", "hypot": "hypot{f}({0}, {1})",
+}
+# ufunc name -> C spelling on an integer type T
+_INT_FUNCS = {"maximum": "NP_IMAX({0}, {1})", "minimum": "NP_IMIN({0}, {1})",
+              "absolute": "(({T})(({0}) < 0 ? -({0}) : ({0})))", "square": "(({T})(({0}) * ({0})))",
+              "invert": "(({T})~({0}))"}
+# ufunc name -> C spelling on bools (held as 0 or 1)
+_BOOL_FUNCS = {"invert": "(!({0}))", "logical_not": "(!({0}))", "logical_and": "(({0}) && ({1}))",
+               "logical_or": "(({0}) || ({1}))", "logical_xor": "(({0}) != ({1}))",
+               "maximum": "(({0}) || ({1}))", "minimum": "(({0}) && ({1}))"}
+
+
+def enabled() -> bool:
+    """Whether native loops are switched on (``config.update("native_loops", ...)``)."""
+    return flag("native_loops")
+
+
+def spelling(ufunc: np.ufunc, dt: np.dtype) -> str | None:
+    """The C format string (``{0}``, ``{1}``: operands) of ``ufunc`` on operands and result of
+    dtype ``dt``, or None where it has none or it is not `calibrated` bit-equal here."""
+    name = ufunc.__name__
+    if dt.kind == "f":
+        tpl = _FLOAT_FUNCS.get(name)
+        fmt = None if tpl is None else tpl.replace("{f}", "f" if dt.itemsize == 4 else "")
+    elif dt.kind in "iu":
+        tpl = _INT_FUNCS.get(name)
+        fmt = None if tpl is None else tpl.replace("{T}", CTYPE[dt.name])
+    elif dt.kind == "b":
+        fmt = _BOOL_FUNCS.get(name)
+    else:
+        return None
+    if fmt is None or fmt.count("{0}") == 0 or ufunc.nin != (2 if "{1}" in fmt else 1):
+        return None
+    return fmt if calibrated(name, dt) else None
+
+
+def literal(value, dt: np.dtype) -> str:
+    """``value`` as a C expression of ``dt``'s C type holding exactly its bits."""
+    x = np.asarray(value, dt)[()]
+    if dt.kind == "f":
+        bits = int(np.asarray(x).view(np.uint32 if dt.itemsize == 4 else np.uint64))
+        return f"F32(0x{bits:x}u)" if dt.itemsize == 4 else f"F64(0x{bits:x}ull)"
+    bits = int(np.asarray(x).astype(dt).view(f"u{dt.itemsize}")) if dt.kind != "b" else int(bool(x))
+    return f"(({CTYPE[dt.name]})0x{bits:x}ull)"
+
+
+# ---------------------------------------------------------------------------- compiler and cache
+
+_lock = threading.RLock()
+_state: dict = {}  # "cc" -> (path, version) or None; "dir" -> cache dir or None
+_libs: dict = {}  # source hash -> loaded CDLL
+_calibration: dict = {}  # (ufunc name, dtype name) -> bool
+
+
+def _compiler() -> tuple[str, str] | None:
+    """The C compiler (sysconfig's ``CC``, else ``cc``/``gcc``) and its version, or None."""
+    if "cc" in _state:
+        return _state["cc"]
+    found = None
+    names = []
+    cc = sysconfig.get_config_var("CC")
+    if cc:
+        try:
+            names.append(shlex.split(cc)[0])
+        except ValueError:
+            pass
+    names += ["cc", "gcc"]
+    for name in names:
+        path = shutil.which(name)
+        if path is None:
+            continue
+        try:
+            out = subprocess.run([path, "-dumpfullversion", "-dumpversion"], capture_output=True,
+                                 text=True, timeout=30, check=False)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if out.returncode == 0:
+            found = (path, out.stdout.strip())
+            break
+    _state["cc"] = found
+    return found
+
+
+def cache_dir() -> str | None:
+    """The private directory the compiled loops live in (created 0700), or None when it
+    cannot be made or someone else could write to it."""
+    if "dir" in _state:
+        return _state["dir"]
+    path = os.environ.get("FGRAD_NATIVE_CACHE")
+    if not path:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        path = os.path.join(base, "fgrad", "native-loops")
+    path = os.path.abspath(path)
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        st = os.lstat(path)
+        ok = (stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077)
+    except OSError:
+        ok = False
+    _state["dir"] = path if ok else None
+    return _state["dir"]
+
+
+def _trusted_file(path: str) -> bool:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def load(source: str) -> ctypes.CDLL | None:
+    """The shared library compiled from C ``source`` (compiled once into `cache_dir`, named by
+    the hash of source, compiler and flags), or None where that cannot be done."""
+    cc = _compiler()
+    if cc is None:
+        return None
+    key = hashlib.sha256("\0".join([source, *cc, *FLAGS]).encode()).hexdigest()
+    with _lock:
+        lib = _libs.get(key)
+        if lib is not None:
+            return lib
+        folder = cache_dir()
+        if folder is None:
+            return None
+        so = os.path.join(folder, f"{key}.so")
+        if _trusted_file(so):
+            try:
+                os.utime(so)  # (used: `_prune` deletes the least recently used first)
+            except OSError:
+                pass
+        elif not _compile(cc[0], source, folder, so):
+            return None
+        try:
+            lib = ctypes.CDLL(so)
+        except OSError:
+            return None
+        _libs[key] = lib
+        return lib
+
+
+def _compile(cc: str, source: str, folder: str, so: str) -> bool:
+    fd, c_path = tempfile.mkstemp(suffix=".c", dir=folder)
+    tmp_so = c_path[:-2] + ".tmp.so"
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(source)
+        out = subprocess.run([cc, *FLAGS, "-o", tmp_so, c_path, "-lm"], capture_output=True,
+                             timeout=120, check=False)
+        if out.returncode != 0 or not _trusted_file(tmp_so):
+            return False
+        os.chmod(tmp_so, 0o700)
+        os.replace(tmp_so, so)
+        _prune(folder)
+        return True
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        for p in (c_path, tmp_so):
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
+
+
+def _prune(folder: str) -> None:
+    """Delete the least recently used libraries beyond `MAX_CACHED` (a library already
+    loaded stays mapped; a deleted one is compiled again when needed)."""
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".so") and len(n) == 67]
+        if len(names) <= MAX_CACHED:
+            return
+        paths = sorted((os.path.join(folder, n) for n in names), key=lambda p: os.lstat(p).st_mtime)
+        for path in paths[:len(paths) - MAX_CACHED * 4 // 5]:
+            os.unlink(path)
+    except OSError:
+        pass
+
+
+# ------------------------------------------------------------------------------- calibration
+
+def probe_values(dt: np.dtype, n: int = 1 << 17, seed: int = 0) -> np.ndarray:
+    """Dense test values of ``dt``: random bit patterns, log-uniform magnitudes from tiny to
+    huge of both signs, small values, and the special ones (signed zeros, infinities, NaN,
+    extremes)."""
+    rng = np.random.default_rng(seed)
+    if dt.kind == "b":
+        return np.concatenate([[False, True], rng.integers(0, 2, n).astype(bool)])
+    ut = np.dtype(f"u{dt.itemsize}")
+    bits = rng.integers(0, np.iinfo(ut).max, n, dtype=ut, endpoint=True).view(dt)
+    if dt.kind == "f":
+        fi = np.finfo(dt)
+        with np.errstate(all="ignore"):
+            lo, hi = np.log(float(fi.smallest_subnormal)), np.log(float(fi.max))
+            mag = np.exp(rng.uniform(lo, hi, n)).astype(dt)
+            small = rng.uniform(-8, 8, n).astype(dt)
+        signs = rng.choice(np.array([-1, 1], dt), n)
+        special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1, -1, 0.5, -0.5, 2, np.pi,
+                            fi.max, -fi.max, fi.tiny, -fi.tiny, fi.smallest_subnormal,
+                            -fi.smallest_subnormal, fi.eps], dt)
+        return np.concatenate([special, bits, mag * signs, small])
+    ii = np.iinfo(dt)
+    small = rng.integers(max(ii.min, -300), min(ii.max, 300), n, dtype=dt, endpoint=True)
+    special = np.array([0, 1, ii.max, ii.min, ii.max - 1, ii.min + 1], dt)
+    return np.concatenate([special, bits, small])
+
+
+def _n_special(dt: np.dtype) -> int:
+    return {"f": 19, "b": 2}.get(dt.kind, 6)
+
+
+def calibrated(name: str, dt: np.dtype) -> bool:
+    """Whether the C spelling of ufunc ``name`` on ``dt`` gives NumPy's ufunc's bits for every
+    value of `probe_values` (both operands drawn from it, special values crossed), here."""
+    key = (name, dt.name)
+    with _lock:
+        if key not in _calibration:
+            _calibration[key] = _calibrate(name, dt)
+        return _calibration[key]
+
+
+def _formats(dt: np.dtype) -> dict:
+    if dt.kind == "f":
+        return {k: v.replace("{f}", "f" if dt.itemsize == 4 else "") for k, v in _FLOAT_FUNCS.items()}
+    if dt.kind == "b":
+        return dict(_BOOL_FUNCS)
+    return {k: v.replace("{T}", CTYPE[dt.name]) for k, v in _INT_FUNCS.items()}
+
+
+def _probe_source(dt: np.dtype) -> str:
+    t = CTYPE[dt.name]
+    lines = [PRELUDE]
+    for name, fmt in sorted(_formats(dt).items()):
+        expr = fmt.format("a[i]", "b[i]")
+        lines.append(f"void probe_{name}(const {t} *a, const {t} *b, {t} *o, long n) "
+                     f"{{ for (long i = 0; i < n; i++) o[i] = {expr}; }}")
+    return "\n".join(lines) + "\n"
+
+
+def _calibrate(name: str, dt: np.dtype) -> bool:
+    ufunc = getattr(np, name, None)
+    if not isinstance(ufunc, np.ufunc) or name not in _formats(dt):
+        return False
+    lib = load(_probe_source(dt))
+    if lib is None:
+        return False
+    a = probe_values(dt)
+    if ufunc.nin == 2:
+        sp = a[:_n_special(dt)]
+        perm = np.random.default_rng(1).permutation(a)
+        with np.errstate(all="ignore"):
+            b = np.concatenate([np.repeat(sp, sp.size), np.tile(sp, sp.size), perm, a,
+                                ~a if dt.kind == "b" else -a])
+        a = np.concatenate([np.tile(sp, sp.size), np.repeat(sp, sp.size), a, a, a])
+        with np.errstate(all="ignore"):
+            want = ufunc(a, b)
+    else:
+        b = a
+        with np.errstate(all="ignore"):
+            want = ufunc(a)
+    if want.dtype != dt:
+        return False
+    got = np.empty_like(a)
+    fn = getattr(lib, f"probe_{name}")
+    fn(ctypes.c_void_p(a.ctypes.data), ctypes.c_void_p(b.ctypes.data), ctypes.c_void_p(got.ctypes.data),
+       ctypes.c_long(a.size))
+    return bool(same_bits(got, want))
+
+
+def same_bits(got: np.ndarray, want: np.ndarray) -> bool:
+    """Every element of ``got`` has ``want``'s bits (NaNs: both NaN, any sign or payload)."""
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return False
+    ut = np.dtype(f"u{got.dtype.itemsize}") if got.dtype.kind != "b" else np.dtype(np.uint8)
+    eq = got.view(ut) == want.view(ut)
+    if got.dtype.kind == "f":
+        eq |= np.isnan(got) & np.isnan(want)
+    return bool(eq.all())
+
+
+# -------------------------------------------------------------------------------- the runners
+
+def _scratch(specs: list) -> tuple[list, ctypes.Array]:
+    """One array per (dtype, shape) of ``specs`` (the buffers a compiled loop reads or
+    writes, allocated once) and the array of their addresses."""
+    arrs = [np.zeros(max(1, int(np.prod(shape))), dt) for dt, shape in specs]
+    ptrs = (ctypes.c_void_p * max(1, len(arrs)))(*[a.ctypes.data for a in arrs])
+    return [a[:int(np.prod(shape))].reshape(shape) for a, (_, shape) in zip(arrs, specs)], ptrs
+
+
+def scan_runner(source: str, ins: list, outs: list, python_run: Callable) -> Callable:
+    """``run(bufs)`` calling the compiled ``run_loop(in, out, _)`` of ``source`` (`scalar_loops`'
+    `_c_scan`): ``ins`` lists the dtype and shape of each buffer read, ``outs`` of each result;
+    ``python_run`` where the library cannot be had, and whenever the switch is off.  The
+    buffers are copied in and out of arrays allocated once (a copy costs less than asking
+    NumPy for a fresh array's address)."""
+    return _runner(source, ins, outs, 0, python_run, False)
+
+
+def while_runner(source: str, ins: list, n_consts: int, python_run: Callable) -> Callable:
+    """As `scan_runner` for a while loop (`scalar_loops`' `_c_while`): ``ins`` the dtype and
+    shape of each buffer (the constants, then the carry, which is also the result).  The
+    compiled function runs at most `WHILE_BUDGET` iterations per call and says whether the
+    loop ended; if not, it is called again on the carry it reached."""
+    return _runner(source, ins, ins[n_consts:], n_consts, python_run, True)
+
+
+def _runner(source: str, ins: list, outs: list, n_consts: int, python_run: Callable,
+            is_while: bool) -> Callable:
+    lib = load(source)
+    if lib is None:
+        return python_run
+    fn = lib.run_loop
+    fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
+    in_arrs, in_ptrs = _scratch(ins)
+    out_arrs, out_ptrs = _scratch(outs)
+    carry_in = in_arrs[n_consts:]
+    lock = threading.Lock()
+
+    def run(bufs):
+        if not flag("native_loops"):
+            return python_run(bufs)
+        with lock:
+            for a, b in zip(in_arrs, bufs):
+                a[...] = b
+            if not is_while:
+                fn(in_ptrs, out_ptrs, 0)
+            else:
+                while not fn(in_ptrs, out_ptrs, WHILE_BUDGET):
+                    for a, r in zip(carry_in, out_arrs):
+                        a[...] = r
+            return [r.copy() for r in out_arrs]
+
+    run.source, run.c_source = getattr(python_run, "source", None), source
+    run.python = python_run
+    return run
