@@ -59,3 +59,22 @@ def comparable_text(output: str, torch=None) -> str:
     """``output`` as compared with a live PyTorch run: whole with the pinned release,
     `without_messages` with another one."""
     return output if torch_is_pinned(torch) else without_messages(output)
+
+
+def jax_faces() -> list:
+    """(name, module, numpy, lax) for fgrad and, when installed, JAX in x64 mode (fgrad's
+    default): the faces a semantics test runs its program on and compares with the stored
+    answer (CI without JAX checks fgrad alone)."""
+    import fgrad
+    import fgrad.numpy as fnp
+    from fgrad import lax as flax
+
+    faces = [("fgrad", fgrad, fnp, flax)]
+    try:
+        import jax
+        import jax.numpy as jnp
+        from jax import lax
+    except ImportError:
+        return faces
+    jax.config.update("jax_enable_x64", True)
+    return faces + [("jax", jax, jnp, lax)]

@@ -12,24 +12,12 @@ import numpy as np
 import pytest
 
 import fgrad
+from _peers import jax_faces
 import fgrad.numpy as fnp
 from fgrad import export, lax as flax
 
 
-def _faces():
-    """(name, module, numpy, lax) for fgrad and, when installed, JAX in x64 mode."""
-    faces = [("fgrad", fgrad, fnp, flax)]
-    try:
-        import jax
-        import jax.numpy as jnp
-        from jax import lax
-    except ImportError:  # CI without JAX: the stored answers still check fgrad
-        return faces
-    jax.config.update("jax_enable_x64", True)
-    return faces + [("jax", jax, jnp, lax)]
-
-
-FACES = _faces()
+FACES = jax_faces()
 face = pytest.mark.parametrize("name,jax,jnp,lax", FACES, ids=[f[0] for f in FACES])
 
 
