@@ -320,6 +320,13 @@ def _in_dtype_of(m, out):
     return out.astype(to_inexact_dtype(m.dtype))
 
 
+def _rows_spread_out(vals, kw) -> bool:
+    """corrcoef divides by each row's standard deviation: a row that is constant up to subnormal
+    noise has a float32 variance that underflows to 0 (NaN, as in NumPy and JAX at float32), while
+    the float64 reference still finds a correlation; such rows are ill posed, not wrong."""
+    return bool(np.all(np.std(np.asarray(vals[0], np.float64), axis=-1) > 1e-3))
+
+
 def _cov_shapes(extra_weights: bool):
     return st.tuples(st.integers(1, 3), st.integers(3, 6)).map(
         lambda t: ((t[0], t[1]), (t[1],)) if extra_weights else ((t[0], t[1]),)
@@ -354,6 +361,7 @@ ROWS += [
         shapes=st.tuples(st.integers(2, 3), st.integers(3, 6)).map(lambda t: ((t[0], t[1]),)),
         example_shapes=((2, 4),),
         fwd_tol=_TOL,
+        valid=_rows_spread_out,
     ),
 ]
 
