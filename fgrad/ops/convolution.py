@@ -417,7 +417,10 @@ def per_feature_product(xp, cols, w, out):
     o, i = w.shape[:2]
     if w.flags.c_contiguous or bq >= _ONE_GEMM_MIN_ROWS:
         w2 = (w if w.flags.c_contiguous else _copy(xp, w)).reshape(o, -1)  # (O, I*K)
-        res = _matmul(xp, w2, cols.T, pooled_empty(xp, (o, bq), cols.dtype))  # (O, B*Q)
+        # (O, B*Q) as the transpose of ``cols @ w2.T``: the same products summed in the same
+        # order (bit for bit), but OpenBLAS runs a GEMM with few rows (O) and a long sum
+        # (the whole batch) up to 2x slower than its transpose with few columns
+        res = _matmul(xp, cols, w2.T, pooled_empty(xp, (bq, o), cols.dtype)).T
     else:
         # few patch rows: copying ``w`` (a cotangent, batch-major) would cost more than one
         # long GEMM saves; one GEMM per feature over the column blocks of ``cols``, summed
