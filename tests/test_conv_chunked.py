@@ -53,15 +53,16 @@ def test_one_image_per_block_gives_the_same_bits(i, dtype, monkeypatch):
 
 @on_host
 def test_a_training_batch_runs_in_blocks_of_about_a_megabyte(monkeypatch):
-    # the CNN's second layer, batch 64: 144 patch rows x 196 positions x 4 bytes = 113 kB
-    # per image, so blocks of 9 images (the last one 1)
+    # the CNN's second layer, batch 64: 144 patch rows x 224 positions (14 wide rows of the
+    # 16-wide padded input, `_wide_rows_product`) x 4 bytes = 129 kB per image, so blocks of
+    # 8 images
     x = np.random.default_rng(0).standard_normal((64, 16, 14, 14)).astype(np.float32)
     w = np.random.default_rng(1).standard_normal((32, 16, 3, 3)).astype(np.float32)
     calls = []
     real = C._matmul
     monkeypatch.setattr(C, "_matmul", lambda *a: calls.append(a[2].shape) or real(*a))
     y = lax.conv_general_dilated(fnp.asarray(x), fnp.asarray(w), (1, 1), ((1, 1), (1, 1)))
-    assert [s[0] for s in calls] == [9] * 7 + [1]
+    assert [s[0] for s in calls] == [8] * 8
     xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
     want = sum(np.einsum("ncij,oc->noij", xp[:, :, a:a + 14, b:b + 14], w[:, :, a, b].astype(np.float64))
                for a in range(3) for b in range(3))

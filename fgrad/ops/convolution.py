@@ -219,10 +219,12 @@ def _unit_strides_nonnegative(xp, x):
     return xp.lib.stride_tricks.as_strided(x, shape=x.shape, strides=strides)
 
 
-def dilate_and_pad(xp, x, first: int, dilation: tuple, padding: tuple, fill=0):
+def dilate_and_pad(xp, x, first: int, dilation: tuple, padding: tuple, fill=0, tail: int = 0):
     """``x`` with ``dilation - 1`` fill values between elements and ``padding`` (negative:
-    cropping) on the axes from ``first`` on: one allocation and one strided copy."""
-    if all(d == 1 for d in dilation) and all(lo == 0 and hi == 0 for lo, hi in padding):
+    cropping) on the axes from ``first`` on: one allocation and one strided copy.  ``tail``:
+    the result is a C-contiguous view at the start of a buffer with that many more elements,
+    holding ``fill`` (for strided views that read a little past its end, `_wide_windows`)."""
+    if tail == 0 and all(d == 1 for d in dilation) and all(lo == 0 and hi == 0 for lo, hi in padding):
         return x
     shape, dst, src = list(x.shape[:first]), [slice(None)] * first, [slice(None)] * first
     empty = False
@@ -235,11 +237,18 @@ def dilate_and_pad(xp, x, first: int, dilation: tuple, padding: tuple, fill=0):
         empty = empty or j1 < j0
         dst.append(slice(lo + j0 * d, lo + j1 * d + 1, d))
         src.append(slice(j0, j1 + 1))
-    if empty:
+    if empty and not tail:
         return xp.full(tuple(shape), fill, dtype=x.dtype)
-    z = pooled_empty(xp, tuple(shape), x.dtype)
-    z[...] = fill
-    z[tuple(dst)] = x[tuple(src)]
+    size = math.prod(shape)
+    if tail:
+        z = pooled_empty(xp, (size + tail,), x.dtype)
+        z[...] = fill
+        z = z[:size].reshape(shape)
+    else:
+        z = pooled_empty(xp, tuple(shape), x.dtype)
+        z[...] = fill
+    if not empty:
+        z[tuple(dst)] = x[tuple(src)]
     return z
 
 
@@ -292,6 +301,10 @@ def _conv_impl(
             xp, x, w, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count
         )
         return _out_layout(xp, res, ospec, keep, None)
+    if _wide_rows(xp, x.shape, w.shape, window_strides, padding, lhs_dilation, rhs_dilation,
+                  feature_group_count, batch_group_count):
+        res, patches = _wide_rows_product(xp, x, w, padding, lhs_dilation, rhs_dilation, keep)
+        return _out_layout(xp, res, ospec, keep, patches)
     x = dilate_and_pad(xp, x, 2, lhs_dilation, padding)
     kernel = w.shape[2:]
     out = _out_spatial(x.shape[2:], kernel, window_strides, ((0, 0),) * nd, (1,) * nd, rhs_dilation)
@@ -312,7 +325,7 @@ def _conv_impl(
         lead = (1, 0)
     og = o // g
     patches = None
-    if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= cg * kn:
+    if _rows_layout(cg, kn, p):
         # patches as columns (Nb, G, I*K, P), a few images at a time: the copy runs along
         # output rows and the product lands in (Nb, O, *out) order directly.  Kept for the
         # weight gradient (`conv_from_patches`) in its layout, (C*K, N*P)
@@ -331,6 +344,74 @@ def _conv_impl(
         res = _matmul(xp, cols, w3.transpose(0, 2, 1))  # (G, Nb*P, Og)
         res = res.reshape((g, nb, p, og)).transpose(1, 0, 3, 2).reshape((nb, o) + out)
     return _out_layout(xp, res, ospec, keep, patches)
+
+
+def _rows_layout(cg: int, kn: int, p: int) -> bool:
+    """Whether a convolution copies its patches as columns (`_rows_product`): many output
+    positions, or few features times kernel positions for them."""
+    return p >= _ROWS_LAYOUT_MIN_P or p * 4 >= cg * kn
+
+
+def _wide_rows(xp, xs, ws, strides, padding, lhs_dilation, rhs_dilation, groups, batch_groups) -> bool:
+    """Whether `_conv_impl` takes `_wide_rows_product`: a host convolution of the columns
+    layout with unit window strides, one group and at least two spatial axes."""
+    if xp is not np or groups != 1 or batch_groups != 1 or len(xs) < 4:
+        return False
+    if any(s != 1 for s in strides):
+        return False
+    padded = tuple(_dilate(n, d) + lo + hi for n, d, (lo, hi) in zip(xs[2:], lhs_dilation, padding))
+    out = _out_spatial(padded, ws[2:], strides, ((0, 0),) * len(padded), (1,) * len(padded), rhs_dilation)
+    return min(out) > 0 and _rows_layout(ws[1], math.prod(ws[2:]), math.prod(out))
+
+
+def _wide_rows_product(xp, x, w, padding, lhs_dilation, rhs_dilation, keep=False):
+    """`_rows_product` for unit window strides, (N, O, *out), on *wide* rows: output row
+    ``r`` of image ``n`` is computed at every position of the padded input's row, ``(r,
+    *padded[1:])``, so that each patch row (feature ``c``, kernel offset ``k``) is one
+    contiguous run of the padded input, ``xpad[n, c].flat[off(k) : off(k) + out[0] *
+    prod(padded[1:])]``; the copy moves long runs instead of ``out[-1]``-long pieces.  The
+    positions past ``out`` on the inner axes are computed and dropped (each output column is
+    its own dot product over the same terms in the same order as in `_rows_product`; the
+    BLAS may block a longer row differently, so they can differ from that layout's in the
+    last bits).  The padded input gets a zero tail for the dropped positions of the last
+    plane to read.  Returns ``(result, patches)``: with ``keep``, the products run on one
+    wide patch matrix and ``patches`` is the plain (C*K, N*P) one copied out of it (for
+    `per_feature_product`, the weight gradient), so a compiled program that keeps its
+    patches computes the very numbers an eager call does; else ``patches`` is None.
+
+    Example::
+
+        >>> import numpy as np
+        >>> x, w = np.ones((1, 1, 3, 3)), np.ones((1, 1, 2, 2))
+        >>> _wide_rows_product(np, x, w, ((0, 0), (0, 0)), (1, 1), (1, 1))[0][0, 0].tolist()
+        [[4.0, 4.0], [4.0, 4.0]]
+    """
+    kernel = w.shape[2:]
+    nd = len(kernel)
+    # the flat steps of the padded plane's axes, and how far past a plane a dropped position reads
+    padded = tuple(_dilate(n, d) + lo + hi for n, d, (lo, hi) in zip(x.shape[2:], lhs_dilation, padding))
+    out = _out_spatial(padded, kernel, (1,) * nd, ((0, 0),) * nd, (1,) * nd, rhs_dilation)
+    steps = tuple(math.prod(padded[a + 1:]) for a in range(nd))
+    tail = sum((k - 1) * d * st for k, d, st in zip(kernel[1:], rhs_dilation[1:], steps[1:]))
+    z = dilate_and_pad(xp, x, 2, lhs_dilation, padding, tail=tail)
+    if tail == 0:  # nothing read past the end: an unpadded ``x`` serves as it is, C-ordered
+        z = xp.ascontiguousarray(z)
+    n, c = x.shape[:2]
+    plane, wide = math.prod(padded), out[0] * steps[0]
+    e = z.itemsize
+    windows = xp.lib.stride_tricks.as_strided(  # (N, G=1, C, *K, wide): a view into z and its tail
+        z, shape=(n, 1, c) + tuple(kernel) + (wide,),
+        strides=(c * plane * e, c * plane * e, plane * e) + tuple(d * st * e for d, st in zip(rhs_dilation, steps))
+        + (e,))
+    res, wide_patches = _rows_product(xp, windows, w, (wide,), keep)  # (N, O, wide), (C*K, N*wide)
+    inner = (slice(None),) * 3 + tuple(slice(0, m) for m in out[1:])
+    res = res.reshape((n, w.shape[0], out[0]) + padded[1:])[inner]
+    if not keep:
+        return res, None
+    ck = wide_patches.shape[0]
+    patches = pooled_empty(xp, (ck, n * math.prod(out)), z.dtype)
+    patches.reshape((ck, n) + out)[...] = wide_patches.reshape((ck, n, out[0]) + padded[1:])[inner]
+    return res, patches
 
 
 def _out_layout(xp, res, ospec, keep, cols):
@@ -469,7 +550,7 @@ def patch_key(lhs_shape, rhs_shape, dtype, params) -> tuple | None:
     out = _out_spatial(padded, ws[2:], strides, ((0, 0),) * len(padded), (1,) * len(padded), rd)
     kn, p = math.prod(ws[2:]), math.prod(out)
     geometry = (tuple(lspec[2:]), padding, ld, str(np.dtype(dtype)))
-    if p >= _ROWS_LAYOUT_MIN_P or p * 4 >= ws[1] * kn:
+    if _rows_layout(ws[1], kn, p):
         # patches (C, K, N, P): lhs axis N, C; offsets K stepping rd, positions P stepping strides
         return "rows", (lspec[0], lspec[1]) + geometry + (tuple(ws[2:]), rd, out, strides), out
     if _per_feature(1, 1, ws[1], kn):

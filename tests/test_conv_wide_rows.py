@@ -1,0 +1,139 @@
+"""Unit-stride host convolutions on wide rows (`fgrad.ops.convolution._wide_rows_product`,
+round 20 of docs/speed-programs.md): each patch row is one contiguous run of the padded input,
+the output positions past the real ones are computed and dropped.  The kept outputs must be
+the plain columns layout's numbers bit for bit (`_conv_impl` with ``keep=True`` still takes
+that layout), and both must agree with the definition (a float64 sum over the windows) and
+with PyTorch's convolutions and their gradients through the shim."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fgrad.ops.convolution as C
+
+
+
+def _params(nd, padding, lhs_dilation=None, rhs_dilation=None, spec=None):
+    iota = tuple(range(nd + 2))
+    spec = spec or (iota, iota, iota)
+    return dict(window_strides=(1,) * nd, padding=tuple(padding), lhs_dilation=lhs_dilation or (1,) * nd,
+                rhs_dilation=rhs_dilation or (1,) * nd, feature_group_count=1, batch_group_count=1,
+                dimension_numbers=C.ConvDimensionNumbers(*spec))
+
+
+def _definition(x, w, p):
+    """The convolution summed window by window in float64 (NC.../OI... layouts)."""
+    nd = x.ndim - 2
+    xd = C.dilate_and_pad(np, x.astype(np.float64), 2, p["lhs_dilation"], p["padding"])
+    kernel = w.shape[2:]
+    out = C._out_spatial(xd.shape[2:], kernel, (1,) * nd, ((0, 0),) * nd, (1,) * nd, p["rhs_dilation"])
+    v = C.window_view(np, xd, kernel, (1,) * nd, p["rhs_dilation"], out, 2)  # (N, C, *out, *K)
+    sp, ks = "xyz"[:nd], "klm"[:nd]
+    return np.einsum(f"nc{sp}{ks},oc{ks}->no{sp}", v, w.astype(np.float64))
+
+
+# (x shape, w shape, padding, lhs dilation, rhs dilation)
+GEOMETRIES = [
+    ((4, 8, 32, 32), (8, 8, 3, 3), ((1, 1), (1, 1)), None, None),  # the ResNet's 3x3 layers
+    ((3, 16, 16, 16), (16, 16, 3, 3), ((1, 1), (1, 1)), None, None),
+    ((2, 3, 11, 9), (5, 3, 3, 2), ((2, 0), (1, 3)), None, None),  # uneven padding, a 3x2 kernel
+    ((2, 4, 12, 10), (3, 4, 3, 3), ((1, 1), (1, 1)), None, (2, 3)),  # atrous
+    ((2, 4, 9, 10), (3, 4, 3, 3), ((-1, 1), (1, -2)), None, None),  # cropping
+    ((2, 2, 6, 5), (3, 2, 3, 3), ((2, 2), (2, 2)), (2, 1), None),  # lhs dilation (shift-add or rows)
+    ((2, 3, 10, 10), (4, 3, 1, 1), ((0, 0), (0, 0)), None, None),  # 1x1: nothing read past a plane
+    ((2, 3, 10, 10), (4, 3, 3, 1), ((0, 0), (0, 0)), None, None),  # inner kernel extent 1, no padding
+    ((2, 3, 6, 7, 8), (4, 3, 3, 2, 3), ((1, 1), (0, 1), (1, 1)), None, None),  # 3-D
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("geom", GEOMETRIES, ids=[str(g[0]) + str(g[1]) for g in GEOMETRIES])
+def test_wide_rows_equal_the_columns_layout_and_the_definition(geom, dtype, monkeypatch):
+    xs, ws, padding, ld, rd = geom
+    rng = np.random.default_rng(len(xs) + xs[1] * 7 + ws[0])
+    x, w = rng.standard_normal(xs).astype(dtype), rng.standard_normal(ws).astype(dtype)
+    p = _params(len(xs) - 2, padding, ld, rd)
+    plain = C._conv_impl(np, x, w, **p)
+    kept, patches = C._conv_impl(np, x, w, keep=True, **p)
+    with monkeypatch.context() as m:
+        m.setattr(C, "_wide_rows", lambda *a: False)  # the plain columns layout
+        columns, columns_patches = C._conv_impl(np, x, w, keep=True, **p)
+    # keeping the patches gives the eager numbers (a compiled program equals eager bit for bit),
+    # and the plain layout's patch matrix (the weight gradient reads it)
+    np.testing.assert_array_equal(plain, kept)
+    if columns_patches is not None:
+        np.testing.assert_array_equal(patches, columns_patches)
+    ref = _definition(x, w, p)
+    ulp = np.finfo(dtype).eps * np.abs(ref).max()
+    np.testing.assert_allclose(plain, columns, rtol=0, atol=8 * ulp)
+    assert plain.flags.c_contiguous
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(plain, ref, rtol=tol, atol=tol * np.abs(ref).max())
+
+
+def test_the_wide_path_is_taken_for_a_3x3_layer(monkeypatch):
+    calls = []
+    real = C._wide_rows_product
+    monkeypatch.setattr(C, "_wide_rows_product", lambda *a: calls.append(a[1].shape) or real(*a))
+    x, w = np.ones((2, 4, 16, 16), np.float32), np.ones((4, 4, 3, 3), np.float32)
+    C._conv_impl(np, x, w, **_params(2, ((1, 1), (1, 1))))
+    assert calls == [(2, 4, 16, 16)]
+    calls.clear()
+    strided = dict(_params(2, ((1, 1), (1, 1))), window_strides=(2, 2))
+    C._conv_impl(np, x, w, **strided)  # strided windows keep the plain layout
+    C._conv_impl(np, x[:, :, :1], w[:, :, :1], **_params(2, ((0, 0), (1, 1))))  # one row of output
+    assert calls == [(2, 4, 1, 16)]
+
+
+def test_wide_rows_with_non_finite_inputs_match_the_columns_layout(monkeypatch):
+    """The dropped positions read neighbouring values and the zero tail: what they make
+    (inf * 0 = nan) is dropped; the kept outputs have the columns layout's infinities and
+    NaNs."""
+    x = np.ones((2, 3, 8, 8), np.float32)
+    x[0, 1, 0, 0], x[1, 2, 7, 7], x[1, 0, 3, 0] = np.inf, np.nan, -np.inf
+    w = np.arange(3 * 3 * 9, dtype=np.float32).reshape(3, 3, 3, 3) - 40
+    p = _params(2, ((1, 1), (1, 1)))
+    with np.errstate(all="ignore"):
+        plain = C._conv_impl(np, x, w, **p)
+        monkeypatch.setattr(C, "_wide_rows", lambda *a: False)
+        kept = C._conv_impl(np, x, w, **p)
+    np.testing.assert_array_equal(np.isnan(plain), np.isnan(kept))
+    np.testing.assert_array_equal(np.isinf(plain), np.isinf(kept))
+    assert np.isfinite(plain).sum() > plain.size // 2
+    fin = np.isfinite(kept)
+    np.testing.assert_allclose(plain[fin], kept[fin], rtol=1e-6)
+
+
+def test_shim_conv2d_forward_and_gradients_match_pytorch():
+    """Through the shim: outputs and input/weight gradients of a 3x3 layer against PyTorch's
+    (live when installed; the float64 definition and finite differences otherwise)."""
+    import fgrad.torch as ft
+
+    rng = np.random.default_rng(3)
+    xn, wn = rng.standard_normal((3, 4, 10, 9)), rng.standard_normal((5, 4, 3, 3))
+    gn = rng.standard_normal((3, 5, 10, 9))
+    x, w = ft.tensor(xn, requires_grad=True), ft.tensor(wn, requires_grad=True)
+    y = ft.nn.functional.conv2d(x, w, padding=1)
+    y.backward(ft.tensor(gn))
+    p = _params(2, ((1, 1), (1, 1)))
+    np.testing.assert_allclose(y.detach().numpy(), _definition(xn, wn, p), rtol=1e-12, atol=1e-12)
+    # gradients: <g, conv(x, w)> is bilinear, so central differences are exact up to rounding
+    eps = 1e-3
+    for arr, grad, idx in ((xn, x.grad.numpy(), (1, 2, 0, 4)), (wn, w.grad.numpy(), (3, 1, 2, 0))):
+        hi, lo = arr.copy(), arr.copy()
+        hi[idx] += eps
+        lo[idx] -= eps
+        f = (lambda a: (_definition(a, wn, p) * gn).sum()) if arr is xn else \
+            (lambda a: (_definition(xn, a, p) * gn).sum())
+        assert abs((f(hi) - f(lo)) / (2 * eps) - grad[idx]) < 1e-8
+    try:
+        import torch as pt
+    except ImportError:
+        return
+    xt, wt = pt.tensor(xn, requires_grad=True), pt.tensor(wn, requires_grad=True)
+    yt = pt.nn.functional.conv2d(xt, wt, padding=1)
+    yt.backward(pt.tensor(gn))
+    np.testing.assert_allclose(y.detach().numpy(), yt.detach().numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(w.grad.numpy(), wt.grad.numpy(), rtol=1e-12, atol=1e-12)
