@@ -401,8 +401,8 @@ def _wide_rows_product(xp, x, w, padding, lhs_dilation, rhs_dilation, keep=False
     e = z.itemsize
     windows = xp.lib.stride_tricks.as_strided(  # (N, G=1, C, *K, wide): a view into z and its tail
         z, shape=(n, 1, c) + tuple(kernel) + (wide,),
-        strides=(c * plane * e, c * plane * e, plane * e) + tuple(d * st * e for d, st in zip(rhs_dilation, steps))
-        + (e,))
+        strides=(c * plane * e, c * plane * e, plane * e)
+        + tuple(d * st * e for d, st in zip(rhs_dilation, steps)) + (e,))
     res, wide_patches = _rows_product(xp, windows, w, (wide,), keep)  # (N, O, wide), (C*K, N*wide)
     inner = (slice(None),) * 3 + tuple(slice(0, m) for m in out[1:])
     res = res.reshape((n, w.shape[0], out[0]) + padded[1:])[inner]
