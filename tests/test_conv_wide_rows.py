@@ -1,15 +1,19 @@
-"""Unit-stride host convolutions on wide rows (`fgrad.ops.convolution._wide_rows_product`,
+"""Two host convolution paths of round 20 (docs/speed-programs.md).  Unit-stride host convolutions on wide rows (`fgrad.ops.convolution._wide_rows_product`,
 round 20 of docs/speed-programs.md): each patch row is one contiguous run of the padded input,
 the output positions past the real ones are computed and dropped.  The kept outputs must be
 the plain columns layout's numbers bit for bit (`_conv_impl` with ``keep=True`` still takes
 that layout), and both must agree with the definition (a float64 sum over the windows) and
-with PyTorch's convolutions and their gradients through the shim."""
+with PyTorch's convolutions and their gradients through the shim.  And convolutions of a dilated
+lhs with more kernel than output positions (transposed convolutions' weight gradients) run as
+the swapped convolution (`_conv_swapped`): the definition's numbers to rounding, eager and
+compiled alike."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import fgrad
 import fgrad.ops.convolution as C
 
 
@@ -137,3 +141,83 @@ def test_shim_conv2d_forward_and_gradients_match_pytorch():
     np.testing.assert_allclose(y.detach().numpy(), yt.detach().numpy(), rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(w.grad.numpy(), wt.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+# -- a dilated lhs with more kernel than output positions: the swapped convolution ---------
+
+# (x shape, w shape, padding, lhs dilation): the weight gradients of transposed convolutions
+SWAPPED = [
+    ((32, 32, 4, 4), (16, 32, 8, 8), ((2, 2), (2, 2)), (2, 2)),  # the DCGAN's
+    ((16, 32, 8, 8), (1, 32, 16, 16), ((2, 2), (2, 2)), (2, 2)),
+    ((3, 4, 5), (2, 4, 9), ((1, 2),), (2,)),  # 1-D
+    ((2, 3, 4, 3), (4, 3, 7, 6), ((3, 0), (1, 2)), (2, 3)),  # uneven padding, two dilations
+    ((2, 3, 5, 4), (2, 3, 8, 7), ((-1, 2), (2, -1)), (2, 2)),  # cropping
+    ((2, 2, 3, 3, 2), (3, 2, 5, 5, 3), ((1, 1), (1, 1), (1, 1)), (2, 2, 1)),  # 3-D
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("geom", SWAPPED, ids=[str(g[0]) + str(g[1]) for g in SWAPPED])
+def test_swapped_convolution_equals_the_definition(geom, dtype, monkeypatch):
+    xs, ws, padding, ld = geom
+    rng = np.random.default_rng(xs[0] + ws[0] * 5 + len(xs))
+    x, w = rng.standard_normal(xs).astype(dtype), rng.standard_normal(ws).astype(dtype)
+    p = _params(len(xs) - 2, padding, ld)
+    assert C._prefer_swapped(xs, ws, p["window_strides"], padding, ld, p["rhs_dilation"], 1, 1)
+    got = C._conv_impl(np, x, w, **p)
+    kept, patches = C._conv_impl(np, x, w, keep=True, **p)
+    np.testing.assert_array_equal(got, kept)  # a compiled program computes eager's numbers
+    assert patches is None and got.flags.c_contiguous
+    monkeypatch.setattr(C, "_prefer_swapped", lambda *a: False)
+    before = C._conv_impl(np, x, w, **p)
+    ref = _definition(x, w, p)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(got, ref, rtol=tol, atol=tol * np.abs(ref).max())
+    np.testing.assert_allclose(got, before, rtol=tol, atol=tol * np.abs(ref).max())
+
+
+def test_swapped_convolution_in_other_layouts():
+    """NHWC / HWIO layouts (a transposed lhs and rhs, the output laid out back)."""
+    rng = np.random.default_rng(5)
+    x, w = rng.standard_normal((3, 4, 4, 6)), rng.standard_normal((8, 8, 6, 5))  # NHWC, HWIO
+    y = np.asarray(fgrad.lax.conv_general_dilated(x, w, (1, 1), ((2, 2), (2, 2)), lhs_dilation=(2, 2),
+                                                  dimension_numbers=("NHWC", "HWIO", "NHWC")))
+    xn, wn = x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1)
+    ref = _definition(xn, wn, _params(2, ((2, 2), (2, 2)), (2, 2))).transpose(0, 2, 3, 1)
+    np.testing.assert_allclose(y, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_shim_conv_transpose2d_gradients_match_pytorch():
+    """`ConvTranspose2d`'s weight gradient is a swapped convolution: the shim's gradients
+    against central differences of the float64 definition, and PyTorch's (live), including
+    double backward."""
+    import fgrad.torch as ft
+
+    rng = np.random.default_rng(11)
+    xn, wn = rng.standard_normal((4, 6, 4, 4)), rng.standard_normal((6, 3, 4, 4))
+    x, w = ft.tensor(xn, requires_grad=True), ft.tensor(wn, requires_grad=True)
+    y = ft.nn.functional.conv_transpose2d(x, w, stride=2, padding=1)
+    gn = rng.standard_normal(tuple(y.shape))
+    (gw,) = ft.autograd.grad((y * ft.tensor(gn)).sum(), (w,), create_graph=True)
+
+    def loss(wv):  # <g, conv_transpose(x, w)> through the definition
+        flipped = np.flip(wv.transpose(1, 0, 2, 3), (2, 3))
+        return (_definition(xn, flipped, _params(2, ((2, 2), (2, 2)), (2, 2))) * gn).sum()
+
+    eps, idx = 1e-3, (2, 1, 3, 0)
+    hi, lo = wn.copy(), wn.copy()
+    hi[idx] += eps
+    lo[idx] -= eps
+    assert abs((loss(hi) - loss(lo)) / (2 * eps) - gw.detach().numpy()[idx]) < 1e-8
+    (gx2,) = ft.autograd.grad((gw * gw).sum(), (x,))  # double backward: d|dL/dw|^2 / dx
+    try:
+        import torch as pt
+    except ImportError:
+        return
+    xt, wt = pt.tensor(xn, requires_grad=True), pt.tensor(wn, requires_grad=True)
+    yt = pt.nn.functional.conv_transpose2d(xt, wt, stride=2, padding=1)
+    (gwt,) = pt.autograd.grad((yt * pt.tensor(gn)).sum(), (wt,), create_graph=True)
+    (gx2t,) = pt.autograd.grad((gwt * gwt).sum(), (xt,))
+    np.testing.assert_allclose(y.detach().numpy(), yt.detach().numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(gw.detach().numpy(), gwt.detach().numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(gx2.numpy(), gx2t.numpy(), rtol=1e-11, atol=1e-11)

@@ -294,6 +294,10 @@ def _conv_impl(
         return (res, None) if keep else res
     x, w = x.astype(dt, copy=False), w.astype(dt, copy=False)
     nd = x.ndim - 2
+    if _prefer_swapped(x.shape, w.shape, window_strides, padding, lhs_dilation, rhs_dilation,
+                       feature_group_count, batch_group_count):
+        res = _conv_swapped(xp, x, w, padding, lhs_dilation)
+        return _out_layout(xp, res, ospec, keep, None)
     if batch_group_count == 1 and _prefer_shift_add(
         x.shape, w.shape, window_strides, padding, lhs_dilation, rhs_dilation, feature_group_count
     ):
@@ -344,6 +348,44 @@ def _conv_impl(
         res = _matmul(xp, cols, w3.transpose(0, 2, 1))  # (G, Nb*P, Og)
         res = res.reshape((g, nb, p, og)).transpose(1, 0, 3, 2).reshape((nb, o) + out)
     return _out_layout(xp, res, ospec, keep, patches)
+
+
+def _prefer_swapped(xs, ws, strides, padding, lhs_dilation, rhs_dilation, groups, batch_groups) -> bool:
+    """Whether `_conv_impl` runs a convolution with a dilated lhs as `_conv_swapped`: unit
+    window strides, an undilated kernel, one group, and fewer output positions than kernel
+    positions (the weight gradient of a transposed convolution, whose kernel is a
+    cotangent): the swapped convolution multiplies only the lhs's real elements, where
+    im2col would copy the inserted zeros and shift-and-add would form a product per kernel
+    position."""
+    if groups != 1 or batch_groups != 1 or all(d == 1 for d in lhs_dilation):
+        return False
+    if any(s != 1 for s in strides) or any(d != 1 for d in rhs_dilation):
+        return False
+    out = _out_spatial(xs[2:], ws[2:], strides, padding, lhs_dilation, rhs_dilation)
+    return min(out) > 0 and math.prod(out) < math.prod(ws[2:])
+
+
+def _conv_swapped(xp, x, w, padding, lhs_dilation):
+    """The convolution of ``x`` (N, C, *S) dilated by ``lhs_dilation`` and padded, with ``w``
+    (O, C, *K), unit strides, as a convolution of ``w`` (batch O, features C) with ``x`` as
+    its kernel (outputs N), dilated by ``lhs_dilation`` instead, read backwards: per axis,
+    ``out[p] = sum_q x[q] w[lo + s q - p] = rev(corr(pad(w, P-1-lo, P-1-hi), x dilated by
+    s))[p]`` (``P`` output positions).  The same products, without the inserted zeros.
+
+    Example::
+
+        >>> import numpy as np
+        >>> x, w = np.arange(3.0).reshape(1, 1, 3), np.arange(4.0).reshape(1, 1, 4)
+        >>> _conv_swapped(np, x, w, ((1, 1),), (2,)).tolist()  # x dilated: [0 0 0 1 0 2 0]
+        [[[3.0, 2.0, 7.0, 4.0]]]
+    """
+    nd = x.ndim - 2
+    out = _out_spatial(x.shape[2:], w.shape[2:], (1,) * nd, padding, lhs_dilation, (1,) * nd)
+    pads = tuple((p - 1 - lo, p - 1 - hi) for p, (lo, hi) in zip(out, padding))
+    res = _conv_impl(xp, w, x, window_strides=(1,) * nd, padding=pads, lhs_dilation=(1,) * nd,
+                     rhs_dilation=tuple(lhs_dilation), dimension_numbers=(tuple(range(nd + 2)),) * 3,
+                     feature_group_count=1, batch_group_count=1)  # (O, N, *out), reversed
+    return res.transpose((1, 0) + tuple(range(2, nd + 2)))[(slice(None),) * 2 + (slice(None, None, -1),) * nd]
 
 
 def _rows_layout(cg: int, kn: int, p: int) -> bool:
