@@ -1,5 +1,5 @@
-"""Two host convolution paths of round 20 (docs/speed-programs.md).  Unit-stride host convolutions on wide rows (`fgrad.ops.convolution._wide_rows_product`,
-round 20 of docs/speed-programs.md): each patch row is one contiguous run of the padded input,
+"""Two host convolution paths of round 20 (docs/speed-programs.md).  Unit-stride host
+convolutions run on wide rows (`fgrad.ops.convolution._wide_rows_product`): each patch row is one contiguous run of the padded input,
 the output positions past the real ones are computed and dropped.  The kept outputs must be
 the plain columns layout's numbers bit for bit (`_conv_impl` with ``keep=True`` still takes
 that layout), and both must agree with the definition (a float64 sum over the windows) and
