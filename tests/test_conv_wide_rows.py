@@ -1,12 +1,18 @@
-"""Two host convolution paths of round 20 (docs/speed-programs.md).  Unit-stride host
-convolutions run on wide rows (`fgrad.ops.convolution._wide_rows_product`): each patch row is one contiguous run of the padded input,
-the output positions past the real ones are computed and dropped.  The kept outputs must be
-the plain columns layout's numbers bit for bit (`_conv_impl` with ``keep=True`` still takes
-that layout), and both must agree with the definition (a float64 sum over the windows) and
-with PyTorch's convolutions and their gradients through the shim.  And convolutions of a dilated
-lhs with more kernel than output positions (transposed convolutions' weight gradients) run as
-the swapped convolution (`_conv_swapped`): the definition's numbers to rounding, eager and
-compiled alike."""
+"""Two host convolution paths of round 20 (docs/speed-programs.md).
+
+Unit-stride convolutions run on wide rows (`fgrad.ops.convolution._wide_rows_product`): each
+patch row is one contiguous run of the padded input; the output positions past the real ones
+are computed and dropped.  The kept outputs are the plain columns layout's dot products over
+the same terms in the same order (equal bit for bit on the ResNet's layers with OpenBLAS, a
+few ulps apart on some shapes, where the BLAS blocks a longer row differently); keeping the
+patches (a compiled program) gives eager's numbers and the plain layout's patch matrix; all
+agree with the definition (a float64 sum over the windows) and with PyTorch's convolutions
+and gradients through the shim.
+
+Convolutions of a dilated lhs with more kernel than output positions (transposed
+convolutions' weight gradients) run as the swapped convolution (`_conv_swapped`): the
+definition's numbers to rounding, eager and compiled alike.
+"""
 
 from __future__ import annotations
 
