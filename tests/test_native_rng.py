@@ -244,6 +244,15 @@ def test_no_compiler_runs_the_numpy_code(monkeypatch):
         np.testing.assert_array_equal(_bits(g), _bits(w))
 
 
+@needs_cc
+def test_threefry_kernel_leaves_other_dtypes_to_the_numpy_code():
+    """An int32 operand is not read as uint32: the NumPy code raises the TypeError."""
+    z = np.uint32(0)
+    assert native_rng.threefry2x32(np.int32(1), z, z, z) is None
+    with pytest.raises(TypeError, match="uint32"):
+        random.threefry2x32(fnp.asarray(np.int32(1)), *(fnp.asarray(z),) * 3)
+
+
 def test_switch_off_skips_the_kernels():
     fgrad.config.update("native_loops", False)
     try:

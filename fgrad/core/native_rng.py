@@ -119,7 +119,7 @@ def _operand(x, shape) -> tuple[np.ndarray, int]:
 def threefry2x32(k1, k2, x0, x1) -> list | None:
     """Threefry-2x32 (20 rounds) of uint32 operands broadcasting together, as
     `fgrad.ops.threefry`'s NumPy passes compute it, in one native loop; None where the
-    kernel is not available (switched off, no compiler).
+    kernel is not available (switched off, no compiler) or an operand is not uint32.
 
     Example::
 
@@ -129,8 +129,8 @@ def threefry2x32(k1, k2, x0, x1) -> list | None:
         True
     """
     fn = _kernel(_THREEFRY, "threefry2x32", [_P, _L] * 4 + [_P, _P, _L])
-    if fn is None:
-        return None
+    if fn is None or any(np.asarray(v).dtype != _U32 for v in (k1, k2, x0, x1)):
+        return None  # (another dtype: the caller's code says what is wrong)
     shape = np.broadcast_shapes(*(np.shape(v) for v in (k1, k2, x0, x1)))
     ops = [_operand(v, shape) for v in (k1, k2, x0, x1)]
     a = np.empty(shape, _U32)
