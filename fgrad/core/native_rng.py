@@ -244,13 +244,13 @@ def _box_muller_source(c: dict) -> str:
     """`fgrad.torch._cpu_rng._fill16_f32` (with its ``_logf`` and ``_sincosf``) as C; ``c``:
     the float32 constants by name, ``log_p`` the log polynomial's coefficients."""
     k = {name: _f32(v) for name, v in c.items() if name != "log_p"}
-    log_steps = " ".join(f"y = fma32(y, m, {_f32(p)});" for p in c["log_p"])
+    log_steps = " ".join(f"y = fmaf(y, m, {_f32(p)});" for p in c["log_p"])
     return _HEADER + _FMA32 + f"""
 INLINE float logf_cephes(float x) {{
     int32_t bits = (int32_t)BITS(x);
     float e = (float)(((bits >> 23) & 0xFF) - 0x7F) + {_f32(1)};
     float m = F32(((uint32_t)bits & ~0x7F800000u) | 0x3F000000u);
-    float small = (float)(m < {k["sqrt_half"]});
+    float small = F32(-(uint32_t)(m < {k["sqrt_half"]}) & 0x3f800000u);  /* 1 or +0, branch-free */
     m = m - {_f32(1)};
     e = e - small;
     m = m + (m + {_f32(1)}) * small;
@@ -289,13 +289,15 @@ INLINE void sincosf_cephes(float x, float *sin_out, float *cos_out) {{
 CLONES_FMA void fill16_f32(float *d, long blocks, float mean, float stdev, int unit_std) {{
     for (long blk = 0; blk < blocks; blk++) {{
         float *q = d + 16 * blk;
-        float rc[8], rs[8];
-        for (int j = 0; j < 8; j++) {{
-            float radius = sqrtf({_f32(-2)} * logf_cephes({_f32(1)} - q[j]));
-            float sn, cs;
-            sincosf_cephes({k["two_pi"]} * q[j + 8], &sn, &cs);
-            rc[j] = radius * cs;
-            rs[j] = radius * sn;
+        float rr[8], sn[8], cs[8], rc[8], rs[8];
+        for (int j = 0; j < 8; j++) {{     /* (vectorized) */
+            rr[j] = {_f32(-2)} * logf_cephes({_f32(1)} - q[j]);
+            sincosf_cephes({k["two_pi"]} * q[j + 8], sn + j, cs + j);
+        }}
+        for (int j = 0; j < 8; j++) {{     /* (sqrtf's errno check is a branch: not vectorized) */
+            float radius = sqrtf(rr[j]);
+            rc[j] = radius * cs[j];
+            rs[j] = radius * sn[j];
         }}
         if (unit_std) {{
             for (int j = 0; j < 8; j++) {{ q[j] = rc[j] + mean; q[j + 8] = rs[j] + mean; }}
