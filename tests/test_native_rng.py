@@ -197,7 +197,8 @@ def test_box_muller_kernel_equals_numpy_for_any_mean_and_std(mean, std, seed):
 def _torch_draws(t, seed, n):
     t.manual_seed(seed)
     return [t.randn(n).numpy(), t.empty(n).normal_(0.3, 2.5).numpy(), t.randn(n, dtype=t.float16).numpy(),
-            t.rand(n).numpy(), t.randint(0, 10, (n,)).numpy()]
+            t.rand(n).numpy(), t.randint(0, 10, (n,)).numpy(), t.randint(-(2 ** 40), 7, (n,)).numpy(),
+            t.empty(n, dtype=t.int64).random_(-3, 2 ** 31).numpy()]
 
 
 @needs_cc
@@ -233,13 +234,15 @@ def test_large_randn_matches_live_pytorch():
 def test_no_compiler_runs_the_numpy_code(monkeypatch):
     k = random.key(3)
     draws = lambda: [np.asarray(random.normal(k, (5000,), np.float32)),  # noqa: E731
-                     np.asarray(random.bits(k, (33,), np.uint32)), _torch_draws(ftorch, 2, 40)[0]]
+                     np.asarray(random.bits(k, (33,), np.uint32)), *_torch_draws(ftorch, 2, 200)]
     before = draws()
     monkeypatch.setattr(native_loops, "load", lambda source: None)
     monkeypatch.setattr(native_rng, "_kernels", {})
     assert native_rng.threefry2x32(np.uint32(0), np.uint32(0), np.uint32(0), np.uint32(0)) is None
     assert native_rng.erf_inv_f32(np.zeros(3, F32), special._GILES_CENTRAL, special._GILES_TAIL) is None
     assert not native_rng.fill16_f32(np.zeros(16, F32), 0.0, 1.0, _cpu_rng._CEPHES)
+    assert native_rng.uniform24_f32(np.random.MT19937(0), 5) is None
+    assert native_rng.randint32(np.random.MT19937(0), 5, 0, 3) is None
     for g, w in zip(draws(), before):
         np.testing.assert_array_equal(_bits(g), _bits(w))
 
@@ -260,3 +263,23 @@ def test_switch_off_skips_the_kernels():
         assert not native_rng.fill16_f32(np.zeros(16, F32), 0.0, 1.0, _cpu_rng._CEPHES)
     finally:
         fgrad.config.update("native_loops", None)
+
+
+@needs_cc
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), n=st.integers(0, 3000), low=st.integers(-(2 ** 63), 2 ** 63 - 1),
+       span=st.integers(1, 2 ** 32 - 1))
+def test_mt19937_draw_kernels_equal_random_raw(seed, n, low, span):
+    """The native draws read NumPy's own MT19937 words: the same values, and the stream
+    continues where `random_raw` would."""
+    a, b = np.random.MT19937(0), np.random.MT19937(0)
+    a._legacy_seeding(seed)
+    b._legacy_seeding(seed)
+    got = native_rng.uniform24_f32(a, n)
+    raw = b.random_raw(n)
+    want = (raw & np.uint64(0xFFFFFF)).astype(F32) * F32(2.0 ** -24)
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+    got = native_rng.randint32(a, n, low, span)
+    want = ((b.random_raw(n) % np.uint64(span)) + np.uint64(low % 2 ** 64)).view(np.int64)
+    np.testing.assert_array_equal(got, want)
+    assert a.random_raw() == b.random_raw()

@@ -1,8 +1,8 @@
 """Random-number cores compiled to native code: Threefry-2x32 (`fgrad.random`'s keys and bits),
 float32 ``erf_inv`` as XLA computes it (`fgrad.random.normal`), and PyTorch's float32
-Box-Muller blocks (``torch.randn`` in the shim), each the same computation as its NumPy
-twin written as one C loop, so a million values take one pass instead of ~30-115 array
-passes.
+uniforms, integers and Box-Muller blocks (``torch.rand``/``randint``/``randn`` in the shim),
+each the same computation as its NumPy twin written as one C loop, so a million values take
+one pass instead of ~5-115 array passes.
 
 The C code is compiled and cached as `native_loops` does (its compiler, flags and private
 0700 cache, its switch: ``config.update("native_loops", False)`` or ``FGRAD_NATIVE_LOOPS=0``);
@@ -140,6 +140,68 @@ def threefry2x32(k1, k2, x0, x1) -> list | None:
         args += [arr.ctypes.data, stride]
     fn(*args, a.ctypes.data, b.ctypes.data, a.size)
     return [a, b]
+
+
+# ------------------------------------------------------- PyTorch's float32 uniforms (MT19937)
+
+_MT_DRAWS = _HEADER + r"""
+typedef uint32_t (*next32_fn)(void *);
+/* the low 24 bits of each 32-bit draw times 2**-24 (both steps exact), drawn with NumPy's own
+   MT19937 step (its `next_uint32`, as `random_raw` calls it) */
+void uniform24_f32(next32_fn next, void *state, float *out, long n) {
+    for (long i = 0; i < n; i++) out[i] = (float)(next(state) & 0xFFFFFFu) * F32(0x33800000u);
+}
+/* ``word % span + low`` in wrapping 64-bit arithmetic (1 <= span < 2**32) */
+void randint32(next32_fn next, void *state, int64_t *out, long n, uint32_t span, uint64_t low) {
+    for (long i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)(next(state) % span) + low);
+}
+"""
+
+
+def _draw(name: str, bits: np.random.BitGenerator, out: np.ndarray, *extra) -> bool:
+    """Run ``name`` of `_MT_DRAWS` on ``bits``' MT19937 words into ``out`` (under the
+    generator's lock); False where the kernel is not available."""
+    argtypes = {"uniform24_f32": [], "randint32": [ctypes.c_uint32, ctypes.c_uint64]}[name]
+    fn = _kernel(_MT_DRAWS, name, [_P, _P, _P, _L, *argtypes])
+    if fn is None:
+        return False
+    iface = bits.ctypes
+    with bits.lock:
+        fn(ctypes.cast(iface.next_uint32, _P).value, iface.state_address, out.ctypes.data, out.size, *extra)
+    return True
+
+
+def randint32(bits: np.random.BitGenerator, n: int, low: int, span: int) -> np.ndarray | None:
+    """``n`` int64 ``word % span + low`` (wrapping; ``1 <= span < 2**32``) of the next 32-bit
+    words of NumPy's MT19937 ``bits`` (PyTorch's ``randint``/``random_(lo, hi)``), in one
+    native loop; None where the kernel is not available.
+
+    Example::
+
+        >>> x = randint32(np.random.MT19937(0), 3, -5, 10)
+        >>> x is None or bool(((-5 <= x) & (x < 5)).all())
+        True
+    """
+    if not 1 <= span < 1 << 32:
+        raise ValueError(f"randint32: span {span} must lie in [1, 2**32)")
+    out = np.empty(n, np.int64)
+    return out if _draw("randint32", bits, out, span, low % (1 << 64)) else None
+
+
+def uniform24_f32(bits: np.random.BitGenerator, n: int) -> np.ndarray | None:
+    """``n`` float32 uniforms ``(word & (2**24 - 1)) * 2**-24`` of the next 32-bit words of
+    NumPy's MT19937 ``bits`` (PyTorch's float32 ``uniform_`` on [0, 1)), drawn and converted
+    in one native loop (under the generator's lock); None where the kernel is not available.
+
+    Example::
+
+        >>> g = np.random.MT19937(0)
+        >>> x = uniform24_f32(g, 3)
+        >>> x is None or x.dtype == np.float32
+        True
+    """
+    out = np.empty(n, _F32)
+    return out if _draw("uniform24_f32", bits, out) else None
 
 
 # ------------------------------------------------------------------------ float32 erf_inv
@@ -334,4 +396,4 @@ def fill16_f32(d: np.ndarray, mean: float, std: float, constants: dict) -> bool:
     return True
 
 
-__all__ = ["threefry2x32", "erf_inv_f32", "fill16_f32"]
+__all__ = ["threefry2x32", "erf_inv_f32", "fill16_f32", "uniform24_f32", "randint32"]

@@ -62,6 +62,7 @@ _MASK53_A = np.array((1 << 53) - 1, np.uint64)
 # beats joining raw words in NumPy passes (24576 draws: ~205 -> ~158 us of CPU)
 _WIDE_MIN = 4096
 _MASK21 = np.uint64((1 << 21) - 1)
+_NATIVE_MIN = 64  # float32 uniforms and integers from this many on: `core.native_rng`'s loops
 _U32 = np.uint64(32)
 _MANTISSA_BITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}  # random_()
 
@@ -110,10 +111,12 @@ class Engine:
         if dt == np.float64:
             x = (self.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
             return _fma64_scale(x, np.float64(high) - np.float64(low), np.float64(low))
-        raw = self._bits.random_raw(n)
-        np.bitwise_and(raw, _MASK24_A, out=raw)
-        x = raw.astype(_F32)
-        np.multiply(x, _SCALE24_A, out=x)  # exact: a 24-bit integer times 2**-24
+        x = _native_rng.uniform24_f32(self._bits, n) if n >= _NATIVE_MIN else None  # one native loop
+        if x is None:
+            raw = self._bits.random_raw(n)
+            np.bitwise_and(raw, _MASK24_A, out=raw)
+            x = raw.astype(_F32)
+            np.multiply(x, _SCALE24_A, out=x)  # exact: a 24-bit integer times 2**-24
         if dt == np.float32:
             if type(low) in _PY_REAL and low == 0 and high == 1 and math.copysign(1.0, low) > 0:
                 return x  # ``rand``: [+0, 1) is x itself (below's check, without NumPy scalars)
@@ -168,6 +171,10 @@ class Engine:
             # one draw (``randint(lo, hi, (1,))`` in a Python loop): Python's exact integers
             # give the wrapped result, which lies in [low, high), inside int64
             return np.array([self._bits.random_raw() % span + low], np.int64)
+        if n >= _NATIVE_MIN and 1 <= span < 1 << 32:
+            out = _native_rng.randint32(self._bits, n, low, span)  # one native loop
+            if out is not None:
+                return out
         raw = self.random64(n) if span >= 1 << 32 else self._bits.random_raw(n)
         np.remainder(raw, np.array(span, np.uint64), out=raw)
         np.add(raw, np.array(low % (1 << 64), np.uint64), out=raw)  # wraps modulo 2**64
