@@ -19,12 +19,15 @@ import fgrad
 import fgrad.numpy as fnp
 import fgrad.random as random
 import fgrad.torch as ftorch
+from fgrad.backends import NUMPY, default_backend
 from fgrad.core import native_loops, native_rng
 from fgrad.ops import special, threefry
 from fgrad.torch import _cpu_rng
 
 HAS_CC = native_loops._compiler() is not None and native_loops.cache_dir() is not None
 needs_cc = pytest.mark.skipif(not HAS_CC, reason="no C compiler or no private cache directory")
+ON_HOST = default_backend() is NUMPY  # (on a device the kernels are not used)
+on_host = pytest.mark.skipif(not ON_HOST, reason="the kernels run on host (NumPy) buffers only")
 F32 = np.float32
 
 
@@ -137,6 +140,7 @@ def test_erf_inv_kernel_equals_numpy_on_every_normal_input(stride):
 
 
 @needs_cc
+@on_host
 @pytest.mark.parametrize("dt", [np.float32, np.float16])
 def test_erf_inv_kernel_equals_numpy_on_probe_values(dt):
     y = native_loops.probe_values(np.dtype(dt), 1 << 15)  # bit patterns, specials, |y| > 1
