@@ -37,6 +37,17 @@ def _draw(name):
     return np.asarray(f(k, (N,), np.float32 if name.endswith("32") else np.float64))
 
 
+@pytest.fixture
+def numpy_path():
+    """The NumPy passes these tests are about: the compiled kernels (`core.native_rng`,
+    tested in test_native_rng.py) switched off."""
+    import fgrad
+
+    fgrad.config.update("native_loops", False)
+    yield
+    fgrad.config.update("native_loops", None)
+
+
 def _as_bits(a):
     return a.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.itemsize])
 
@@ -73,7 +84,7 @@ def test_large_draws_match_live_jax(name):
         np.testing.assert_array_equal(got, want)
 
 
-def test_blocked_threefry_equals_whole_array(monkeypatch):
+def test_blocked_threefry_equals_whole_array(monkeypatch, numpy_path):
     rng = np.random.default_rng(0)
     x0, x1 = (rng.integers(0, 2 ** 32, N, dtype=np.uint32) for _ in range(2))
     k1, k2 = np.asarray(np.uint32(12345)), np.asarray(np.uint32(0xDEADBEEF))
@@ -99,7 +110,7 @@ def test_blocked_threefry_equals_whole_array(monkeypatch):
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float16])
-def test_blocked_erf_inv_equals_whole_array(monkeypatch, dt):
+def test_blocked_erf_inv_equals_whole_array(monkeypatch, numpy_path, dt):
     rng = np.random.default_rng(1)
     y = rng.uniform(-1, 1, N)
     y[:3000] = rng.uniform(0.999, 1, 3000)  # the tail polynomial

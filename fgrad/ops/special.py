@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from ..core import native_rng as _native_rng
 from ..core.narrow_floats import dtype_kind
 
 from ..backends import backend_of_buffer
@@ -334,6 +335,10 @@ def _erf_inv_impl(y):
         mod = special_module_for(xp)
         if mod is not None:
             return xp.copysign(mod.erfinv(y), y)  # erf_inv(-0.0) = -0.0
+    if type(y) is np.ndarray and y.dtype in _BLOCKED_DTYPES:
+        out = _native_rng.erf_inv_f32(y, _GILES_CENTRAL, _GILES_TAIL)  # the compiled loop, if any
+        if out is not None:
+            return out.astype(y.dtype, copy=False)
     if type(y) is np.ndarray and y.dtype in _BLOCKED_DTYPES and y.size > 2 * _BLOCK:
         with np.errstate(all="ignore"):
             return _erf_inv_single(np, y, _BLOCK).astype(y.dtype, copy=False)

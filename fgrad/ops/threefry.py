@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from ..core import native_rng as _native_rng
 from ..core.array import ShapedArray
 from ..core.primitive import Primitive
 from ..core.rules import align_batched, defbatch, defzero
@@ -29,6 +30,10 @@ _BLOCK = 65536  # elements per block of `_impl_blocked` (its three uint32 blocks
 
 def _impl(xp, k1, k2, x0, x1):
     k1, k2, x0, x1 = (xp.asarray(a) for a in (k1, k2, x0, x1))
+    if xp is np:  # on the host: the compiled loop (`core.native_rng`) where there is one
+        out = _native_rng.threefry2x32(k1, k2, x0, x1)
+        if out is not None:
+            return out
     shape = np.broadcast_shapes(k1.shape, k2.shape, x0.shape, x1.shape)
     ks = (k1, k2, xp.bitwise_xor(xp.bitwise_xor(k1, k2), _PARITY))
     if xp is np and math.prod(shape) > 2 * _BLOCK and k1.size == 1 and k2.size == 1:

@@ -41,6 +41,7 @@ import struct
 
 import numpy as np
 
+from ..core import native_rng as _native_rng
 from ..core.narrow_floats import dtype_kind
 from ._fma import fma32 as _fma32, fma64 as _fma64
 
@@ -61,6 +62,7 @@ _MASK53_A = np.array((1 << 53) - 1, np.uint64)
 # beats joining raw words in NumPy passes (24576 draws: ~205 -> ~158 us of CPU)
 _WIDE_MIN = 4096
 _MASK21 = np.uint64((1 << 21) - 1)
+_NATIVE_MIN = 64  # float32 uniforms and integers from this many on: `core.native_rng`'s loops
 _U32 = np.uint64(32)
 _MANTISSA_BITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}  # random_()
 
@@ -109,10 +111,12 @@ class Engine:
         if dt == np.float64:
             x = (self.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
             return _fma64_scale(x, np.float64(high) - np.float64(low), np.float64(low))
-        raw = self._bits.random_raw(n)
-        np.bitwise_and(raw, _MASK24_A, out=raw)
-        x = raw.astype(_F32)
-        np.multiply(x, _SCALE24_A, out=x)  # exact: a 24-bit integer times 2**-24
+        x = _native_rng.uniform24_f32(self._bits, n) if n >= _NATIVE_MIN else None  # one native loop
+        if x is None:
+            raw = self._bits.random_raw(n)
+            np.bitwise_and(raw, _MASK24_A, out=raw)
+            x = raw.astype(_F32)
+            np.multiply(x, _SCALE24_A, out=x)  # exact: a 24-bit integer times 2**-24
         if dt == np.float32:
             if type(low) in _PY_REAL and low == 0 and high == 1 and math.copysign(1.0, low) > 0:
                 return x  # ``rand``: [+0, 1) is x itself (below's check, without NumPy scalars)
@@ -167,6 +171,10 @@ class Engine:
             # one draw (``randint(lo, hi, (1,))`` in a Python loop): Python's exact integers
             # give the wrapped result, which lies in [low, high), inside int64
             return np.array([self._bits.random_raw() % span + low], np.int64)
+        if n >= _NATIVE_MIN and 1 <= span < 1 << 32:
+            out = _native_rng.randint32(self._bits, n, low, span)  # one native loop
+            if out is not None:
+                return out
         raw = self.random64(n) if span >= 1 << 32 else self._bits.random_raw(n)
         np.remainder(raw, np.array(span, np.uint64), out=raw)
         np.add(raw, np.array(low % (1 << 64), np.uint64), out=raw)  # wraps modulo 2**64
@@ -355,8 +363,19 @@ def _fma64_scale(x, s, c):
     return _fma64(x, s, c)
 
 
-_LOG_P = (-1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
-          2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)
+# the float32 constants of PyTorch's AVX2 ``log`` and ``sincos`` (Cephes), by name (shared
+# with the compiled kernel `core.native_rng.fill16_f32`)
+_CEPHES = {
+    "sqrt_half": 0.707106781186547524, "log_p0": 7.0376836292e-2,
+    "log_p": (-1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
+              2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1),
+    "log_q1": -2.12194440e-4, "log_q2": 0.693359375,
+    "four_over_pi": 1.27323954473516, "dp1": -0.78515625, "dp2": -2.4187564849853515625e-4,
+    "dp3": -3.77489497744594108e-8, "cos0": 2.443315711809948e-5, "cos1": -1.388731625493765e-3,
+    "cos2": 4.166664568298827e-2, "sin0": -1.9515295891e-4, "sin1": 8.3321608736e-3,
+    "sin2": -1.6666654611e-1, "two_pi": 2 * math.pi,
+}
+_C = {k: _F32(v) for k, v in _CEPHES.items() if k != "log_p"}
 
 
 def _logf(x: np.ndarray) -> np.ndarray:
@@ -364,39 +383,39 @@ def _logf(x: np.ndarray) -> np.ndarray:
     bits = np.ascontiguousarray(x, _F32).view(np.int32)
     e = (((bits >> 23) & 0xFF) - 0x7F).astype(_F32) + _F32(1)
     m = ((bits & ~0x7F800000) | 0x3F000000).view(_F32)  # mantissa in [0.5, 1)
-    small = m < _F32(0.707106781186547524)
+    small = m < _C["sqrt_half"]
     m = m - _F32(1)
     e = e - small.astype(_F32)
     m = m + (m + _F32(1)) * small.astype(_F32)  # m + (m + 1 if small else +0): exact, branch-free
     z = m * m
-    y = np.full_like(m, _F32(7.0376836292e-2))
+    y = np.full_like(m, _C["log_p0"])
     w = np.empty(m.shape)
-    for p in _LOG_P:
+    for p in _CEPHES["log_p"]:
         y = _fma32(y, m, _F32(p), w)
     y = y * m
-    y = _fma32(y, z, e * _F32(-2.12194440e-4), w)
+    y = _fma32(y, z, e * _C["log_q1"], w)
     y = _fma32(z, _F32(-0.5), y, w)
-    return _fma32(e, _F32(0.693359375), m + y, w)
+    return _fma32(e, _C["log_q2"], m + y, w)
 
 
 def _sincosf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """float32 sine and cosine of ``x >= 0`` by the Cephes polynomials (AVX2 kernel)."""
-    j = (x * _F32(1.27323954473516)).astype(np.int32)
+    j = (x * _C["four_over_pi"]).astype(np.int32)
     j = (j + 1) & ~1
     y = j.astype(_F32)
     sin_negative = (j & 4) != 0
     cos_negative = (~(j - 2) & 4) != 0
     sin_poly = (j & 2) == 0
     w = np.empty(x.shape)
-    r = _fma32(y, _F32(-0.78515625), x, w)
-    r = _fma32(y, _F32(-2.4187564849853515625e-4), r, w)
-    r = _fma32(y, _F32(-3.77489497744594108e-8), r, w)
+    r = _fma32(y, _C["dp1"], x, w)
+    r = _fma32(y, _C["dp2"], r, w)
+    r = _fma32(y, _C["dp3"], r, w)
     z = r * r
-    c = _fma32(_F32(2.443315711809948e-5), z, _F32(-1.388731625493765e-3), w)
-    c = _fma32(c, z, _F32(4.166664568298827e-2), w)
+    c = _fma32(_C["cos0"], z, _C["cos1"], w)
+    c = _fma32(c, z, _C["cos2"], w)
     c = _fma32(c * z, z, -(z * _F32(0.5)), w) + _F32(1)
-    s = _fma32(_F32(-1.9515295891e-4), z, _F32(8.3321608736e-3), w)
-    s = _fma32(s, z, _F32(-1.6666654611e-1), w)
+    s = _fma32(_C["sin0"], z, _C["sin1"], w)
+    s = _fma32(s, z, _C["sin2"], w)
     s = _fma32(s * z, r, r, w)
     # the selections and sign flips on the bits (NumPy's `where` with a random mask is slow)
     take_s = -sin_poly.astype(np.int32)  # all ones where the sine polynomial applies
@@ -409,12 +428,19 @@ def _sincosf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _fill16_f32(d: np.ndarray, mean: float, std: float) -> None:
-    """Box-Muller over blocks of 16 float32 uniforms, in place (PyTorch's AVX2 kernel)."""
+    """Box-Muller over blocks of 16 float32 uniforms, in place (PyTorch's AVX2 kernel): the
+    compiled `core.native_rng.fill16_f32` where it is available, else `_fill16_f32_numpy`."""
+    if not _native_rng.fill16_f32(d, mean, std, _CEPHES):
+        _fill16_f32_numpy(d, mean, std)
+
+
+def _fill16_f32_numpy(d: np.ndarray, mean: float, std: float) -> None:
+    """`_fill16_f32` in NumPy passes."""
     blocks = d.reshape(-1, 16)
     u1 = _F32(1) - blocks[:, :8]
     u2 = blocks[:, 8:]
     radius = np.sqrt(_F32(-2) * _logf(u1))
-    sin, cos = _sincosf(_F32(2 * math.pi) * u2)
+    sin, cos = _sincosf(_C["two_pi"] * u2)
     if _F32(std) == 1:  # fma(x, 1, mean) rounds x + mean once: the float32 sum
         np.add(radius * cos, _F32(mean), out=blocks[:, :8])
         np.add(radius * sin, _F32(mean), out=blocks[:, 8:])

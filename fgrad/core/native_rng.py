@@ -1,0 +1,399 @@
+"""Random-number cores compiled to native code: Threefry-2x32 (`fgrad.random`'s keys and bits),
+float32 ``erf_inv`` as XLA computes it (`fgrad.random.normal`), and PyTorch's float32
+uniforms, integers and Box-Muller blocks (``torch.rand``/``randint``/``randn`` in the shim),
+each the same computation as its NumPy twin written as one C loop, so a million values take
+one pass instead of ~5-115 array passes.
+
+The C code is compiled and cached as `native_loops` does (its compiler, flags and private
+0700 cache, its switch: ``config.update("native_loops", False)`` or ``FGRAD_NATIVE_LOOPS=0``);
+where no library can be had, the callers keep their NumPy code.  Bits: Threefry is uint32
+arithmetic (exact).  The float kernels use IEEE float/double arithmetic without contraction
+(``-ffp-contract=off``; the AVX2 clone has no FMA), of the C library only ``sqrtf``
+(correctly rounded), ``nextafter`` and ``fmaf`` (exact by definition); ``erf_inv``'s double
+``log1p`` stays NumPy's (its SIMD ``log1p`` is not the C library's on every machine).  PyTorch's
+fused multiply-adds, emulated in NumPy by `fgrad.torch._fma.fma32` (a fused operation except
+for float32 subnormal results), are that emulation in C where a result may be anything, and
+``fmaf`` inside ``log``/``sincos``, whose every possible input `tests/test_native_rng.py`
+runs against the NumPy functions (2**24 of each); it also compares the other kernels with
+their NumPy twins bit for bit (every one of the 2**23 uniforms ``normal`` can feed
+``erf_inv``, dense probe values, many keys and shapes).
+
+Example::
+
+    >>> import numpy as np
+    >>> out = threefry2x32(np.uint32(0), np.uint32(0), np.uint32(0), np.uint32(0))
+    >>> out is None or hex(int(out[0])) == "0x6b200159"   # Random123's known answer
+    True
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+import numpy as np
+
+from . import native_loops as _nl
+
+_U32 = np.dtype(np.uint32)
+_F32 = np.dtype(np.float32)
+_P = ctypes.c_void_p
+_L = ctypes.c_long
+
+# GCC: vectorize these loops (-O3) with an AVX2 clone chosen at load time on CPUs that have
+# it (no FMA: it is a separate target feature, so float operations stay unfused; only
+# `fill16_f32`'s explicit ``fmaf`` calls get the instruction, from its x86-64-v3 clone)
+_HEADER = _nl.PRELUDE + r"""
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#pragma GCC optimize("O3")
+#define CLONES __attribute__((target_clones("avx2", "default")))
+#define CLONES_FMA __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define CLONES
+#define CLONES_FMA
+#endif
+#define INLINE static inline __attribute__((always_inline))
+"""
+
+_THREEFRY = _HEADER + r"""
+INLINE uint32_t rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
+#define MIX(r) a += b; b = rotl(b, r) ^ a;
+#define ROUNDS4_0 MIX(13) MIX(15) MIX(26) MIX(6)
+#define ROUNDS4_1 MIX(17) MIX(29) MIX(16) MIX(24)
+INLINE void tf(uint32_t k0, uint32_t k1, uint32_t x0, uint32_t x1, uint32_t *o0, uint32_t *o1) {
+    uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
+    uint32_t a = x0 + k0, b = x1 + k1;
+    ROUNDS4_0 a += k1; b += k2 + 1u;
+    ROUNDS4_1 a += k2; b += k0 + 2u;
+    ROUNDS4_0 a += k0; b += k1 + 3u;
+    ROUNDS4_1 a += k1; b += k2 + 4u;
+    ROUNDS4_0 a += k2; b += k0 + 5u;
+    *o0 = a; *o1 = b;
+}
+/* operands: a pointer and a stride of 0 (one value) or 1 (n values) */
+CLONES void threefry2x32(const uint32_t *k0, long s0, const uint32_t *k1, long s1, const uint32_t *x0,
+                         long s2, const uint32_t *x1, long s3, uint32_t *o0, uint32_t *o1, long n) {
+    if (!s0 && !s1 && !s2 && s3) {          /* one key, the high counter word a scalar */
+        uint32_t K0 = k0[0], K1 = k1[0], X0 = x0[0];
+        for (long i = 0; i < n; i++) tf(K0, K1, X0, x1[i], o0 + i, o1 + i);
+    } else if (!s0 && !s1 && s2 && s3) {
+        uint32_t K0 = k0[0], K1 = k1[0];
+        for (long i = 0; i < n; i++) tf(K0, K1, x0[i], x1[i], o0 + i, o1 + i);
+    } else {
+        for (long i = 0; i < n; i++) tf(k0[i * s0], k1[i * s1], x0[i * s2], x1[i * s3], o0 + i, o1 + i);
+    }
+}
+"""
+
+_lock = threading.Lock()
+_kernels: dict = {}
+
+
+def _kernel(source: str, name: str, argtypes: list):
+    """The compiled function ``name`` of C ``source`` (None without a compiler or library),
+    looked up once; None whenever the ``native_loops`` switch is off."""
+    if not _nl.enabled():
+        return None
+    key = (source, name)
+    fn = _kernels.get(key, False)
+    if fn is False:
+        with _lock:
+            lib = _nl.load(source)
+            fn = None
+            if lib is not None:
+                fn = getattr(lib, name)
+                fn.restype, fn.argtypes = None, argtypes
+            _kernels[key] = fn
+    return fn
+
+
+def _operand(x, shape) -> tuple[np.ndarray, int]:
+    """A uint32 operand as the kernel reads it: one value (stride 0) or ``shape``'s values
+    in row-major order (stride 1)."""
+    x = np.asarray(x, _U32)
+    if x.size == 1:
+        return np.ascontiguousarray(x.reshape(1)), 0
+    return np.ascontiguousarray(np.broadcast_to(x, shape)), 1
+
+
+def threefry2x32(k1, k2, x0, x1) -> list | None:
+    """Threefry-2x32 (20 rounds) of uint32 operands broadcasting together, as
+    `fgrad.ops.threefry`'s NumPy passes compute it, in one native loop; None where the
+    kernel is not available (switched off, no compiler) or an operand is not uint32.
+
+    Example::
+
+        >>> z = np.uint32(0)
+        >>> out = threefry2x32(z, z, z, z)
+        >>> out is None or [hex(int(w)) for w in out] == ["0x6b200159", "0x99ba4efe"]
+        True
+    """
+    fn = _kernel(_THREEFRY, "threefry2x32", [_P, _L] * 4 + [_P, _P, _L])
+    if fn is None or any(np.asarray(v).dtype != _U32 for v in (k1, k2, x0, x1)):
+        return None  # (another dtype: the caller's code says what is wrong)
+    shape = np.broadcast_shapes(*(np.shape(v) for v in (k1, k2, x0, x1)))
+    ops = [_operand(v, shape) for v in (k1, k2, x0, x1)]
+    a = np.empty(shape, _U32)
+    b = np.empty(shape, _U32)
+    args = []
+    for arr, stride in ops:
+        args += [arr.ctypes.data, stride]
+    fn(*args, a.ctypes.data, b.ctypes.data, a.size)
+    return [a, b]
+
+
+# ------------------------------------------------------- PyTorch's float32 uniforms (MT19937)
+
+_MT_DRAWS = _HEADER + r"""
+typedef uint32_t (*next32_fn)(void *);
+/* the low 24 bits of each 32-bit draw times 2**-24 (both steps exact), drawn with NumPy's own
+   MT19937 step (its `next_uint32`, as `random_raw` calls it) */
+void uniform24_f32(next32_fn next, void *state, float *out, long n) {
+    for (long i = 0; i < n; i++) out[i] = (float)(next(state) & 0xFFFFFFu) * F32(0x33800000u);
+}
+/* ``word % span + low`` in wrapping 64-bit arithmetic (1 <= span < 2**32) */
+void randint32(next32_fn next, void *state, int64_t *out, long n, uint32_t span, uint64_t low) {
+    for (long i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)(next(state) % span) + low);
+}
+"""
+
+
+def _draw(name: str, bits: np.random.BitGenerator, out: np.ndarray, *extra) -> bool:
+    """Run ``name`` of `_MT_DRAWS` on ``bits``' MT19937 words into ``out`` (under the
+    generator's lock); False where the kernel is not available."""
+    argtypes = {"uniform24_f32": [], "randint32": [ctypes.c_uint32, ctypes.c_uint64]}[name]
+    fn = _kernel(_MT_DRAWS, name, [_P, _P, _P, _L, *argtypes])
+    if fn is None:
+        return False
+    iface = bits.ctypes
+    with bits.lock:
+        fn(ctypes.cast(iface.next_uint32, _P).value, iface.state_address, out.ctypes.data, out.size, *extra)
+    return True
+
+
+def randint32(bits: np.random.BitGenerator, n: int, low: int, span: int) -> np.ndarray | None:
+    """``n`` int64 ``word % span + low`` (wrapping; ``1 <= span < 2**32``) of the next 32-bit
+    words of NumPy's MT19937 ``bits`` (PyTorch's ``randint``/``random_(lo, hi)``), in one
+    native loop; None where the kernel is not available.
+
+    Example::
+
+        >>> x = randint32(np.random.MT19937(0), 3, -5, 10)
+        >>> x is None or bool(((-5 <= x) & (x < 5)).all())
+        True
+    """
+    if not 1 <= span < 1 << 32:
+        raise ValueError(f"randint32: span {span} must lie in [1, 2**32)")
+    out = np.empty(n, np.int64)
+    return out if _draw("randint32", bits, out, span, low % (1 << 64)) else None
+
+
+def uniform24_f32(bits: np.random.BitGenerator, n: int) -> np.ndarray | None:
+    """``n`` float32 uniforms ``(word & (2**24 - 1)) * 2**-24`` of the next 32-bit words of
+    NumPy's MT19937 ``bits`` (PyTorch's float32 ``uniform_`` on [0, 1)), drawn and converted
+    in one native loop (under the generator's lock); None where the kernel is not available.
+
+    Example::
+
+        >>> g = np.random.MT19937(0)
+        >>> x = uniform24_f32(g, 3)
+        >>> x is None or x.dtype == np.float32
+        True
+    """
+    out = np.empty(n, _F32)
+    return out if _draw("uniform24_f32", bits, out) else None
+
+
+# ------------------------------------------------------------------------ float32 erf_inv
+
+def _f32(v: float) -> str:
+    return _nl.literal(np.float32(v), _F32)
+
+
+def _f64(v: float) -> str:
+    return _nl.literal(np.float64(v), np.dtype(np.float64))
+
+
+_ERF_INV_BLOCK = 16384  # values per round trip through NumPy's log1p (its doubles stay in L2)
+
+
+def _erf_inv_source(central: tuple, tail: tuple) -> str:
+    """`fgrad.ops.special._erf_inv_single` as C, around NumPy's own double ``log1p`` (whose
+    SIMD bits the C library need not have): ``erf_inv_pre`` writes ``double(-(x*x))``,
+    NumPy takes its ``log1p`` in place, ``erf_inv_post`` rounds ``w = float32(-log1p)`` and
+    runs Giles' polynomials with each Horner step ``float32(double(p) * t + c)``."""
+    def horner(var, coefs):
+        steps = [f"p = {_f32(coefs[0])};"]
+        steps += [f"p = (float)((double)p * {var} + {_f64(np.float32(c))});" for c in coefs[1:]]
+        return " ".join(steps)
+    return _HEADER + f"""
+CLONES void erf_inv_pre(const float *y, double *d, long n) {{
+    for (long i = 0; i < n; i++) {{ float x = y[i]; d[i] = (double)(-(x * x)); }}
+}}
+CLONES void erf_inv_post(const float *y, const double *d, float *out, long n) {{
+    float p;
+    for (long i = 0; i < n; i++) {{        /* the central polynomial everywhere (vectorized) */
+        double t = (double)((float)(-d[i]) - {_f32(2.5)});
+        {horner("t", central)}
+        out[i] = p * y[i];
+    }}
+    for (long i = 0; i < n; i++) {{        /* then the tail one and +-1 on the few others */
+        float x = y[i], w = (float)(-d[i]);
+        if (w >= {_f32(5.0)}) {{
+            double t = (double)(sqrtf(w) - {_f32(3.0)});
+            {horner("t", tail)}
+            out[i] = p * x;
+        }}
+        if (fabsf(x) == {_f32(1.0)}) out[i] = x * F32(0x7f800000u);
+    }}
+}}
+"""
+
+
+def erf_inv_f32(y: np.ndarray, central: tuple, tail: tuple) -> np.ndarray | None:
+    """float32 ``erf_inv`` of a float32 array as `fgrad.ops.special._erf_inv_single`
+    computes it (Giles' ``central``/``tail`` coefficients): two native loops per block
+    around NumPy's ``log1p``; None where the kernels are not available.
+
+    Example::
+
+        >>> out = erf_inv_f32(np.float32([0.5]), (1.0,), (1.0,))
+        >>> out is None or out.dtype == np.float32
+        True
+    """
+    source = _erf_inv_source(tuple(central), tuple(tail))
+    pre = _kernel(source, "erf_inv_pre", [_P, _P, _L])
+    post = _kernel(source, "erf_inv_post", [_P, _P, _P, _L])
+    if pre is None or post is None:
+        return None
+    flat = np.ascontiguousarray(y, _F32).reshape(-1)
+    out = np.empty(flat.size, _F32)
+    d = np.empty(min(flat.size, _ERF_INV_BLOCK))
+    base, out_base, d_addr = flat.ctypes.data, out.ctypes.data, d.ctypes.data
+    with np.errstate(all="ignore"):
+        for start in range(0, flat.size, _ERF_INV_BLOCK):
+            m = min(_ERF_INV_BLOCK, flat.size - start)
+            pre(base + 4 * start, d_addr, m)
+            np.log1p(d[:m], out=d[:m])
+            post(base + 4 * start, d_addr, out_base + 4 * start, m)
+    return out.reshape(np.shape(y))
+
+
+# ------------------------------------------------------- PyTorch's float32 Box-Muller blocks
+
+_FMA32 = r"""
+/* `fgrad.torch._fma.fma32`: the exact double product plus c, made round-to-odd where the
+   double sum lies on a float32 rounding midpoint (one step towards the exact sum, whose error
+   TwoSum gives), then rounded to float32: a fused multiply-add, except that a float32
+   subnormal result may round twice.  (`fmaf` is the fused operation itself, with the FMA
+   instruction in the x86-64-v3 clone: the same bits wherever the result is normal.) */
+INLINE float fma32(float a, float b, float c) {
+    double p = (double)a * (double)b;
+    double s = p + (double)c;
+    uint64_t u; memcpy(&u, &s, 8);
+    if (__builtin_expect((u & 0x1FFFFFFFull) == 0x10000000ull, 0)) {
+        double bb = s - p;
+        double e = (p - (s - bb)) + ((double)c - bb);
+        if (e != 0) s = nextafter(s, copysign(INFINITY, e));
+    }
+    return (float)s;
+}
+INLINE uint32_t BITS(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+"""
+
+
+def _box_muller_source(c: dict) -> str:
+    """`fgrad.torch._cpu_rng._fill16_f32` (with its ``_logf`` and ``_sincosf``) as C; ``c``:
+    the float32 constants by name, ``log_p`` the log polynomial's coefficients."""
+    k = {name: _f32(v) for name, v in c.items() if name != "log_p"}
+    log_steps = " ".join(f"y = fmaf(y, m, {_f32(p)});" for p in c["log_p"])
+    return _HEADER + _FMA32 + f"""
+INLINE float logf_cephes(float x) {{
+    int32_t bits = (int32_t)BITS(x);
+    float e = (float)(((bits >> 23) & 0xFF) - 0x7F) + {_f32(1)};
+    float m = F32(((uint32_t)bits & ~0x7F800000u) | 0x3F000000u);
+    float small = F32(-(uint32_t)(m < {k["sqrt_half"]}) & 0x3f800000u);  /* 1 or +0, branch-free */
+    m = m - {_f32(1)};
+    e = e - small;
+    m = m + (m + {_f32(1)}) * small;
+    float z = m * m;
+    float y = {k["log_p0"]};
+    {log_steps}
+    y = y * m;
+    y = fmaf(y, z, e * {k["log_q1"]});
+    y = fmaf(z, {_f32(-0.5)}, y);
+    return fmaf(e, {k["log_q2"]}, m + y);
+}}
+INLINE void sincosf_cephes(float x, float *sin_out, float *cos_out) {{
+    int32_t j = (int32_t)(x * {k["four_over_pi"]});
+    j = (j + 1) & ~1;
+    float y = (float)j;
+    uint32_t sin_negative = (j & 4) != 0, cos_negative = (~(j - 2) & 4) != 0, sin_poly = (j & 2) == 0;
+    float r = fmaf(y, {k["dp1"]}, x);
+    r = fmaf(y, {k["dp2"]}, r);
+    r = fmaf(y, {k["dp3"]}, r);
+    float z = r * r;
+    float c = fmaf({k["cos0"]}, z, {k["cos1"]});
+    c = fmaf(c, z, {k["cos2"]});
+    c = fmaf(c * z, z, -(z * {_f32(0.5)})) + {_f32(1)};
+    float s = fmaf({k["sin0"]}, z, {k["sin1"]});
+    s = fmaf(s, z, {k["sin2"]});
+    s = fmaf(s * z, r, r);
+    uint32_t take = -sin_poly, sb = BITS(s), cb = BITS(c);
+    uint32_t sn = ((sb & take) | (cb & ~take)) ^ (sin_negative << 31);
+    uint32_t cs = ((cb & take) | (sb & ~take)) ^ (cos_negative << 31);
+    *sin_out = F32(sn);
+    *cos_out = F32(cs);
+}}
+/* blocks of 16 uniforms in place: 8 pairs (u1 = 1 - d[j], u2 = d[j + 8]) -> 16 normals; the
+   float32 log and sincos use `fmaf` (their every input is tested exhaustively against NumPy's
+   `_logf`/`_sincosf`), the final ``fma(x, std, mean)`` the emulation (any std and mean) */
+CLONES_FMA void fill16_f32(float *d, long blocks, float mean, float stdev, int unit_std) {{
+    for (long blk = 0; blk < blocks; blk++) {{
+        float *q = d + 16 * blk;
+        float rr[8], sn[8], cs[8], rc[8], rs[8];
+        for (int j = 0; j < 8; j++) {{     /* (vectorized) */
+            rr[j] = {_f32(-2)} * logf_cephes({_f32(1)} - q[j]);
+            sincosf_cephes({k["two_pi"]} * q[j + 8], sn + j, cs + j);
+        }}
+        for (int j = 0; j < 8; j++) {{     /* (sqrtf's errno check is a branch: not vectorized) */
+            float radius = sqrtf(rr[j]);
+            rc[j] = radius * cs[j];
+            rs[j] = radius * sn[j];
+        }}
+        if (unit_std) {{
+            for (int j = 0; j < 8; j++) {{ q[j] = rc[j] + mean; q[j + 8] = rs[j] + mean; }}
+        }} else {{
+            for (int j = 0; j < 8; j++) {{
+                q[j] = fma32(rc[j], stdev, mean);
+                q[j + 8] = fma32(rs[j], stdev, mean);
+            }}
+        }}
+    }}
+}}
+"""
+
+
+def fill16_f32(d: np.ndarray, mean: float, std: float, constants: dict) -> bool:
+    """PyTorch's float32 Box-Muller over the blocks of 16 uniforms of the contiguous float32
+    array ``d``, in place, as `fgrad.torch._cpu_rng._fill16_f32` computes it (its
+    ``constants``); False (``d`` untouched) where the kernel is not available.
+
+    Example::
+
+        >>> d = np.full(16, 0.5, np.float32)
+        >>> fill16_f32(d, 0.0, 1.0, {}) in (True, False)   # (no constants: no kernel)
+        True
+    """
+    if not constants:
+        return False
+    fn = _kernel(_box_muller_source(constants), "fill16_f32",
+                 [_P, _L, ctypes.c_float, ctypes.c_float, ctypes.c_int])
+    if fn is None or d.dtype != _F32 or not d.flags.c_contiguous or d.size % 16:
+        return False
+    mean32, std32 = np.float32(mean), np.float32(std)
+    fn(d.ctypes.data, d.size // 16, float(mean32), float(std32), int(std32 == 1))
+    return True
+
+
+__all__ = ["threefry2x32", "erf_inv_f32", "fill16_f32", "uniform24_f32", "randint32"]

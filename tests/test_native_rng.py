@@ -1,0 +1,289 @@
+"""Compiled random-number cores (`fgrad.core.native_rng`, docs/speed-random.md "Round 20").
+
+Each kernel must give its NumPy twin's bits: Threefry over many keys, counters and
+broadcasts; float32 ``erf_inv`` over every uniform ``random.normal`` can feed it (all 2**23)
+and dense probe values; PyTorch's float32 Box-Muller blocks over every possible input of its
+``log`` and ``sincos`` (2**24 each), with any mean and std.  The samplers built on them must
+give the same bits with the kernels on and off (the ``native_loops`` switch), and without a
+compiler (the NumPy code runs); JAX's and PyTorch's own numbers are compared live and stored.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fgrad
+import fgrad.numpy as fnp
+import fgrad.random as random
+import fgrad.torch as ftorch
+from fgrad.backends import NUMPY, default_backend
+from fgrad.core import native_loops, native_rng
+from fgrad.ops import special, threefry
+from fgrad.torch import _cpu_rng
+
+HAS_CC = native_loops._compiler() is not None and native_loops.cache_dir() is not None
+needs_cc = pytest.mark.skipif(not HAS_CC, reason="no C compiler or no private cache directory")
+ON_HOST = default_backend() is NUMPY  # (on a device the kernels are not used)
+on_host = pytest.mark.skipif(not ON_HOST, reason="the kernels run on host (NumPy) buffers only")
+F32 = np.float32
+
+
+def _bits(a):
+    a = np.asarray(a)
+    return a.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.itemsize])
+
+
+def _numpy_path(f, *args):
+    """``f(*args)`` with the compiled kernels switched off."""
+    fgrad.config.update("native_loops", False)
+    try:
+        return f(*args)
+    finally:
+        fgrad.config.update("native_loops", None)
+
+
+# -- Threefry -----------------------------------------------------------------------------
+
+_u32 = st.integers(0, 2 ** 32 - 1)
+
+
+@needs_cc
+@settings(max_examples=60, deadline=None)
+@given(k=st.tuples(_u32, _u32), n=st.integers(0, 3000), form=st.sampled_from(["scalar_hi", "full", "keys"]),
+       seed=st.integers(0, 2 ** 31))
+def test_threefry_kernel_equals_numpy_passes(k, n, form, seed):
+    rng = np.random.default_rng(seed)
+    x1 = rng.integers(0, 2 ** 32, n, dtype=np.uint32)
+    x0 = rng.integers(0, 2 ** 32, 1 if form == "scalar_hi" else n, dtype=np.uint32)
+    x0 = x0.reshape(()) if form == "scalar_hi" else x0
+    k1, k2 = np.uint32(k[0]), np.uint32(k[1])
+    if form == "keys":  # a key per element (vmap over keys)
+        k1, k2 = (rng.integers(0, 2 ** 32, n, dtype=np.uint32) for _ in range(2))
+    got = native_rng.threefry2x32(k1, k2, x0, x1)
+    want = _numpy_path(threefry._impl, np, k1, k2, x0, x1)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype == np.uint32 and g.shape == w.shape
+        np.testing.assert_array_equal(g, w)
+
+
+@needs_cc
+@pytest.mark.parametrize("shapes", [((3, 1), (1, 4), (), (3, 4)), ((1, 1), (), (5,), (2, 5)),
+                                    ((), (), (), ()), ((2, 1, 3), (), (4, 1), ())])
+def test_threefry_kernel_broadcasts_as_numpy(shapes):
+    rng = np.random.default_rng(len(str(shapes)))
+    ops = [rng.integers(0, 2 ** 32, s, dtype=np.uint32) for s in shapes]
+    got = threefry._impl(np, *ops)
+    want = _numpy_path(threefry._impl, np, *ops)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape == np.broadcast_shapes(*shapes)
+        np.testing.assert_array_equal(g, w)
+
+
+@needs_cc
+def test_threefry_kernel_known_answer():
+    z = np.zeros(5, np.uint32)
+    a, b = native_rng.threefry2x32(np.uint32(0), np.uint32(0), z, z)
+    assert (a == 0x6B200159).all() and (b == 0x99BA4EFE).all()  # Random123's known answer
+
+
+_SAMPLERS = {
+    "bits32": lambda k, s: random.bits(k, s, np.uint32),
+    "bits8": lambda k, s: random.bits(k, s, np.uint8),
+    "bits64": lambda k, s: random.bits(k, s, np.uint64),
+    "uniform32": lambda k, s: random.uniform(k, s, np.float32, -2.0, 3.0),
+    "uniform16": lambda k, s: random.uniform(k, s, np.float16),
+    "uniform64": lambda k, s: random.uniform(k, s, np.float64),
+    "normal32": lambda k, s: random.normal(k, s, np.float32),
+    "normal16": lambda k, s: random.normal(k, s, np.float16),
+    "split": lambda k, s: random.key_data(random.split(k, max(1, int(np.prod(s))))),
+    "fold_in": lambda k, s: random.key_data(random.fold_in(k, int(np.prod(s)))),
+    "randint": lambda k, s: random.randint(k, s, -7, 1000),
+    "permutation": lambda k, s: random.permutation(k, max(1, int(np.prod(s)))),
+}
+
+
+@needs_cc
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(-(2 ** 31), 2 ** 31 - 1), name=st.sampled_from(sorted(_SAMPLERS)),
+       shape=st.sampled_from([(), (1,), (7,), (3, 5), (1000,), (2, 0)]))
+def test_samplers_same_bits_with_and_without_kernels(seed, shape, name):
+    f = _SAMPLERS[name]
+    k = random.key(seed)
+    got = np.asarray(f(k, shape))
+    want = np.asarray(_numpy_path(f, k, shape))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+# -- float32 erf_inv ----------------------------------------------------------------------
+
+def _every_normal_uniform(stride=1):
+    """Every float32 value `random.normal` can pass to ``erf_inv`` (every ``stride``-th):
+    the 2**23 unit floats ``1.m - 1`` scaled onto ``[nextafter(-1, 0), 1)`` as
+    `random.uniform` does."""
+    lo = np.nextafter(F32(-1), F32(0))
+    f = ((np.arange(0, 1 << 23, stride, dtype=np.uint32)) | np.uint32(0x3F800000)).view(F32) - F32(1)
+    return np.maximum(f * (F32(1) - lo) + lo, lo)
+
+
+@needs_cc
+@pytest.mark.parametrize("stride", [pytest.param(1, marks=pytest.mark.slow), 7])
+def test_erf_inv_kernel_equals_numpy_on_every_normal_input(stride):
+    u = _every_normal_uniform(stride)
+    got = native_rng.erf_inv_f32(u, special._GILES_CENTRAL, special._GILES_TAIL)
+    with np.errstate(all="ignore"):
+        want = special._erf_inv_single(np, u, special._BLOCK)
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+@needs_cc
+@on_host
+@pytest.mark.parametrize("dt", [np.float32, np.float16])
+def test_erf_inv_kernel_equals_numpy_on_probe_values(dt):
+    y = native_loops.probe_values(np.dtype(dt), 1 << 15)  # bit patterns, specials, |y| > 1
+    near = np.array([0.9999999, -0.99999, 0.9966], dt)
+    y = np.concatenate([y, np.linspace(-1, 1, 20001).astype(dt), near])
+    got = np.asarray(special.erf_inv(fnp.asarray(y)))
+    want = np.asarray(_numpy_path(lambda v: special.erf_inv(fnp.asarray(v)), y))
+    assert got.dtype == want.dtype == dt
+    eq = (_bits(got) == _bits(want)) | (np.isnan(got) & np.isnan(want))
+    assert eq.all(), y[~eq][:5]
+
+
+# -- PyTorch's float32 Box-Muller --------------------------------------------------------
+
+def _all_uniform_pairs(start, stop, stride=1):
+    """Blocks of 16 whose first halves hold the float32 uniforms ``k * 2**-24`` for
+    ``start <= k < stop`` (every ``stride``-th; all: every ``log`` input) and second halves
+    the same set reversed (every ``sincos`` input)."""
+    ks = np.arange(start, stop, stride, dtype=np.int64)
+    ks = ks[:ks.size - ks.size % 8]
+    u = ks.astype(F32) * F32(2.0 ** -24)
+    d = np.empty((ks.size // 8, 16), F32)
+    d[:, :8] = u.reshape(-1, 8)
+    d[:, 8:] = u[::-1].reshape(-1, 8)
+    return d.reshape(-1)
+
+
+@needs_cc
+@pytest.mark.parametrize("part,stride", [pytest.param(p, 1, marks=pytest.mark.slow) for p in range(4)]
+                         + [(0, 31)])
+def test_box_muller_kernel_equals_numpy_on_every_uniform(part, stride):
+    """All 2**24 float32 uniforms through ``log`` and ``sincos`` (in four parts; the fast
+    run: every 31st of them)."""
+    q = 1 << 22 if stride == 1 else 1 << 24
+    d = _all_uniform_pairs(part * q, (part + 1) * q, stride)
+    for mean, std in [(0.0, 1.0), (0.25, 1.0)]:
+        got, want = d.copy(), d.copy()
+        assert native_rng.fill16_f32(got, mean, std, _cpu_rng._CEPHES)
+        _cpu_rng._fill16_f32_numpy(want, mean, std)
+        np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+@needs_cc
+@settings(max_examples=30, deadline=None)
+@given(mean=st.floats(-2.0 ** 100, 2.0 ** 100, width=32), std=st.floats(0, 2.0 ** 100, width=32),
+       seed=st.integers(0, 2 ** 31))
+def test_box_muller_kernel_equals_numpy_for_any_mean_and_std(mean, std, seed):
+    d = np.random.default_rng(seed).integers(0, 1 << 24, 16 * 64).astype(F32) * F32(2.0 ** -24)
+    for m, s in [(mean, std), (0.0, 1e-38), (1e-38, std), (mean, 2.0 ** -140)]:  # subnormal results too
+        got, want = d.copy(), d.copy()
+        assert native_rng.fill16_f32(got, m, s, _cpu_rng._CEPHES)
+        with np.errstate(all="ignore"):
+            _cpu_rng._fill16_f32_numpy(want, m, s)
+        eq = (_bits(got) == _bits(want)) | (np.isnan(got) & np.isnan(want))
+        assert eq.all(), (m, s)
+
+
+def _torch_draws(t, seed, n):
+    t.manual_seed(seed)
+    return [t.randn(n).numpy(), t.empty(n).normal_(0.3, 2.5).numpy(), t.randn(n, dtype=t.float16).numpy(),
+            t.rand(n).numpy(), t.randint(0, 10, (n,)).numpy(), t.randint(-(2 ** 40), 7, (n,)).numpy(),
+            t.empty(n, dtype=t.int64).random_(-3, 2 ** 31).numpy()]
+
+
+@needs_cc
+@pytest.mark.parametrize("n", [16, 17, 100_003])
+def test_shim_draws_same_bits_with_and_without_kernels(n):
+    got = _torch_draws(ftorch, 5, n)
+    want = _numpy_path(_torch_draws, ftorch, 5, n)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(_bits(g), _bits(w))
+
+
+# torch.manual_seed(0); torch.randn(100_003)[IDX] (PyTorch 2.13, CPU), as float32 bits
+TORCH_IDX = [0, 15, 16, 50_000, 99_983, 99_986, 100_002]
+TORCH_STORED = [3213892485, 3195876988, 3215795138, 1062136433, 1057320918, 1049264838, 1050129432]
+
+
+def test_large_randn_matches_stored_pytorch():
+    ftorch.manual_seed(0)
+    got = ftorch.randn(100_003).numpy()[TORCH_IDX]
+    np.testing.assert_array_equal(_bits(got), np.array(TORCH_STORED, np.uint32))
+
+
+def test_large_randn_matches_live_pytorch():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    want = torch.randn(100_003).numpy()
+    ftorch.manual_seed(0)
+    np.testing.assert_array_equal(ftorch.randn(100_003).numpy(), want)
+
+
+# -- fallback -----------------------------------------------------------------------------
+
+def test_no_compiler_runs_the_numpy_code(monkeypatch):
+    k = random.key(3)
+    draws = lambda: [np.asarray(random.normal(k, (5000,), np.float32)),  # noqa: E731
+                     np.asarray(random.bits(k, (33,), np.uint32)), *_torch_draws(ftorch, 2, 200)]
+    before = draws()
+    monkeypatch.setattr(native_loops, "load", lambda source: None)
+    monkeypatch.setattr(native_rng, "_kernels", {})
+    assert native_rng.threefry2x32(np.uint32(0), np.uint32(0), np.uint32(0), np.uint32(0)) is None
+    assert native_rng.erf_inv_f32(np.zeros(3, F32), special._GILES_CENTRAL, special._GILES_TAIL) is None
+    assert not native_rng.fill16_f32(np.zeros(16, F32), 0.0, 1.0, _cpu_rng._CEPHES)
+    assert native_rng.uniform24_f32(np.random.MT19937(0), 5) is None
+    assert native_rng.randint32(np.random.MT19937(0), 5, 0, 3) is None
+    for g, w in zip(draws(), before):
+        np.testing.assert_array_equal(_bits(g), _bits(w))
+
+
+@needs_cc
+def test_threefry_kernel_leaves_other_dtypes_to_the_numpy_code():
+    """An int32 operand is not read as uint32: the NumPy code raises the TypeError."""
+    z = np.uint32(0)
+    assert native_rng.threefry2x32(np.int32(1), z, z, z) is None
+    with pytest.raises(TypeError, match="uint32"):
+        random.threefry2x32(fnp.asarray(np.int32(1)), *(fnp.asarray(z),) * 3)
+
+
+def test_switch_off_skips_the_kernels():
+    fgrad.config.update("native_loops", False)
+    try:
+        assert native_rng.threefry2x32(np.uint32(0), np.uint32(0), np.uint32(0), np.uint32(0)) is None
+        assert not native_rng.fill16_f32(np.zeros(16, F32), 0.0, 1.0, _cpu_rng._CEPHES)
+    finally:
+        fgrad.config.update("native_loops", None)
+
+
+@needs_cc
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), n=st.integers(0, 3000), low=st.integers(-(2 ** 63), 2 ** 63 - 1),
+       span=st.integers(1, 2 ** 32 - 1))
+def test_mt19937_draw_kernels_equal_random_raw(seed, n, low, span):
+    """The native draws read NumPy's own MT19937 words: the same values, and the stream
+    continues where `random_raw` would."""
+    a, b = np.random.MT19937(0), np.random.MT19937(0)
+    a._legacy_seeding(seed)
+    b._legacy_seeding(seed)
+    got = native_rng.uniform24_f32(a, n)
+    raw = b.random_raw(n)
+    want = (raw & np.uint64(0xFFFFFF)).astype(F32) * F32(2.0 ** -24)
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+    got = native_rng.randint32(a, n, low, span)
+    want = ((b.random_raw(n) % np.uint64(span)) + np.uint64(low % 2 ** 64)).view(np.int64)
+    np.testing.assert_array_equal(got, want)
+    assert a.random_raw() == b.random_raw()
