@@ -66,7 +66,8 @@ for n in (4, 8, 16):
 nodes, tris, boundary = mesh(8)
 k = jnp.ones(tris.shape[0])
 K, F, Ke = assemble(nodes, tris, k, source(nodes))
-print("stiffness symmetric:", bool(jnp.allclose(K, K.T)), "row sums ~0:", bool(jnp.allclose(K.sum(1), 0, atol=1e-5)))
+print("stiffness symmetric:", bool(jnp.allclose(K, K.T)),
+      "row sums ~0:", bool(jnp.allclose(K.sum(1), 0, atol=1e-5)))
 print("element 0 stiffness", Ke[0])
 Kd, Fd = apply_dirichlet(K, F, boundary)
 u_dense = jnp.linalg.solve(Kd, Fd)

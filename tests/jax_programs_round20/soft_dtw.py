@@ -94,7 +94,8 @@ def divergence(a, b, gamma):
     return sdtw(a, b, gamma) - 0.5 * (sdtw(a, a, gamma) + sdtw(b, b, gamma))
 
 
-print("divergence(x,x)", round(float(divergence(x, x, 1.0)), 5), "divergence(x,y)", float(divergence(x, y, 1.0)))
+print("divergence(x,x)", round(float(divergence(x, x, 1.0)), 5),
+      "divergence(x,y)", float(divergence(x, y, 1.0)))
 
 # a barycentre of three shifted series by gradient descent
 series = jnp.stack([jnp.stack([jnp.sin(t1 + s), jnp.cos(t1 + s)], axis=1) for s in (0.0, 0.3, 0.6)])
