@@ -94,9 +94,8 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
     x = _matrix(x, "cholesky")
     if symmetrize_input:
         x = _symmetrize(x)
-    else:
-        lower = fnp.tril(x)
-        x = lower + _mH(fnp.tril(x, -1))
+    # (else the kernel reads the lower triangle, and the whole tangent enters the derivative,
+    # as in JAX: ops/linalg._chol_jvp)
     # not positive definite: NaN in the lower triangle, zeros above (as JAX)
     return fnp.tril(fnp.linalg.cholesky(x, symmetrize_input=False))
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..core.trace import ConcretizationError
 from ..transforms.ad import jvp
 from ..transforms.closure_convert import closure_convert
 from ..transforms.custom import custom_jvp, zero_from_primal
@@ -44,16 +45,19 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
         (1.414213562373095, 0.3535533905932738)
     """
     f_conv, consts = closure_convert(f, initial_guess)
+    n_f = len(consts)
+    solve_conv, solve_consts = _solver_closure(solve, f_conv, initial_guess, consts)
 
     @custom_jvp
     def root(guess, *cs):
-        return solve(lambda x: f_conv(x, *cs), guess)
+        return solve_conv(guess, *cs)
 
     @root.defjvp
     def root_jvp(primals, tangents):
-        guess, *cs = primals
-        _, *t_cs = tangents
-        out = root(guess, *cs)
+        guess, *all_cs = primals
+        # the solver's own closed-over values get no derivative (as JAX's)
+        cs, t_cs = all_cs[:n_f], list(tangents[1:1 + n_f])
+        out = root(guess, *all_cs)
         solution = out[0] if has_aux else out
         # J_theta dtheta: f's tangent in the closed-over values, the solution held fixed
         _, rhs = jvp(lambda *c: f_conv(solution, *c), tuple(cs), tuple(t_cs))
@@ -66,7 +70,24 @@ def custom_root(f: Callable, initial_guess: Any, solve: Callable, tangent_solve:
             return out, (d_solution, tree_map(zero_from_primal, out[1]))
         return out, d_solution
 
-    return root(initial_guess, *consts)
+    return root(initial_guess, *consts, *solve_consts)
+
+
+def _solver_closure(solve: Callable, f_conv: Callable, initial_guess: Any, consts: list) -> tuple:
+    """``(call, solve_consts)``: ``call(guess, *consts, *solve_consts)`` runs ``solve`` on
+    ``f``, with the traced values ``solve`` itself closes over (a Newton solver using the
+    outer ``grad``'s matrix, say) made explicit arguments, so that the rule's primal call does
+    not meet another transform's tracers.  A solver that cannot be traced (a host loop on
+    concrete values) is called as it is."""
+    def solve_on(guess, *cs):
+        return solve(lambda x: f_conv(x, *cs), guess)
+
+    n_f = len(consts)
+    try:
+        converted, solve_consts = closure_convert(solve_on, initial_guess, *consts)
+    except ConcretizationError:
+        return (lambda guess, *cs: solve_on(guess, *cs[:n_f])), []
+    return converted, solve_consts
 
 
 __all__ = ["custom_root"]

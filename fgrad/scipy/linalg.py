@@ -30,6 +30,7 @@ from ..core.narrow_floats import dtype_kind as _dtype_kind
 from ..core.x64_mode import canonical_dtype as _canonical_dtype
 
 from .. import numpy as fnp
+from .._lax_linalg import qr as _lax_qr
 from ..ops.linalg import triangular_solve as _tri_solve
 from ..ops.linear_solve import custom_linear_solve as _custom_linear_solve
 from ..ops.bits import stop_gradient as _stop_gradient
@@ -59,8 +60,9 @@ def _mT(x):
 
 def cholesky(a: Shaped[ArrayLike, "*batch n n"], lower: bool = False, overwrite_a: bool = False,
              check_finite: bool = True) -> Inexact[Array, "*batch n n"]:
-    """Cholesky factor: upper ``U`` with ``a = U^T U`` by default, lower with ``lower=True``
-    (SciPy's default is upper, unlike NumPy's).
+    """Cholesky factor: upper ``U`` with ``a = U^H U`` by default, lower with ``lower=True``
+    (SciPy's default is upper, unlike NumPy's).  Only that triangle of ``a`` is read, as in
+    SciPy and JAX (no symmetrization).
 
     Example::
 
@@ -71,8 +73,10 @@ def cholesky(a: Shaped[ArrayLike, "*batch n n"], lower: bool = False, overwrite_
     """
     a = _float(a, "cholesky")
     _square(a, "cholesky")
-    ell = fnp.linalg.cholesky(a)
-    return ell if lower else _mT(ell)
+    if lower:
+        return fnp.linalg.cholesky(a, symmetrize_input=False)
+    # the upper triangle of a is the lower one of a^H
+    return fnp.linalg.cholesky(fnp.conj(_mT(a)), symmetrize_input=False, upper=True)
 
 
 def cho_factor(a: Shaped[ArrayLike, "*batch n n"], lower: bool = False, overwrite_a: bool = False,
@@ -293,6 +297,8 @@ Example::
 def qr(a: ArrayLike, overwrite_a: bool = False, lwork: int | None = None, mode: str = "full",
        pivoting: bool = False, check_finite: bool = True) -> tuple[Array] | tuple[Array, Array]:
     """QR decomposition; ``mode``: 'full', 'economic' or 'r' (returns ``(r,)``).
+    ``pivoting=True``: column pivoting (LAPACK's geqp3, rank revealing), with the column
+    permutation ``p`` (int32, ``a[:, p] = q @ r``) appended: ``(q, r, p)``, or ``(r, p)``.
 
     Example::
 
@@ -301,13 +307,16 @@ def qr(a: ArrayLike, overwrite_a: bool = False, lwork: int | None = None, mode: 
         >>> abs(r)
         Array([[1., 0.],
                [0., 1.]], dtype=float64)
+        >>> qr(fnp.asarray([[1.0, 3.0], [0.0, 4.0]]), pivoting=True)[2]
+        Array([1, 0], dtype=int32)
     """
-    if pivoting:
-        raise NotImplementedError("fgrad.scipy.linalg.qr: pivoting=True is not supported")
     modes = {"full": "complete", "economic": "reduced", "r": "r"}
     if mode not in modes:
         raise ValueError(f"fgrad.scipy.linalg.qr: mode must be 'full', 'economic' or 'r', got {mode!r}")
     a = _float(a, "qr")
+    if pivoting:
+        q, r, p = _lax_qr(a, pivoting=True, full_matrices=mode != "economic")
+        return (r, p) if mode == "r" else (q, r, p)
     if mode == "r":
         return (fnp.linalg.qr(a, mode="complete")[1],)
     q, r = fnp.linalg.qr(a, mode=modes[mode])
@@ -936,8 +945,6 @@ def qr_multiply(a: ArrayLike, c: ArrayLike, mode: str = "right", pivoting: bool 
         >>> solve_triangular(r, qtb)
         Array([0.66666667, 0.5       ], dtype=float64)
     """
-    if pivoting:
-        raise NotImplementedError("fgrad.scipy.linalg.qr_multiply: pivoting=True is not supported")
     if mode not in ("right", "left"):
         raise ValueError(f"fgrad.scipy.linalg.qr_multiply: mode must be 'right' or 'left', got {mode!r}")
     a, c = _float(a, "qr_multiply"), _float(c, "qr_multiply")
@@ -954,13 +961,13 @@ def qr_multiply(a: ArrayLike, c: ArrayLike, mode: str = "right", pivoting: bool 
     if mode == "right" and c.shape[-1] != m:
         raise ValueError(f"fgrad.scipy.linalg.qr_multiply: a has shape {tuple(a.shape)} so Q has {m} rows, "
                          f"but c has {c.shape[-1]} columns (expected {m})")
-    q, r = fnp.linalg.qr(a, mode="reduced")
+    q, r, *p = _lax_qr(a, pivoting=pivoting, full_matrices=False)
     if conjugate:
         q = fnp.conj(q)
     out = fnp.matmul(q, c) if mode == "left" else fnp.matmul(c, q)
     if onedim:
         out = fnp.ravel(out)
-    return out, r
+    return (out, r, p[0]) if pivoting else (out, r)
 
 
 def rsf2csf(T: ArrayLike, Z: ArrayLike, check_finite: bool = True) -> tuple[Array, Array]:
