@@ -39,6 +39,7 @@ from ..core.narrow_floats import float32 as F32, is_narrow, promote_types
 from ..core.array import ShapedArray, get_aval
 from ..core.host_pool import empty as pooled_empty
 from ..core.primitive import Primitive
+from ..core.quiet import quiet
 from ..core.rules import defbatch, defbilinear
 from .elementwise import convert_element_type
 from .linalg import widen_to_preferred
@@ -862,7 +863,9 @@ def _conv_abstract(lhs, rhs, **params):
     return ShapedArray(shape, promote_types(lhs.dtype, rhs.dtype), lhs.weak_type and rhs.weak_type)
 
 
-conv_general_dilated_p = Primitive("conv_general_dilated", _conv_impl, _conv_abstract, family="contraction")
+# quiet: a product of inf and 0 is NaN silently, as dot_general (the eager path; programs are
+# quiet already); some BLAS kernels also raise the invalid flag on padded lanes
+conv_general_dilated_p = Primitive("conv_general_dilated", quiet(_conv_impl), _conv_abstract, family="contraction")
 
 
 def conv_general_dilated(
