@@ -65,6 +65,7 @@ from ..ops.linalg import _dg_plan
 from ..ops.shape import sum_accumulator
 from ..ops.reductions import extremum
 from .fusion import Node
+from .native_kernels import kernel as native_kernel
 
 BLOCK = 65536
 BLOCK_MIN = 4 * BLOCK
@@ -684,14 +685,48 @@ class Gen:
                     plan = self.block_plan(node, info)
                     if plan is not None:
                         mode = "blocked"
-        self.kernel_modes.append(mode)
-        if mode == "direct":
+        native = None
+        if mode != "direct" and node.reduction is None:
+            ext, escaping = self.classify(node)
+            native = native_kernel(node.members, ext, escaping, info, node.shape, self.is_array)
+        self.kernel_modes.append(mode if native is None else "native")
+        if native is not None:
+            self.emit_native(node, info, plan if mode == "blocked" else None, native, escaping)
+        elif mode == "direct":
             for e in node.eqns:
                 self.emit_direct(e)
         elif mode == "whole":
             self.emit_whole(node, info)
         else:
             self.emit_blocked(node, info, plan)
+
+    def emit_native(self, node, info, plan, native, escaping) -> None:
+        """The kernel's compiled C loop (`native_kernels`), with its NumPy code (whole or
+        blocked) as the branch taken when the loop declines at run time."""
+        lines, before = self.lines, set(self.names)
+        self.lines = []
+        if plan is None:
+            self.emit_whole(node, info)
+        else:
+            self.emit_blocked(node, info, plan)
+        numpy_lines, self.lines = self.lines, lines
+        ext, _ = self.classify(node)
+        outs = [self.names[v] for v in escaping]
+        esc = set(escaping)
+        views = set(self.views.values())  # (scratch views are unpacked once per call: kept)
+        internal = sorted({n for v, n in self.names.items()
+                           if v not in before and v not in esc and n not in views})
+        r = self.fresh("r")
+        self.lines.append(f"    {r} = {self.bind(native, 'nk')}({', '.join(self.names[a] for a in ext)})")
+        self.lines.append(f"    if {r} is not None:")
+        if outs:
+            self.lines.append(f"        {', '.join(outs)}{',' if len(outs) == 1 else ''} = {r}")
+        if internal:
+            self.lines.append(f"        {' = '.join(internal)} = None")
+        if not outs and not internal:
+            self.lines.append("        pass")
+        self.lines.append("    else:")
+        self.lines.extend("    " + ln for ln in numpy_lines)
 
     def emit_direct(self, e) -> None:
         ins = [self.expr(a) for a in e.invars]

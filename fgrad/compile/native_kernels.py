@@ -1,0 +1,308 @@
+"""Fused elementwise kernels of the host code generator compiled to native code.
+
+A kernel of `codegen` (a run of elementwise equations over one iteration shape) is a series of
+NumPy ufunc passes, each reading and writing whole arrays.  Where every member has a C
+spelling that gives NumPy's bits (`core.native_loops`: the arithmetic operators on operands of
+one dtype, conversions to floats, ``select_n``, and the math functions `calibrated` bit-equal
+on this machine), the members become one C loop over the elements, compiled once with the
+system compiler (no fused multiply-adds, IEEE arithmetic) into the native-loop cache: every
+value lives in a register, and only the kernel's results are written.  A ufunc without such a
+spelling (NumPy's own SIMD float32 ``exp``, ``tanh``, ``log``, ...) stays a NumPy call on whole
+arrays between two C loops, with the same operands: the results are bit for bit those of the
+NumPy kernel (`tests/test_native_kernels.py`), so the jit and eager faces, which share these
+programs, agree as before.
+
+An operand of the kernel may be full-size, one element, one value per row (shape ``(..., 1)``
+of the leading axes) or one value per column (the last axis only, a bias): the C loop runs
+over rows and columns and reads each at its index.  The kernel falls back to its NumPy code at
+run time when an input is not of the traced dtype and shape, when native loops are switched
+off (``fgrad.config.update("native_loops", False)`` / ``FGRAD_NATIVE_LOOPS=0``), and it is
+never made when no compiler is found or the code does not compile.
+
+Example::
+
+    >>> import numpy as np, fgrad
+    >>> f = fgrad.jit(lambda x: (x * 2.0 + 1.0) / 3.0)
+    >>> x = np.linspace(-1, 1, 4096, dtype=np.float32)
+    >>> bool((np.asarray(f(x)) == (x * np.float32(2) + np.float32(1)) / np.float32(3)).all())
+    True
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+
+import numpy as np
+
+from ..core import native_loops
+from ..core.executor import _scalar_literal
+from ..core.ir import Literal
+from ..ops.elementwise import saturates
+
+MIN_ELEMENTS = 2048  # smaller kernels: the call's fixed cost (a few us) is not worth it
+_KINDS = ("full", "one", "row", "col")
+
+
+def _np_ufunc(prim):
+    u = getattr(prim, "ufunc", None)
+    return u if isinstance(u, np.ufunc) else None
+
+
+def _c_dtype(dt) -> bool:
+    dt = np.dtype(dt)
+    return dt.isbuiltin == 1 and dt.name in native_loops.CTYPE
+
+
+def _operand_kind(s: tuple, shape: tuple) -> str | None:
+    """How an operand of shape ``s`` is read in a kernel over ``shape``."""
+    s = (1,) * (len(shape) - len(s)) + tuple(s)
+    if len(s) != len(shape):
+        return None
+    if s == tuple(shape):
+        return "full"
+    if math.prod(s) == 1:
+        return "one"
+    if len(shape) >= 2 and s[-1] == 1 and s[:-1] == tuple(shape[:-1]):
+        return "row"
+    if all(d == 1 for d in s[:-1]) and s[-1] == shape[-1]:
+        return "col"
+    return None
+
+
+class _Plan:
+    """The C text of a kernel's members, split into loops at the NumPy calls."""
+
+    def __init__(self, members, ext, escaping, info, shape) -> None:
+        self.shape = tuple(shape)
+        self.ext = list(ext)
+        self.escaping = list(escaping)
+        self.info = info
+        self.kind = {}
+        for a in ext:
+            k = _operand_kind(tuple(a.aval.shape), self.shape)
+            if k is None or not _c_dtype(a.aval.dtype):
+                raise _NotNative
+            self.kind[a] = k
+        self.steps: list = []  # ("c", [(var, ctype, expr)]) or ("np", eqn, ufunc)
+        self.cname: dict = {}
+        n = 0
+        for e in members:
+            v = e.outvars[0]
+            if len(e.outvars) != 1 or tuple(v.aval.shape) != self.shape or not _c_dtype(info[v]):
+                raise _NotNative
+            expr = self.c_expr(e)
+            if expr is None:
+                u = _np_ufunc(e.prim)
+                if u is None or e.params or u.nout != 1:
+                    raise _NotNative
+                self.steps.append(("np", e, u))
+                continue
+            n += 1
+            self.cname[v] = f"v{n}"
+            if not self.steps or self.steps[-1][0] != "c":
+                self.steps.append(("c", []))
+            # (a bool held as an int in the loop: comparisons and selects then vectorize)
+            ct = "int" if np.dtype(info[v]) == np.bool_ else native_loops.CTYPE[np.dtype(info[v]).name]
+            self.steps[-1][1].append((v, ct, expr))
+        if not any(s[0] == "c" for s in self.steps):
+            raise _NotNative
+
+    def dtype_of(self, a, e):
+        if type(a) is Literal:
+            val = a.val
+            if isinstance(val, np.ndarray) and not val.ndim:
+                val = val[()]
+            if not isinstance(val, np.generic):
+                val = _scalar_literal(a, e)
+            return None if val is None else np.dtype(val.dtype)
+        return np.dtype(self.info[a]) if a in self.info else np.dtype(a.aval.dtype)
+
+    def operand(self, a, e, dt):
+        if type(a) is Literal:
+            val = a.val
+            if isinstance(val, np.ndarray) and not val.ndim:
+                val = val[()]
+            if not isinstance(val, np.generic):
+                val = _scalar_literal(a, e)
+            return native_loops.literal(val, dt)
+        return ("ref", a)
+
+    def c_expr(self, e):
+        """The member as ``(format, operands)``, or None where C cannot give NumPy's bits."""
+        v = e.outvars[0]
+        dt_out = np.dtype(self.info[v])
+        dts = [self.dtype_of(a, e) for a in e.invars]
+        if any(d is None or not _c_dtype(d) for d in dts):
+            return None
+        name = e.prim.name
+        if name == "convert_element_type":
+            src = dts[0]
+            if type(e.invars[0]) is Literal or saturates(src, e.params["new_dtype"], e.params):
+                return None
+            if not (dt_out.kind == "f" or (src.kind == "b" and dt_out.kind in "iu")
+                    or (src.kind == dt_out.kind and src.kind in "iu" and dt_out.itemsize >= src.itemsize)):
+                return None
+            return (f"(({native_loops.CTYPE[dt_out.name]}){{0}})", [self.operand(e.invars[0], e, src)])
+        if name == "select_n":
+            if (len(e.invars) != 3 or dts[0] != np.bool_ or dts[1] != dt_out or dts[2] != dt_out
+                    or any(type(a) is Literal for a in e.invars)):
+                return None
+            return ("({0} ? {2} : {1})", [("ref", a) for a in e.invars])
+        u = _np_ufunc(e.prim)
+        if u is None or e.params or u.nout != 1 or u.nin != len(e.invars):
+            return None
+        fmt = native_loops.c_operation(u, dts, dt_out)
+        if fmt is None:
+            return None
+        return (fmt, [self.operand(a, e, dts[0]) for a in e.invars])
+
+
+class _NotNative(Exception):
+    """The kernel has something the C loop does not handle: its NumPy code runs."""
+
+
+def _source(plan: _Plan) -> tuple[str, list]:
+    """C text of one function per C step and, per step, the values it reads and writes."""
+    stored = set(plan.escaping)
+    later_reads: dict = {}
+    for k, st in enumerate(plan.steps):
+        reads = ([a for a in st[1].invars] if st[0] == "np"
+                 else [a for _, _, (fmt, ops) in st[1] for a in (o[1] for o in ops if isinstance(o, tuple))])
+        for a in reads:
+            if type(a) is not Literal:
+                later_reads.setdefault(a, set()).add(k)
+    lines = [native_loops.PRELUDE]
+    io = []
+    for k, st in enumerate(plan.steps):
+        if st[0] != "c":
+            io.append(None)
+            continue
+        own = {v for v, _, _ in st[1]}
+        ins, outs = [], []
+        body = []
+        for v, ct, (fmt, ops) in st[1]:
+            args = []
+            for o in ops:
+                if not isinstance(o, tuple):
+                    args.append(o)
+                    continue
+                a = o[1]
+                if a in own and a in plan.cname and _defined_before(st[1], a, v):
+                    args.append(plan.cname[a])
+                else:
+                    if a not in ins:
+                        ins.append(a)
+                    args.append(f"in{ins.index(a)}[{_index(plan, a)}]")
+            body.append(f"      const {ct} {plan.cname[v]} = {fmt.format(*args)};")
+            if v in stored or any(j > k for j in later_reads.get(v, ())):
+                outs.append(v)
+                body.append(f"      out{len(outs) - 1}[i] = {plan.cname[v]};")  # (a bool: 0 or 1)
+        head = [f"void step{k}(void **p, long rows, long cols) {{"]
+        for j, a in enumerate(ins):
+            ct = native_loops.CTYPE[np.dtype(_dt(plan, a)).name]
+            head.append(f"  const {ct} *restrict in{j} = p[{j}];")
+        for j, v in enumerate(outs):
+            ct = native_loops.CTYPE[np.dtype(plan.info[v]).name]
+            head.append(f"  {ct} *restrict out{j} = p[{len(ins) + j}];")
+        head.append("  for (long r = 0; r < rows; r++) {")
+        head.append("    for (long c = 0; c < cols; c++) {")
+        head.append("      const long i = r * cols + c;")
+        lines += head + body + ["    }", "  }", "}"]
+        io.append((ins, outs))
+    return "\n".join(lines) + "\n", io
+
+
+def _defined_before(defs, a, v) -> bool:
+    for w, _, _ in defs:
+        if w is a:
+            return True
+        if w is v:
+            return False
+    return False
+
+
+def _dt(plan: _Plan, a):
+    return plan.info[a] if a in plan.info else a.aval.dtype
+
+
+def _index(plan: _Plan, a) -> str:
+    kind = plan.kind.get(a, "full")
+    return {"full": "i", "one": "0", "row": "r", "col": "c"}[kind]
+
+
+def kernel(members, ext, escaping, info, shape, is_array):
+    """``run(*ext_values)`` computing the kernel's ``escaping`` values (a list, in that order)
+    in native code, returning None at run time where it cannot (the caller then runs the
+    NumPy code); or None where the kernel does not qualify here."""
+    n = math.prod(shape)
+    if n < MIN_ELEMENTS or not native_loops.enabled() or not all(is_array(a) for a in ext):
+        return None
+    try:
+        plan = _Plan(members, ext, escaping, info, shape)
+    except _NotNative:
+        return None
+    source, io = _source(plan)
+    lib = native_loops.load(source, native_loops.VECTOR_FLAGS)
+    if lib is None:
+        return None
+    fns = []
+    for k, st in enumerate(plan.steps):
+        if st[0] == "c":
+            fn = getattr(lib, f"step{k}")
+            fn.restype, fn.argtypes = None, [ctypes.c_void_p, ctypes.c_long, ctypes.c_long]
+            fns.append(fn)
+        else:
+            fns.append(None)
+    return _runner(plan, io, fns)
+
+
+def _runner(plan: _Plan, io: list, fns: list):
+    shape = plan.shape
+    cols = shape[-1] if len(shape) else 1
+    rows = math.prod(shape) // cols if cols else 0
+    ext = plan.ext
+    want = [(np.dtype(a.aval.dtype), tuple(a.aval.shape)) for a in ext]
+    escaping = plan.escaping
+    esc = set(escaping)
+    steps = []
+    for st, f, k_io in zip(plan.steps, fns, io):
+        if st[0] == "c":
+            ins, outs = k_io
+            steps.append((f, ins, [(v, np.dtype(plan.info[v])) for v in outs], None))
+        else:
+            _, e, u = st
+            v = e.outvars[0]
+            steps.append((None, list(e.invars), [(v, np.dtype(plan.info[v]))], u))
+    flag = native_loops.enabled
+    empty, asarray = np.empty, np.ascontiguousarray
+    void_p = ctypes.c_void_p
+
+    def run(*values):
+        if not flag():
+            return None
+        env = {}
+        for a, x, (dt, s) in zip(ext, values, want):
+            if type(x) is not np.ndarray:
+                x = np.asarray(x)
+            if x.dtype != dt or x.shape != s:
+                return None
+            env[a] = asarray(x)
+        for f, ins, outs, u in steps:
+            made = []
+            for v, dt in outs:
+                if v not in env:
+                    env[v] = empty(shape, dt)
+                made.append(env[v])
+            if f is None:
+                args = [a.val if type(a) is Literal else env[a] for a in ins]
+                with np.errstate(all="ignore"):
+                    u(*args, out=made[0])
+                continue
+            ptrs = (void_p * (len(ins) + len(made)))(*[env[a].ctypes.data for a in ins],
+                                                      *[m.ctypes.data for m in made])
+            f(ptrs, rows, cols)
+        return [env[v] for v in escaping] if esc else []
+
+    run.c_source = None
+    return run
