@@ -278,11 +278,15 @@ def _runner(plan: _Plan, io: list, fns: list):
     empty, asarray = np.empty, np.ascontiguousarray
     void_p = ctypes.c_void_p
 
-    def run(*values):
+    n_ext = len(ext)
+
+    def run(*args):
+        """The escaping values (``args``: the kernel's inputs, then optionally the arrays to
+        write its results into), or None where the NumPy code must run."""
         if not flag():
             return None
-        env = {}
-        for a, x, (dt, s) in zip(ext, values, want):
+        env = dict(zip(escaping, args[n_ext:]))
+        for a, x, (dt, s) in zip(ext, args, want):
             if type(x) is not np.ndarray:
                 x = np.asarray(x)
             if x.dtype != dt or x.shape != s:
@@ -296,8 +300,7 @@ def _runner(plan: _Plan, io: list, fns: list):
                 made.append(env[v])
             if f is None:
                 args = [a.val if type(a) is Literal else env[a] for a in ins]
-                with np.errstate(all="ignore"):
-                    u(*args, out=made[0])
+                u(*args, out=made[0])  # (under the program's `quiet` error state)
                 continue
             ptrs = (void_p * (len(ins) + len(made)))(*[env[a].ctypes.data for a in ins],
                                                       *[m.ctypes.data for m in made])
