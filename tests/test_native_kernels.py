@@ -32,17 +32,22 @@ F32_SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 1.4e-
 
 
 def _both(f, *args):
-    """``jit(f)(*args)`` with native loops on, then off (fresh traces); the number of native
-    kernels the first program holds."""
+    """``jit(f)(*args)`` with native loops on (its `COMPILE_AFTER`-th call), then off (fresh
+    traces); the number of native kernels of the first program that ran their C code."""
     on = fgrad.jit(lambda *a: f(*a))
-    got = on(*args)
-    n_native = on.lower(*args).compile().stats["native"]
+    for _ in range(native_kernels.COMPILE_AFTER):
+        got = on(*args)
+    n_native = _ran_native(on.lower(*args).compile())
     fgrad.config.update("native_loops", False)
     try:
         want = fgrad.jit(lambda *a: f(*a))(*args)
     finally:
         fgrad.config.update("native_loops", None)
     return got, want, n_native
+
+
+def _ran_native(exe) -> int:
+    return sum(1 for k, v in exe.ns.items() if k.startswith("nk") and v.state["native"] > 0)
 
 
 def _assert_bits(got, want):
@@ -181,7 +186,9 @@ def test_shapes_bit_equal(rows, cols, dtype):
 def test_switched_off_at_run_time_takes_the_numpy_code():
     x = _f32_values((128, 128))
     f = fgrad.jit(lambda v: gelu_erf_float32_arithmetic(v))
-    on = f(x)
+    for _ in range(native_kernels.COMPILE_AFTER):
+        on = f(x)
+    _expect_native(_ran_native(f.lower(x).compile()))
     fgrad.config.update("native_loops", False)
     try:
         off = f(x)  # the same program: its NumPy branch
@@ -197,7 +204,9 @@ def test_runner_declines_inputs_of_another_dtype_or_shape():
     x = np.ones((64, 64), np.float32)
     exe = f.lower(x).compile()
     (run,) = [v for k, v in exe.ns.items() if k.startswith("nk")]
-    assert run(x) is not None
+    for _ in range(native_kernels.COMPILE_AFTER):
+        got = run(x)
+    assert got is not None
     assert run(x.astype(np.float64)) is None and run(x[:32]) is None
 
 
@@ -208,6 +217,28 @@ def test_without_a_compiler_no_native_kernel(monkeypatch):
     assert f.lower(x).compile().stats["native"] == 0
     monkeypatch.undo()
     _assert_bits(f(x), fgrad.jit(lambda v: gelu_erf_float32_arithmetic(v))(x))
+
+
+def test_compiled_on_the_third_call(tmp_path, monkeypatch):
+    """A kernel whose library is not in the cache runs NumPy code on its first two calls
+    (no compiler run for kernels that run once), then its C code; a second process (here: a
+    fresh trace) finds the library in the cache and runs it from the first call."""
+    if not (ON_HOST and HAS_CC):
+        pytest.skip("no native kernels here")
+    monkeypatch.setitem(native_loops._state, "dir", str(tmp_path))
+    x = _f32_values((64, 64))
+    f = fgrad.jit(lambda v: v * 3.0 - 1.0)
+    f(x)
+    f(x)
+    (run,) = [v for k, v in f.lower(x).compile().ns.items() if k.startswith("nk")]
+    assert run.state["native"] == 0 and not list(tmp_path.iterdir())
+    f(x)
+    assert run.state["native"] == 1 and len(list(tmp_path.glob("*.so"))) == 1
+    native_loops._libs.clear()
+    g = fgrad.jit(lambda v: v * 3.0 - 1.0)
+    g(x)
+    (run2,) = [v for k, v in g.lower(x).compile().ns.items() if k.startswith("nk")]
+    assert run2.state["native"] == 1
 
 
 def test_small_kernels_stay_numpy():

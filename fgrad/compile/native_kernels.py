@@ -41,6 +41,7 @@ from ..core.ir import Literal
 from ..ops.elementwise import saturates
 
 MIN_ELEMENTS = 2048  # smaller kernels: the call's fixed cost (a few us) is not worth it
+COMPILE_AFTER = 3  # a kernel not compiled yet is compiled on its third call
 _KINDS = ("full", "one", "row", "col")
 
 
@@ -236,16 +237,17 @@ def kernel(members, ext, escaping, info, shape, is_array):
     in native code, returning None at run time where it cannot (the caller then runs the
     NumPy code); or None where the kernel does not qualify here."""
     n = math.prod(shape)
-    if n < MIN_ELEMENTS or not native_loops.enabled() or not all(is_array(a) for a in ext):
+    if n < MIN_ELEMENTS or not all(is_array(a) for a in ext) or not native_loops.available():
         return None
     try:
         plan = _Plan(members, ext, escaping, info, shape)
     except _NotNative:
         return None
     source, io = _source(plan)
-    lib = native_loops.load(source, native_loops.VECTOR_FLAGS)
-    if lib is None:
-        return None
+    return _runner(plan, io, source)
+
+
+def _functions(lib, plan: _Plan) -> list:
     fns = []
     for k, st in enumerate(plan.steps):
         if st[0] == "c":
@@ -254,10 +256,14 @@ def kernel(members, ext, escaping, info, shape, is_array):
             fns.append(fn)
         else:
             fns.append(None)
-    return _runner(plan, io, fns)
+    return fns
 
 
-def _runner(plan: _Plan, io: list, fns: list):
+def _runner(plan: _Plan, io: list, source: str):
+    """The kernel's run function.  Its library is loaded at once when it is compiled already
+    (in this process or in the cache directory); otherwise it is compiled on the
+    `COMPILE_AFTER`-th call (the NumPy code runs until then): a kernel that runs once or twice
+    costs no compiler run."""
     shape = plan.shape
     cols = shape[-1] if len(shape) else 1
     rows = math.prod(shape) // cols if cols else 0
@@ -265,6 +271,10 @@ def _runner(plan: _Plan, io: list, fns: list):
     want = [(np.dtype(a.aval.dtype), tuple(a.aval.shape)) for a in ext]
     escaping = plan.escaping
     esc = set(escaping)
+    flags = native_loops.VECTOR_FLAGS
+    lib = native_loops.load(source, flags, compile=False)
+    state = {"fns": None if lib is None else _functions(lib, plan), "calls": 0, "native": 0}
+    fns = state["fns"] or [None] * len(plan.steps)
     steps = []
     for st, f, k_io in zip(plan.steps, fns, io):
         if st[0] == "c":
@@ -285,6 +295,16 @@ def _runner(plan: _Plan, io: list, fns: list):
         write its results into), or None where the NumPy code must run."""
         if not flag():
             return None
+        if state["fns"] is None:
+            state["calls"] += 1
+            if state["calls"] < COMPILE_AFTER:
+                return None
+            lib = native_loops.load(source, flags)
+            state["fns"] = False if lib is None else _functions(lib, plan)
+            if lib is not None:
+                steps[:] = [(f, *rest) for f, (_, *rest) in zip(state["fns"], steps)]
+        if state["fns"] is False:
+            return None
         env = dict(zip(escaping, args[n_ext:]))
         for a, x, (dt, s) in zip(ext, args, want):
             if type(x) is not np.ndarray:
@@ -299,13 +319,15 @@ def _runner(plan: _Plan, io: list, fns: list):
                     env[v] = empty(shape, dt)
                 made.append(env[v])
             if f is None:
-                args = [a.val if type(a) is Literal else env[a] for a in ins]
-                u(*args, out=made[0])  # (under the program's `quiet` error state)
+                operands = [a.val if type(a) is Literal else env[a] for a in ins]
+                u(*operands, out=made[0])  # (under the program's `quiet` error state)
                 continue
             ptrs = (void_p * (len(ins) + len(made)))(*[env[a].ctypes.data for a in ins],
                                                       *[m.ctypes.data for m in made])
             f(ptrs, rows, cols)
+        state["native"] += 1
         return [env[v] for v in escaping] if esc else []
 
-    run.c_source = None
+    run.c_source = source
+    run.state = state  # ("native": the calls that ran the C code)
     return run

@@ -111,6 +111,12 @@ def enabled() -> bool:
     return flag("native_loops")
 
 
+def available() -> bool:
+    """Whether native code can be had here: switched on, a C compiler found and a private
+    cache directory."""
+    return enabled() and _compiler() is not None and cache_dir() is not None
+
+
 def spelling(ufunc: np.ufunc, dt: np.dtype) -> str | None:
     """The C format string (``{0}``, ``{1}``: operands) of ``ufunc`` on operands and result of
     dtype ``dt``, or None where it has none or it is not `calibrated` bit-equal here."""
@@ -227,10 +233,10 @@ def _trusted_file(path: str) -> bool:
     return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
-def load(source: str, flags: tuple = FLAGS) -> ctypes.CDLL | None:
+def load(source: str, flags: tuple = FLAGS, compile: bool = True) -> ctypes.CDLL | None:
     """The shared library compiled from C ``source`` with compiler ``flags`` (compiled once
     into `cache_dir`, named by the hash of source, compiler and flags), or None where that
-    cannot be done."""
+    cannot be done (``compile=False``: None unless it is compiled already)."""
     cc = _compiler()
     if cc is None:
         return None
@@ -248,7 +254,7 @@ def load(source: str, flags: tuple = FLAGS) -> ctypes.CDLL | None:
                 os.utime(so)  # (used: `_prune` deletes the least recently used first)
             except OSError:
                 pass
-        elif not _compile(cc[0], source, folder, so, flags):
+        elif not compile or not _compile(cc[0], source, folder, so, flags):
             return None
         try:
             lib = ctypes.CDLL(so)
