@@ -173,7 +173,7 @@ def _source(plan: _Plan) -> tuple[str, list]:
         for a in reads:
             if type(a) is not Literal:
                 later_reads.setdefault(a, set()).add(k)
-    lines = [native_loops.PRELUDE]
+    lines = [native_loops.PRELUDE, _ARRAY_DATA]
     io = []
     for k, st in enumerate(plan.steps):
         if st[0] != "c":
@@ -199,19 +199,43 @@ def _source(plan: _Plan) -> tuple[str, list]:
             if v in stored or any(j > k for j in later_reads.get(v, ())):
                 outs.append(v)
                 body.append(f"      out{len(outs) - 1}[i] = {plan.cname[v]};")  # (a bool: 0 or 1)
-        head = [f"void step{k}(void **p, long rows, long cols) {{"]
+        params = ", ".join([f"const void *a{j}" for j in range(len(ins) + len(outs))]
+                           + ["long rows, long cols"])
+        head = [f"void step{k}({params}) {{"]
         for j, a in enumerate(ins):
             ct = native_loops.CTYPE[np.dtype(_dt(plan, a)).name]
-            head.append(f"  const {ct} *restrict in{j} = p[{j}];")
+            head.append(f"  const {ct} *restrict in{j} = ARRAY_DATA(a{j});")
         for j, v in enumerate(outs):
             ct = native_loops.CTYPE[np.dtype(plan.info[v]).name]
-            head.append(f"  {ct} *restrict out{j} = p[{len(ins) + j}];")
+            head.append(f"  {ct} *restrict out{j} = ARRAY_DATA(a{len(ins) + j});")
         head.append("  for (long r = 0; r < rows; r++) {")
         head.append("    for (long c = 0; c < cols; c++) {")
         head.append("      const long i = r * cols + c;")
         lines += head + body + ["    }", "  }", "}"]
         io.append((ins, outs))
     return "\n".join(lines) + "\n", io
+
+
+# the C functions take the NumPy arrays themselves (``ctypes.py_object``: asking an array for
+# its address from Python costs 1-3 us) and read their data pointer, the first field after
+# the object header; `_array_layout_ok` checks that layout once per process
+_ARRAY_DATA = (f"#define ARRAY_DATA(o) (*(void *const *)((const char *)(o) + {object.__basicsize__}))\n"
+               "void *array_data(const void *o) { return ARRAY_DATA(o); }\n")
+_layout: list = []
+
+
+def _array_layout_ok() -> bool:
+    """Whether ``ARRAY_DATA`` reads NumPy's data pointer here (arrays, views, offsets)."""
+    if not _layout:
+        lib = native_loops.load(native_loops.PRELUDE + _ARRAY_DATA, native_loops.VECTOR_FLAGS)
+        ok = False
+        if lib is not None:
+            fn = lib.array_data
+            fn.restype, fn.argtypes = ctypes.c_void_p, [ctypes.py_object]
+            base = np.arange(24, dtype=np.float32).reshape(4, 6)
+            ok = all(fn(a) == a.ctypes.data for a in (base, base[1:], base[:, 2:], np.empty(0)))
+        _layout.append(ok)
+    return _layout[0]
 
 
 def _defined_before(defs, a, v) -> bool:
@@ -237,7 +261,8 @@ def kernel(members, ext, escaping, info, shape, is_array):
     in native code, returning None at run time where it cannot (the caller then runs the
     NumPy code); or None where the kernel does not qualify here."""
     n = math.prod(shape)
-    if n < MIN_ELEMENTS or not all(is_array(a) for a in ext) or not native_loops.available():
+    if (n < MIN_ELEMENTS or not all(is_array(a) for a in ext) or not native_loops.available()
+            or not _array_layout_ok()):
         return None
     try:
         plan = _Plan(members, ext, escaping, info, shape)
@@ -247,12 +272,13 @@ def kernel(members, ext, escaping, info, shape, is_array):
     return _runner(plan, io, source)
 
 
-def _functions(lib, plan: _Plan) -> list:
+def _functions(lib, plan: _Plan, io: list) -> list:
     fns = []
-    for k, st in enumerate(plan.steps):
+    for k, (st, k_io) in enumerate(zip(plan.steps, io)):
         if st[0] == "c":
             fn = getattr(lib, f"step{k}")
-            fn.restype, fn.argtypes = None, [ctypes.c_void_p, ctypes.c_long, ctypes.c_long]
+            n_arrays = len(k_io[0]) + len(k_io[1])
+            fn.restype, fn.argtypes = None, [ctypes.py_object] * n_arrays + [ctypes.c_long, ctypes.c_long]
             fns.append(fn)
         else:
             fns.append(None)
@@ -273,7 +299,7 @@ def _runner(plan: _Plan, io: list, source: str):
     esc = set(escaping)
     flags = native_loops.VECTOR_FLAGS
     lib = native_loops.load(source, flags, compile=False)
-    state = {"fns": None if lib is None else _functions(lib, plan), "calls": 0, "native": 0}
+    state = {"fns": None if lib is None else _functions(lib, plan, io), "calls": 0, "native": 0}
     fns = state["fns"] or [None] * len(plan.steps)
     steps = []
     for st, f, k_io in zip(plan.steps, fns, io):
@@ -286,7 +312,6 @@ def _runner(plan: _Plan, io: list, source: str):
             steps.append((None, list(e.invars), [(v, np.dtype(plan.info[v]))], u))
     flag = native_loops.enabled
     empty, asarray = np.empty, np.ascontiguousarray
-    void_p = ctypes.c_void_p
 
     n_ext = len(ext)
 
@@ -300,7 +325,7 @@ def _runner(plan: _Plan, io: list, source: str):
             if state["calls"] < COMPILE_AFTER:
                 return None
             lib = native_loops.load(source, flags)
-            state["fns"] = False if lib is None else _functions(lib, plan)
+            state["fns"] = False if lib is None else _functions(lib, plan, io)
             if lib is not None:
                 steps[:] = [(f, *rest) for f, (_, *rest) in zip(state["fns"], steps)]
         if state["fns"] is False:
@@ -322,9 +347,7 @@ def _runner(plan: _Plan, io: list, source: str):
                 operands = [a.val if type(a) is Literal else env[a] for a in ins]
                 u(*operands, out=made[0])  # (under the program's `quiet` error state)
                 continue
-            ptrs = (void_p * (len(ins) + len(made)))(*[env[a].ctypes.data for a in ins],
-                                                      *[m.ctypes.data for m in made])
-            f(ptrs, rows, cols)
+            f(*[env[a] for a in ins], *made, rows, cols)  # (every array C-contiguous, its dtype)
         state["native"] += 1
         return [env[v] for v in escaping] if esc else []
 
