@@ -2,6 +2,7 @@
 
     python -m benchmarks.gpt_split                 # 60 interleaved steps, medians
     python -m benchmarks.gpt_split --steps 100 --nodes
+    python -m benchmarks.gpt_split --native-ab     # fgrad with and without native kernels
 
 Runs the benchmark's GPT training step (``benchmarks.cases.workloads``: 2 blocks, d=64,
 batch 16 x 32, AdamW) with both libraries in one process, alternating one step of each, and
@@ -10,7 +11,9 @@ loaded machine is not counted): forward (embeddings to logits), the cross-entrop
 backward and ``opt.step()``.  Prints the median of each phase per library, their difference
 and the step's ratio.  With ``--nodes`` it also prints fgrad's backward split by autograd
 node class (the time each class's backward programs take per step), the list to compare with
-``torch.profiler``'s ``autograd::engine::evaluate_function`` rows.
+``torch.profiler``'s ``autograd::engine::evaluate_function`` rows.  With ``--native-ab`` it runs
+three steppers in turn -- fgrad with native kernels (``native_loops`` on), fgrad with them off,
+PyTorch -- and prints the three columns.
 """
 
 from __future__ import annotations
@@ -71,7 +74,12 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=60, help="interleaved steps of each library")
     ap.add_argument("--nodes", action="store_true", help="also fgrad's backward by node class")
+    ap.add_argument("--native-ab", action="store_true",
+                    help="fgrad with native kernels, without them, and PyTorch")
     args = ap.parse_args(argv)
+    if args.native_ab:
+        _native_ab(args.steps)
+        return
 
     import benchmarks  # noqa: F401  (one thread, set before numpy and torch load)
     import numpy as np
@@ -106,6 +114,44 @@ def main(argv: list[str] | None = None) -> None:
         print("\nfgrad backward by node class (per step)")
         for name, (n, total) in sorted(nodes.items(), key=lambda kv: -kv[1][1]):
             print(f"{name:<28} {n // args.steps:3d} nodes {total / args.steps * 1e6:9.1f} us")
+
+
+def _native_ab(steps: int) -> None:
+    """fgrad's step with native kernels on and off and PyTorch's, interleaved: medians."""
+    import benchmarks  # noqa: F401
+    import numpy as np
+    import torch
+
+    import fgrad
+    import fgrad.torch as ft
+
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 128, (16, 32)).astype(np.int64)
+    y = rng.integers(0, 128, (16, 32)).astype(np.int64)
+    cols = [collections.defaultdict(list) for _ in range(3)]
+    on, off, peer = _stepper(ft, x, y, cols[0]), _stepper(ft, x, y, cols[1]), _stepper(torch, x, y, cols[2])
+
+    def run_all():
+        fgrad.config.update("native_loops", True)
+        on()
+        fgrad.config.update("native_loops", False)
+        off()
+        fgrad.config.update("native_loops", None)
+        peer()
+
+    for _ in range(5):
+        run_all()
+    for c in cols:
+        c.clear()
+    for _ in range(steps):
+        run_all()
+    print(f"median thread CPU time per step over {steps} interleaved steps (us)")
+    print(f"{'phase':<14} {'native':>9} {'numpy':>9} {'torch':>9}")
+    for name in cols[0]:
+        a, b, c = (statistics.median(col[name]) * 1e6 for col in cols)
+        print(f"{name:<14} {a:9.1f} {b:9.1f} {c:9.1f}")
+    s = [statistics.median(col["step"]) for col in cols]
+    print(f"step ratio vs torch: native {s[0] / s[2]:.3f}, numpy kernels {s[1] / s[2]:.3f}")
 
 
 if __name__ == "__main__":

@@ -65,6 +65,7 @@ from ..ops.linalg import _dg_plan
 from ..ops.shape import sum_accumulator
 from ..ops.reductions import extremum
 from .fusion import Node
+from .native_kernels import kernel as native_kernel
 
 BLOCK = 65536
 BLOCK_MIN = 4 * BLOCK
@@ -327,6 +328,7 @@ class Gen:
         self.slots: list = []
         self.views: dict = {}
         self.kernel_modes: list = []
+        self.native = 0  # kernels with a compiled C loop (`native_kernels`)
         self.weak_scalars = set()
         self.recycle: list = []  # names of recycled program outputs
         self.prog_outs = {v for v in prog.outvars if type(v) is not Literal}
@@ -684,14 +686,51 @@ class Gen:
                     plan = self.block_plan(node, info)
                     if plan is not None:
                         mode = "blocked"
-        self.kernel_modes.append(mode)
-        if mode == "direct":
+        native = None
+        if mode != "direct" and node.reduction is None:
+            ext, escaping = self.classify(node)
+            native = native_kernel(node.members, ext, escaping, info, node.shape, self.is_array)
+        self.kernel_modes.append(mode)  # (the NumPy code's mode; `native` counts the C loops)
+        self.native += native is not None
+        if native is not None:
+            self.emit_native(node, info, plan if mode == "blocked" else None, native, escaping)
+        elif mode == "direct":
             for e in node.eqns:
                 self.emit_direct(e)
         elif mode == "whole":
             self.emit_whole(node, info)
         else:
             self.emit_blocked(node, info, plan)
+
+    def emit_native(self, node, info, plan, native, escaping) -> None:
+        """The kernel's compiled C loop (`native_kernels`), with its NumPy code (whole or
+        blocked) as the branch taken when the loop declines at run time."""
+        given = {} if plan is None else self.alloc_results(escaping, info, node.shape)
+        lines, before = self.lines, set(self.names)
+        self.lines = []
+        if plan is None:
+            self.emit_whole(node, info)
+        else:
+            self.emit_blocked(node, info, plan, given)
+        numpy_lines, self.lines = self.lines, lines
+        ext, _ = self.classify(node)
+        outs = [self.names[v] for v in escaping]
+        args = [self.names[a] for a in ext] + [given[v] for v in escaping if v in given]
+        esc = set(escaping)
+        views = set(self.views.values())  # (scratch views are unpacked once per call: kept)
+        internal = sorted({n for v, n in self.names.items()
+                           if v not in before and v not in esc and n not in views})
+        r = self.fresh("r")
+        self.lines.append(f"    {r} = {self.bind(native, 'nk')}({', '.join(args)})")
+        self.lines.append(f"    if {r} is not None:")
+        if outs:
+            self.lines.append(f"        {', '.join(outs)}{',' if len(outs) == 1 else ''} = {r}")
+        if internal:
+            self.lines.append(f"        {' = '.join(internal)} = None")
+        if not outs and not internal:
+            self.lines.append("        pass")
+        self.lines.append("    else:")
+        self.lines.extend("    " + ln for ln in numpy_lines)
 
     def emit_direct(self, e) -> None:
         ins = [self.expr(a) for a in e.invars]
@@ -880,7 +919,34 @@ class Gen:
             return None
         return ("rows", rows)
 
-    def emit_blocked(self, node, info, plan) -> None:
+    def alloc_results(self, escaping, info, shape) -> dict:
+        """Lines allocating a blocked kernel's full-size results (a big one: recycled)."""
+        n = math.prod(shape)
+        L = self.lines
+        out_full = {}
+        for v in escaping:
+            o = self.define(v, self.fresh("o"))
+            dt = self.bind(info[v], "d")
+            alloc = f"{self.bind(np.empty, 'u')}({shape!r}, {dt})"
+            if self.numpy and n * info[v].itemsize >= RECYCLE_MIN:
+                # a result the caller dropped since an earlier call is written again; an
+                # intermediate (deleted before the call returns) is held from the start
+                site = RecycleSite(n * info[v].itemsize)
+                rs = self.bind(site, "rs")
+                if v in self.prog_outs:
+                    L.append(f"    {o} = {rs}.take()")
+                    L.append(f"    if {o} is None: {o} = {alloc}")
+                    self.recycle.append((o, rs))
+                else:  # held by the site from the start: the program deletes it before returning
+                    L.append(f"    {o} = {rs}.reuse()")
+                    L.append(f"    if {o} is None: {o} = {alloc}; {rs}.put({o})")
+            else:
+                L.append(f"    {o} = {alloc}")
+            out_full[v] = o
+        return out_full
+
+    def emit_blocked(self, node, info, plan, out_full=None) -> None:
+        """The kernel over blocks (``out_full``: its results' arrays, when already made)."""
         kind, step = plan
         ext, escaping = self.classify(node)
         shape = node.shape
@@ -907,26 +973,8 @@ class Gen:
                     if rin not in escaping:
                         escaping.append(rin)
         # the kernel's full-size results
-        out_full = {}
-        for v in escaping:
-            o = self.define(v, self.fresh("o"))
-            dt = self.bind(info[v], "d")
-            alloc = f"{self.bind(np.empty, 'u')}({shape!r}, {dt})"
-            if self.numpy and n * info[v].itemsize >= RECYCLE_MIN:
-                # a result the caller dropped since an earlier call is written again; an
-                # intermediate (deleted before the call returns) is held from the start
-                site = RecycleSite(n * info[v].itemsize)
-                rs = self.bind(site, "rs")
-                if v in self.prog_outs:
-                    L.append(f"    {o} = {rs}.take()")
-                    L.append(f"    if {o} is None: {o} = {alloc}")
-                    self.recycle.append((o, rs))
-                else:  # held by the site from the start: the program deletes it before returning
-                    L.append(f"    {o} = {rs}.reuse()")
-                    L.append(f"    if {o} is None: {o} = {alloc}; {rs}.put({o})")
-            else:
-                L.append(f"    {o} = {alloc}")
-            out_full[v] = o
+        if out_full is None:
+            out_full = self.alloc_results(escaping, info, shape)
         # inputs prepared once per call
         src_of = {}
         for a in ext:
@@ -1066,6 +1114,7 @@ class Executable:
         self.steps = steps
         self.kernel_modes = kernel_modes
         self.ns = ns
+        self.native = 0  # kernels with a compiled C loop
 
     @property
     def kernels(self) -> list:
@@ -1080,6 +1129,7 @@ class Executable:
             "fused_eqns": sum(len(s.eqns) for s in ks),
             "eqns": len(self.program.eqns),
             "modes": list(self.kernel_modes),
+            "native": self.native,
         }
 
     def __call__(self, *bufs):
@@ -1105,7 +1155,9 @@ def generate(prog, steps, xp=np, block=BLOCK, block_min=BLOCK_MIN, scratch_min=S
     ns.setdefault("np", np)  # parameters written with repr may hold NumPy ints (`np.int64(1)`)
     exec(compile(src, "<fgrad compiled>", "exec"), ns)
     # IEEE special values (overflow, 0/0, log(0), ...) are computed silently, as in JAX
-    return Executable(quiet(ns["run"], 1), src, prog, steps, g.kernel_modes, ns)
+    exe = Executable(quiet(ns["run"], 1), src, prog, steps, g.kernel_modes, ns)
+    exe.native = g.native
+    return exe
 
 
 __all__ = ["generate", "Executable", "pairwise_leaves", "BLOCK", "BLOCK_MIN", "SCRATCH_MIN"]

@@ -53,6 +53,8 @@ import numpy as np
 from .._config import flag
 
 FLAGS = ("-O2", "-fno-fast-math", "-ffp-contract=off", "-fwrapv", "-fPIC", "-shared")
+# elementwise kernels (`compile.native_kernels`): vectorized too (each lane IEEE, no contraction)
+VECTOR_FLAGS = ("-O3",) + FLAGS[1:]
 WHILE_BUDGET = 1 << 22  # while-loop iterations per native call (Python then sees Ctrl-C)
 MAX_CACHED = 1000  # libraries kept in the cache directory (the oldest go first)
 
@@ -72,6 +74,15 @@ static inline double F64(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
 #define NP_IMAX(a, b) ((a) > (b) ? (a) : (b))
 #define NP_IMIN(a, b) ((a) < (b) ? (a) : (b))
 """
+
+# ufuncs written as an operator (Python's on NumPy scalars, C's in native code): the same
+# result and type on operands of one dtype
+BINARY_OPERATORS = {np.add: "+", np.subtract: "-", np.multiply: "*", np.less: "<", np.less_equal: "<=",
+                    np.greater: ">", np.greater_equal: ">=", np.equal: "==", np.not_equal: "!=",
+                    np.bitwise_and: "&", np.bitwise_or: "|", np.bitwise_xor: "^"}
+FLOAT_BINARY_OPERATORS = {np.divide: "/"}  # only on floats (ints: true division makes floats)
+UNARY_OPERATORS = {np.negative: "-", np.positive: "+"}
+BOOL_OPERATORS = {"&", "|", "^", "==", "!="}
 
 # ufunc name -> C spelling of a float function ({f}: "f" for float32, "" for float64)
 _FLOAT_FUNCS = {
@@ -100,6 +111,12 @@ def enabled() -> bool:
     return flag("native_loops")
 
 
+def available() -> bool:
+    """Whether native code can be had here: switched on, a C compiler found and a private
+    cache directory."""
+    return enabled() and _compiler() is not None and cache_dir() is not None
+
+
 def spelling(ufunc: np.ufunc, dt: np.dtype) -> str | None:
     """The C format string (``{0}``, ``{1}``: operands) of ``ufunc`` on operands and result of
     dtype ``dt``, or None where it has none or it is not `calibrated` bit-equal here."""
@@ -117,6 +134,28 @@ def spelling(ufunc: np.ufunc, dt: np.dtype) -> str | None:
     if fmt is None or fmt.count("{0}") == 0 or ufunc.nin != (2 if "{1}" in fmt else 1):
         return None
     return fmt if calibrated(name, dt) else None
+
+
+def c_operation(ufunc: np.ufunc, dts: list, dt_out: np.dtype, op: str | None = None,
+                uop: str | None = None) -> str | None:
+    """The C format string of ``ufunc`` on operands of dtypes ``dts`` with result ``dt_out``
+    (``op``/``uop``: its binary/unary operator, looked up when not given), or None: C's
+    operators and NumPy's agree on operands of one dtype (the result: that dtype, or bool for
+    a comparison); a function only where `spelling` has one."""
+    if len(set(dts)) != 1:
+        return None
+    dt = np.dtype(dts[0])
+    if op is None and uop is None:
+        kinds = {dt.kind}
+        op = BINARY_OPERATORS.get(ufunc) or (FLOAT_BINARY_OPERATORS.get(ufunc) if kinds == {"f"} else None)
+        if "b" in kinds and op not in BOOL_OPERATORS:
+            op = None
+        uop = UNARY_OPERATORS.get(ufunc) if kinds <= {"f", "i"} else None
+    if op is not None and len(dts) == 2:
+        return f"({{0}} {op} {{1}})" if dt_out in (dt, np.dtype(np.bool_)) else None
+    if uop is not None and len(dts) == 1:
+        return f"({uop}{{0}})" if dt_out == dt else None
+    return spelling(ufunc, dt) if dt_out == dt else None
 
 
 def literal(value, dt: np.dtype) -> str:
@@ -194,13 +233,14 @@ def _trusted_file(path: str) -> bool:
     return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
-def load(source: str) -> ctypes.CDLL | None:
-    """The shared library compiled from C ``source`` (compiled once into `cache_dir`, named by
-    the hash of source, compiler and flags), or None where that cannot be done."""
+def load(source: str, flags: tuple = FLAGS, compile: bool = True) -> ctypes.CDLL | None:
+    """The shared library compiled from C ``source`` with compiler ``flags`` (compiled once
+    into `cache_dir`, named by the hash of source, compiler and flags), or None where that
+    cannot be done (``compile=False``: None unless it is compiled already)."""
     cc = _compiler()
     if cc is None:
         return None
-    key = hashlib.sha256("\0".join([source, *cc, *FLAGS]).encode()).hexdigest()
+    key = hashlib.sha256("\0".join([source, *cc, *flags]).encode()).hexdigest()
     with _lock:
         lib = _libs.get(key)
         if lib is not None:
@@ -214,7 +254,7 @@ def load(source: str) -> ctypes.CDLL | None:
                 os.utime(so)  # (used: `_prune` deletes the least recently used first)
             except OSError:
                 pass
-        elif not _compile(cc[0], source, folder, so):
+        elif not compile or not _compile(cc[0], source, folder, so, flags):
             return None
         try:
             lib = ctypes.CDLL(so)
@@ -224,13 +264,13 @@ def load(source: str) -> ctypes.CDLL | None:
         return lib
 
 
-def _compile(cc: str, source: str, folder: str, so: str) -> bool:
+def _compile(cc: str, source: str, folder: str, so: str, flags: tuple = FLAGS) -> bool:
     fd, c_path = tempfile.mkstemp(suffix=".c", dir=folder)
     tmp_so = c_path[:-2] + ".tmp.so"
     try:
         with os.fdopen(fd, "w") as f:
             f.write(source)
-        out = subprocess.run([cc, *FLAGS, "-o", tmp_so, c_path, "-lm"], capture_output=True,
+        out = subprocess.run([cc, *flags, "-o", tmp_so, c_path, "-lm"], capture_output=True,
                              timeout=120, check=False)
         if out.returncode != 0 or not _trusted_file(tmp_so):
             return False

@@ -43,12 +43,9 @@ _STRUCTURAL = frozenset({"slice", "squeeze", "reshape", "broadcast_in_dim", "sta
                          "concatenate", "pad", "transpose", "rev", "expand_dims", "copy", "copy_p"})
 
 # ufuncs written as a Python operator on NumPy scalars: NumPy's scalar math, same result and type
-_BINARY = {np.add: "+", np.subtract: "-", np.multiply: "*", np.less: "<", np.less_equal: "<=",
-           np.greater: ">", np.greater_equal: ">=", np.equal: "==", np.not_equal: "!=",
-           np.bitwise_and: "&", np.bitwise_or: "|", np.bitwise_xor: "^"}
-_FLOAT_BINARY = {np.divide: "/"}  # only on floats (ints: true division makes floats)
-_UNARY = {np.negative: "-", np.positive: "+"}
-_BOOL_OPERATORS = {"&", "|", "^", "==", "!="}
+# (the tables live in `native_loops`, which writes the same operators in C)
+_BINARY, _FLOAT_BINARY = native_loops.BINARY_OPERATORS, native_loops.FLOAT_BINARY_OPERATORS
+_UNARY, _BOOL_OPERATORS = native_loops.UNARY_OPERATORS, native_loops.BOOL_OPERATORS
 
 # rough per-step costs (us) used to decide whether the scalar code pays
 _OPERATOR_US, _CALL_US, _ARRAY_EQN_US, _ELEMENT_IO_US = 0.05, 0.5, 1.0, 0.15
@@ -475,17 +472,7 @@ class _Gen:
 
     @staticmethod
     def _c_ufunc(ufunc, dts: list, dt_out, op, uop) -> str | None:
-        """The C format string of ``ufunc`` on operands of dtypes ``dts``: C's operators and
-        NumPy's agree on operands of one dtype (the result: that dtype, or bool for a
-        comparison); a function only where `native_loops.spelling` has one."""
-        if len(set(dts)) != 1:
-            return None
-        dt = dts[0]
-        if op is not None and len(dts) == 2:
-            return f"({{0}} {op} {{1}})" if dt_out in (dt, np.dtype(np.bool_)) else None
-        if uop is not None and len(dts) == 1:
-            return f"({uop}{{0}})" if dt_out == dt else None
-        return native_loops.spelling(ufunc, dt) if dt_out == dt else None
+        return native_loops.c_operation(ufunc, dts, dt_out, op, uop)
 
     def _select(self, e) -> None:
         out = e.outvars[0]

@@ -1,0 +1,356 @@
+"""Fused elementwise kernels of the host code generator compiled to native code.
+
+A kernel of `codegen` (a run of elementwise equations over one iteration shape) is a series of
+NumPy ufunc passes, each reading and writing whole arrays.  Where every member has a C
+spelling that gives NumPy's bits (`core.native_loops`: the arithmetic operators on operands of
+one dtype, conversions to floats, ``select_n``, and the math functions `calibrated` bit-equal
+on this machine), the members become one C loop over the elements, compiled once with the
+system compiler (no fused multiply-adds, IEEE arithmetic) into the native-loop cache: every
+value lives in a register, and only the kernel's results are written.  A ufunc without such a
+spelling (NumPy's own SIMD float32 ``exp``, ``tanh``, ``log``, ...) stays a NumPy call on whole
+arrays between two C loops, with the same operands: the results are bit for bit those of the
+NumPy kernel (`tests/test_native_kernels.py`), so the jit and eager faces, which share these
+programs, agree as before.
+
+An operand of the kernel may be full-size, one element, one value per row (shape ``(..., 1)``
+of the leading axes) or one value per column (the last axis only, a bias): the C loop runs
+over rows and columns and reads each at its index.  The kernel falls back to its NumPy code at
+run time when an input is not of the traced dtype and shape, when native loops are switched
+off (``fgrad.config.update("native_loops", False)`` / ``FGRAD_NATIVE_LOOPS=0``), and it is
+never made when no compiler is found or the code does not compile.
+
+Example::
+
+    >>> import numpy as np, fgrad
+    >>> f = fgrad.jit(lambda x: (x * 2.0 + 1.0) / 3.0)
+    >>> x = np.linspace(-1, 1, 4096, dtype=np.float32)
+    >>> bool((np.asarray(f(x)) == (x * np.float32(2) + np.float32(1)) / np.float32(3)).all())
+    True
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+
+import numpy as np
+
+from ..core import native_loops
+from ..core.executor import _scalar_literal
+from ..core.ir import Literal
+from ..ops.elementwise import saturates
+
+MIN_ELEMENTS = 2048  # smaller kernels: the call's fixed cost (a few us) is not worth it
+COMPILE_AFTER = 3  # a kernel not compiled yet is compiled on its third call
+_KINDS = ("full", "one", "row", "col")
+
+
+def _np_ufunc(prim):
+    u = getattr(prim, "ufunc", None)
+    return u if isinstance(u, np.ufunc) else None
+
+
+def _c_dtype(dt) -> bool:
+    dt = np.dtype(dt)
+    return dt.isbuiltin == 1 and dt.name in native_loops.CTYPE
+
+
+def _operand_kind(s: tuple, shape: tuple) -> str | None:
+    """How an operand of shape ``s`` is read in a kernel over ``shape``."""
+    s = (1,) * (len(shape) - len(s)) + tuple(s)
+    if len(s) != len(shape):
+        return None
+    if s == tuple(shape):
+        return "full"
+    if math.prod(s) == 1:
+        return "one"
+    if len(shape) >= 2 and s[-1] == 1 and s[:-1] == tuple(shape[:-1]):
+        return "row"
+    if all(d == 1 for d in s[:-1]) and s[-1] == shape[-1]:
+        return "col"
+    return None
+
+
+class _Plan:
+    """The C text of a kernel's members, split into loops at the NumPy calls."""
+
+    def __init__(self, members, ext, escaping, info, shape) -> None:
+        self.shape = tuple(shape)
+        self.ext = list(ext)
+        self.escaping = list(escaping)
+        self.info = info
+        self.kind = {}
+        for a in ext:
+            k = _operand_kind(tuple(a.aval.shape), self.shape)
+            if k is None or not _c_dtype(a.aval.dtype):
+                raise _NotNative
+            self.kind[a] = k
+        self.steps: list = []  # ("c", [(var, ctype, expr)]) or ("np", eqn, ufunc)
+        self.cname: dict = {}
+        n = 0
+        for e in members:
+            v = e.outvars[0]
+            if len(e.outvars) != 1 or tuple(v.aval.shape) != self.shape or not _c_dtype(info[v]):
+                raise _NotNative
+            expr = self.c_expr(e)
+            if expr is None:
+                u = _np_ufunc(e.prim)
+                if u is None or e.params or u.nout != 1:
+                    raise _NotNative
+                self.steps.append(("np", e, u))
+                continue
+            n += 1
+            self.cname[v] = f"v{n}"
+            if not self.steps or self.steps[-1][0] != "c":
+                self.steps.append(("c", []))
+            # (a bool held as an int in the loop: comparisons and selects then vectorize)
+            ct = "int" if np.dtype(info[v]) == np.bool_ else native_loops.CTYPE[np.dtype(info[v]).name]
+            self.steps[-1][1].append((v, ct, expr))
+        if not any(s[0] == "c" for s in self.steps):
+            raise _NotNative
+
+    def dtype_of(self, a, e):
+        if type(a) is Literal:
+            val = a.val
+            if isinstance(val, np.ndarray) and not val.ndim:
+                val = val[()]
+            if not isinstance(val, np.generic):
+                val = _scalar_literal(a, e)
+            return None if val is None else np.dtype(val.dtype)
+        return np.dtype(self.info[a]) if a in self.info else np.dtype(a.aval.dtype)
+
+    def operand(self, a, e, dt):
+        if type(a) is Literal:
+            val = a.val
+            if isinstance(val, np.ndarray) and not val.ndim:
+                val = val[()]
+            if not isinstance(val, np.generic):
+                val = _scalar_literal(a, e)
+            return native_loops.literal(val, dt)
+        return ("ref", a)
+
+    def c_expr(self, e):
+        """The member as ``(format, operands)``, or None where C cannot give NumPy's bits."""
+        v = e.outvars[0]
+        dt_out = np.dtype(self.info[v])
+        dts = [self.dtype_of(a, e) for a in e.invars]
+        if any(d is None or not _c_dtype(d) for d in dts):
+            return None
+        name = e.prim.name
+        if name == "convert_element_type":
+            src = dts[0]
+            if type(e.invars[0]) is Literal or saturates(src, e.params["new_dtype"], e.params):
+                return None
+            if not (dt_out.kind == "f" or (src.kind == "b" and dt_out.kind in "iu")
+                    or (src.kind == dt_out.kind and src.kind in "iu" and dt_out.itemsize >= src.itemsize)):
+                return None
+            return (f"(({native_loops.CTYPE[dt_out.name]}){{0}})", [self.operand(e.invars[0], e, src)])
+        if name == "select_n":
+            if (len(e.invars) != 3 or dts[0] != np.bool_ or dts[1] != dt_out or dts[2] != dt_out
+                    or any(type(a) is Literal for a in e.invars)):
+                return None
+            return ("({0} ? {2} : {1})", [("ref", a) for a in e.invars])
+        u = _np_ufunc(e.prim)
+        if u is None or e.params or u.nout != 1 or u.nin != len(e.invars):
+            return None
+        fmt = native_loops.c_operation(u, dts, dt_out)
+        if fmt is None:
+            return None
+        return (fmt, [self.operand(a, e, dts[0]) for a in e.invars])
+
+
+class _NotNative(Exception):
+    """The kernel has something the C loop does not handle: its NumPy code runs."""
+
+
+def _source(plan: _Plan) -> tuple[str, list]:
+    """C text of one function per C step and, per step, the values it reads and writes."""
+    stored = set(plan.escaping)
+    later_reads: dict = {}
+    for k, st in enumerate(plan.steps):
+        reads = ([a for a in st[1].invars] if st[0] == "np"
+                 else [a for _, _, (fmt, ops) in st[1] for a in (o[1] for o in ops if isinstance(o, tuple))])
+        for a in reads:
+            if type(a) is not Literal:
+                later_reads.setdefault(a, set()).add(k)
+    lines = [native_loops.PRELUDE, _ARRAY_DATA]
+    io = []
+    for k, st in enumerate(plan.steps):
+        if st[0] != "c":
+            io.append(None)
+            continue
+        own = {v for v, _, _ in st[1]}
+        ins, outs = [], []
+        body = []
+        for v, ct, (fmt, ops) in st[1]:
+            args = []
+            for o in ops:
+                if not isinstance(o, tuple):
+                    args.append(o)
+                    continue
+                a = o[1]
+                if a in own and a in plan.cname and _defined_before(st[1], a, v):
+                    args.append(plan.cname[a])
+                else:
+                    if a not in ins:
+                        ins.append(a)
+                    args.append(f"in{ins.index(a)}[{_index(plan, a)}]")
+            body.append(f"      const {ct} {plan.cname[v]} = {fmt.format(*args)};")
+            if v in stored or any(j > k for j in later_reads.get(v, ())):
+                outs.append(v)
+                body.append(f"      out{len(outs) - 1}[i] = {plan.cname[v]};")  # (a bool: 0 or 1)
+        params = ", ".join([f"const void *a{j}" for j in range(len(ins) + len(outs))]
+                           + ["long rows, long cols"])
+        head = [f"void step{k}({params}) {{"]
+        for j, a in enumerate(ins):
+            ct = native_loops.CTYPE[np.dtype(_dt(plan, a)).name]
+            head.append(f"  const {ct} *restrict in{j} = ARRAY_DATA(a{j});")
+        for j, v in enumerate(outs):
+            ct = native_loops.CTYPE[np.dtype(plan.info[v]).name]
+            head.append(f"  {ct} *restrict out{j} = ARRAY_DATA(a{len(ins) + j});")
+        head.append("  for (long r = 0; r < rows; r++) {")
+        head.append("    for (long c = 0; c < cols; c++) {")
+        head.append("      const long i = r * cols + c;")
+        lines += head + body + ["    }", "  }", "}"]
+        io.append((ins, outs))
+    return "\n".join(lines) + "\n", io
+
+
+# the C functions take the NumPy arrays themselves (``ctypes.py_object``: asking an array for
+# its address from Python costs 1-3 us) and read their data pointer, the first field after
+# the object header; `_array_layout_ok` checks that layout once per process
+_ARRAY_DATA = (f"#define ARRAY_DATA(o) (*(void *const *)((const char *)(o) + {object.__basicsize__}))\n"
+               "void *array_data(const void *o) { return ARRAY_DATA(o); }\n")
+_layout: list = []
+
+
+def _array_layout_ok() -> bool:
+    """Whether ``ARRAY_DATA`` reads NumPy's data pointer here (arrays, views, offsets)."""
+    if not _layout:
+        lib = native_loops.load(native_loops.PRELUDE + _ARRAY_DATA, native_loops.VECTOR_FLAGS)
+        ok = False
+        if lib is not None:
+            fn = lib.array_data
+            fn.restype, fn.argtypes = ctypes.c_void_p, [ctypes.py_object]
+            base = np.arange(24, dtype=np.float32).reshape(4, 6)
+            ok = all(fn(a) == a.ctypes.data for a in (base, base[1:], base[:, 2:], np.empty(0)))
+        _layout.append(ok)
+    return _layout[0]
+
+
+def _defined_before(defs, a, v) -> bool:
+    for w, _, _ in defs:
+        if w is a:
+            return True
+        if w is v:
+            return False
+    return False
+
+
+def _dt(plan: _Plan, a):
+    return plan.info[a] if a in plan.info else a.aval.dtype
+
+
+def _index(plan: _Plan, a) -> str:
+    kind = plan.kind.get(a, "full")
+    return {"full": "i", "one": "0", "row": "r", "col": "c"}[kind]
+
+
+def kernel(members, ext, escaping, info, shape, is_array):
+    """``run(*ext_values)`` computing the kernel's ``escaping`` values (a list, in that order)
+    in native code, returning None at run time where it cannot (the caller then runs the
+    NumPy code); or None where the kernel does not qualify here."""
+    n = math.prod(shape)
+    if (n < MIN_ELEMENTS or not all(is_array(a) for a in ext) or not native_loops.available()
+            or not _array_layout_ok()):
+        return None
+    try:
+        plan = _Plan(members, ext, escaping, info, shape)
+    except _NotNative:
+        return None
+    source, io = _source(plan)
+    return _runner(plan, io, source)
+
+
+def _functions(lib, plan: _Plan, io: list) -> list:
+    fns = []
+    for k, (st, k_io) in enumerate(zip(plan.steps, io)):
+        if st[0] == "c":
+            fn = getattr(lib, f"step{k}")
+            n_arrays = len(k_io[0]) + len(k_io[1])
+            fn.restype, fn.argtypes = None, [ctypes.py_object] * n_arrays + [ctypes.c_long, ctypes.c_long]
+            fns.append(fn)
+        else:
+            fns.append(None)
+    return fns
+
+
+def _runner(plan: _Plan, io: list, source: str):
+    """The kernel's run function.  Its library is loaded at once when it is compiled already
+    (in this process or in the cache directory); otherwise it is compiled on the
+    `COMPILE_AFTER`-th call (the NumPy code runs until then): a kernel that runs once or twice
+    costs no compiler run."""
+    shape = plan.shape
+    cols = shape[-1] if len(shape) else 1
+    rows = math.prod(shape) // cols if cols else 0
+    ext = plan.ext
+    want = [(np.dtype(a.aval.dtype), tuple(a.aval.shape)) for a in ext]
+    escaping = plan.escaping
+    esc = set(escaping)
+    flags = native_loops.VECTOR_FLAGS
+    lib = native_loops.load(source, flags, compile=False)
+    state = {"fns": None if lib is None else _functions(lib, plan, io), "calls": 0, "native": 0}
+    fns = state["fns"] or [None] * len(plan.steps)
+    steps = []
+    for st, f, k_io in zip(plan.steps, fns, io):
+        if st[0] == "c":
+            ins, outs = k_io
+            steps.append((f, ins, [(v, np.dtype(plan.info[v])) for v in outs], None))
+        else:
+            _, e, u = st
+            v = e.outvars[0]
+            steps.append((None, list(e.invars), [(v, np.dtype(plan.info[v]))], u))
+    flag = native_loops.enabled
+    empty, asarray = np.empty, np.ascontiguousarray
+
+    n_ext = len(ext)
+
+    def run(*args):
+        """The escaping values (``args``: the kernel's inputs, then optionally the arrays to
+        write its results into), or None where the NumPy code must run."""
+        if not flag():
+            return None
+        if state["fns"] is None:
+            state["calls"] += 1
+            if state["calls"] < COMPILE_AFTER:
+                return None
+            lib = native_loops.load(source, flags)
+            state["fns"] = False if lib is None else _functions(lib, plan, io)
+            if lib is not None:
+                steps[:] = [(f, *rest) for f, (_, *rest) in zip(state["fns"], steps)]
+        if state["fns"] is False:
+            return None
+        env = dict(zip(escaping, args[n_ext:]))
+        for a, x, (dt, s) in zip(ext, args, want):
+            if type(x) is not np.ndarray:
+                x = np.asarray(x)
+            if x.dtype != dt or x.shape != s:
+                return None
+            env[a] = asarray(x)
+        for f, ins, outs, u in steps:
+            made = []
+            for v, dt in outs:
+                if v not in env:
+                    env[v] = empty(shape, dt)
+                made.append(env[v])
+            if f is None:
+                operands = [a.val if type(a) is Literal else env[a] for a in ins]
+                u(*operands, out=made[0])  # (under the program's `quiet` error state)
+                continue
+            f(*[env[a] for a in ins], *made, rows, cols)  # (every array C-contiguous, its dtype)
+        state["native"] += 1
+        return [env[v] for v in escaping] if esc else []
+
+    run.c_source = source
+    run.state = state  # ("native": the calls that ran the C code)
+    return run

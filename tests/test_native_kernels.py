@@ -1,0 +1,246 @@
+"""Fused elementwise kernels compiled to C (`fgrad.compile.native_kernels`, docs/speed-transformer.md
+"Round 20").
+
+Every result of a native kernel must have the NumPy kernel's bits (NaN: any NaN) and dtype:
+each test runs the same function under `jit` with native loops on and off (each on a trace of
+its own), checks that the native kernel was made where it can be, and compares bits.  The
+shim's GELU, layer norm and softmax are checked through both faces, against finite
+differences and against PyTorch (live when installed, stored otherwise).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fgrad
+import fgrad.numpy as fnp
+from fgrad.backends import NUMPY, default_backend
+from fgrad.compile import native_kernels
+from fgrad.core import native_loops
+from fgrad.nn._activations import gelu_erf_float32_arithmetic
+
+ON_HOST = default_backend() is NUMPY  # (on a device backend no kernel runs on NumPy)
+HAS_CC = native_loops._compiler() is not None and native_loops.cache_dir() is not None
+RNG = np.random.default_rng(20)
+
+F32_SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 1.4e-45, -1.4e-45, 3e38,
+                        -3e38, 59.0, 60.0, 61.0, -14.0, 14.0, 1e9, 2e9, -1e10, 7.0, -7.0, 0.5, -0.5],
+                       np.float32)
+
+
+def _both(f, *args):
+    """``jit(f)(*args)`` with native loops on (its `COMPILE_AFTER`-th call), then off (fresh
+    traces); the number of native kernels of the first program that ran their C code."""
+    on = fgrad.jit(lambda *a: f(*a))
+    for _ in range(native_kernels.COMPILE_AFTER):
+        got = on(*args)
+    n_native = _ran_native(on.lower(*args).compile())
+    fgrad.config.update("native_loops", False)
+    try:
+        want = fgrad.jit(lambda *a: f(*a))(*args)
+    finally:
+        fgrad.config.update("native_loops", None)
+    return got, want, n_native
+
+
+def _ran_native(exe) -> int:
+    return sum(1 for k, v in exe.ns.items() if k.startswith("nk") and v.state["native"] > 0)
+
+
+def _assert_bits(got, want):
+    got, want = fgrad.tree_util.tree_leaves(got), fgrad.tree_util.tree_leaves(want)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, (g.dtype, w.dtype, g.shape, w.shape)
+        assert native_loops.same_bits(g, w), (g, w)
+
+
+def _expect_native(n_native, at_least=1):
+    if ON_HOST and HAS_CC:
+        assert n_native >= at_least, n_native
+
+
+def _f32_values(shape):
+    x = (RNG.standard_normal(shape) * 4).astype(np.float32)
+    flat = x.reshape(-1)
+    flat[:F32_SPECIAL.size] = F32_SPECIAL[:flat.size]
+    return x
+
+
+# ------------------------------------------------------------------------- the GELU kernel
+
+@pytest.mark.parametrize("shape", [(512, 256), (300, 1000), (4096,)])
+def test_float32_gelu_bit_equal_with_special_values(shape):
+    """The shim's float32 GELU (35 passes and NumPy's own float32 ``exp``): native loops
+    around the ``exp`` call give the NumPy kernel's bits, whole and blocked sizes."""
+    x = _f32_values(shape)
+    got, want, n_native = _both(gelu_erf_float32_arithmetic, x)
+    _expect_native(n_native)
+    _assert_bits(got, want)
+
+
+def test_tanh_gelu_and_its_gradient_bit_equal():
+    x = _f32_values((64, 96))
+    for f in (lambda v: fgrad.nn.gelu(v, approximate=True),
+              fgrad.grad(lambda v: fgrad.nn.gelu(v, approximate=True).sum())):
+        got, want, n_native = _both(f, x)
+        _expect_native(n_native)
+        _assert_bits(got, want)
+
+
+def test_gelu_gradient_matches_finite_differences():
+    x = RNG.standard_normal(4096) * 3
+    f = fgrad.jit(fgrad.grad(lambda v: fgrad.nn.gelu(v, approximate=False).sum()))
+    h = 1e-6
+    fd = (np.asarray(fgrad.nn.gelu(x + h, approximate=False))
+          - np.asarray(fgrad.nn.gelu(x - h, approximate=False))) / (2 * h)
+    np.testing.assert_allclose(np.asarray(f(x)), fd, rtol=1e-6, atol=1e-8)
+
+
+# PyTorch 2.13.0+cpu, float32: F.gelu and its gradient at these points (printed by torch)
+_TORCH_X = np.float32([-3.0, -1.0, -0.25, 0.0, 0.5, 2.0])
+_TORCH_GELU = np.float32([-0.004050225, -0.15865526, -0.10032342, 0.0, 0.34573123, 1.9544997])
+_TORCH_DGELU = np.float32([-0.011945605, -0.08331543, 0.3046267, 0.5, 0.86749506, 1.0852319])
+
+
+def test_shim_gelu_matches_pytorch_live_and_stored():
+    import fgrad.torch as ft
+
+    x = np.tile(_TORCH_X, 512)  # big enough for a native kernel
+    t = ft.tensor(x, requires_grad=True)
+    y = ft.nn.functional.gelu(t)
+    y.sum().backward()
+    got_y, got_d = y.detach().numpy()[:6], t.grad.numpy()[:6]  # (PyTorch: within 1e-6 of the exact GELU)
+    np.testing.assert_allclose(got_y, _TORCH_GELU, rtol=2e-6, atol=1e-6)
+    np.testing.assert_allclose(got_d, _TORCH_DGELU, rtol=2e-6, atol=1e-6)
+    torch = pytest.importorskip("torch")
+    tt = torch.tensor(x, requires_grad=True)
+    ty = torch.nn.functional.gelu(tt)
+    ty.sum().backward()
+    np.testing.assert_allclose(y.detach().numpy(), ty.detach().numpy(), rtol=2e-6, atol=1e-6)
+    np.testing.assert_allclose(t.grad.numpy(), tt.grad.numpy(), rtol=2e-6, atol=1e-6)
+
+
+# ---------------------------------------------------------- operands, dtypes and special values
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_column_and_scalar_operands(dtype):
+    """Layer norm's elementwise shape: per-row statistics, per-column weight and bias."""
+    x = RNG.standard_normal((256, 64)).astype(dtype)
+    m = x.mean(-1, keepdims=True)
+    r = (1 / (x.std(-1, keepdims=True) + 1e-5)).astype(dtype)
+    w, b = RNG.standard_normal(64).astype(dtype), RNG.standard_normal(64).astype(dtype)
+    got, want, n_native = _both(lambda x, m, r, w, b: ((x - m) * r * w + b) * 0.5, x, m, r, w, b)
+    _expect_native(n_native)
+    _assert_bits(got, want)
+
+
+def test_comparisons_selects_conversions_and_division_specials():
+    x = _f32_values((64, 64))
+    y = _f32_values((64, 64))[::-1].copy()
+
+    def f(x, y):
+        q = x / y  # 0/0, x/0, inf/inf
+        s = fnp.where(x > y, q, fnp.maximum(x, y))  # NaN-propagating maximum
+        c = (x >= 0).astype(np.float32) - (y != y).astype(np.float32)
+        return s * c, -q, fnp.abs(x) + fnp.sqrt(fnp.abs(y))
+
+    got, want, n_native = _both(f, x, y)
+    _expect_native(n_native)
+    _assert_bits(got, want)
+
+
+def test_integer_wraparound_and_bool_logic():
+    a = RNG.integers(-2**31, 2**31 - 1, (128, 64), dtype=np.int32)
+    b = RNG.integers(-2**31, 2**31 - 1, (128, 64), dtype=np.int32)
+    got, want, n_native = _both(lambda a, b: ((a * b + a) ^ b, (a > b) & (b > 0)), a, b)
+    _expect_native(n_native)
+    _assert_bits(got, want)
+
+
+def test_non_contiguous_inputs():
+    base = _f32_values((128, 96))
+    xt = base.T  # a transposed view
+    got, want, n_native = _both(gelu_erf_float32_arithmetic, xt)
+    _expect_native(n_native)
+    _assert_bits(got, want)
+    _assert_bits(gelu_erf_float32_arithmetic(np.ascontiguousarray(xt)), want)  # eager
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(1, 70), cols=st.integers(1, 300), dtype=st.sampled_from([np.float32, np.float64]))
+def test_shapes_bit_equal(rows, cols, dtype):
+    x = (RNG.standard_normal((rows, cols)) * 3).astype(dtype)
+    flat = x.reshape(-1)
+    flat[:min(flat.size, 5)] = np.array([np.nan, -0.0, np.inf, 1e-310, -np.inf], dtype)[:min(flat.size, 5)]
+    got, want, _ = _both(lambda x: fnp.exp(x * 0.5) * (x - 1.0) / (fnp.abs(x) + 2.0), x)
+    _assert_bits(got, want)
+
+
+# ------------------------------------------------------------------------------- fallbacks
+
+def test_switched_off_at_run_time_takes_the_numpy_code():
+    x = _f32_values((128, 128))
+    f = fgrad.jit(lambda v: gelu_erf_float32_arithmetic(v))
+    for _ in range(native_kernels.COMPILE_AFTER):
+        on = f(x)
+    _expect_native(_ran_native(f.lower(x).compile()))
+    fgrad.config.update("native_loops", False)
+    try:
+        off = f(x)  # the same program: its NumPy branch
+    finally:
+        fgrad.config.update("native_loops", None)
+    _assert_bits(on, off)
+
+
+def test_runner_declines_inputs_of_another_dtype_or_shape():
+    if not (ON_HOST and HAS_CC):
+        pytest.skip("no native kernels here")
+    f = fgrad.jit(lambda v: v * 2.0 + 1.0)
+    x = np.ones((64, 64), np.float32)
+    exe = f.lower(x).compile()
+    (run,) = [v for k, v in exe.ns.items() if k.startswith("nk")]
+    for _ in range(native_kernels.COMPILE_AFTER):
+        got = run(x)
+    assert got is not None
+    assert run(x.astype(np.float64)) is None and run(x[:32]) is None
+
+
+def test_without_a_compiler_no_native_kernel(monkeypatch):
+    monkeypatch.setitem(native_loops._state, "cc", None)
+    x = _f32_values((128, 128))
+    f = fgrad.jit(lambda v: gelu_erf_float32_arithmetic(v))
+    assert f.lower(x).compile().stats["native"] == 0
+    monkeypatch.undo()
+    _assert_bits(f(x), fgrad.jit(lambda v: gelu_erf_float32_arithmetic(v))(x))
+
+
+def test_compiled_on_the_third_call(tmp_path, monkeypatch):
+    """A kernel whose library is not in the cache runs NumPy code on its first two calls
+    (no compiler run for kernels that run once), then its C code; a second process (here: a
+    fresh trace) finds the library in the cache and runs it from the first call."""
+    if not (ON_HOST and HAS_CC):
+        pytest.skip("no native kernels here")
+    monkeypatch.setitem(native_loops._state, "dir", str(tmp_path))
+    x = _f32_values((64, 64))
+    f = fgrad.jit(lambda v: v * 3.0 - 1.0)
+    f(x)
+    f(x)
+    (run,) = [v for k, v in f.lower(x).compile().ns.items() if k.startswith("nk")]
+    assert run.state["native"] == 0 and not list(tmp_path.iterdir())
+    f(x)
+    assert run.state["native"] == 1 and len(list(tmp_path.glob("*.so"))) == 1
+    native_loops._libs.clear()
+    g = fgrad.jit(lambda v: v * 3.0 - 1.0)
+    g(x)
+    (run2,) = [v for k, v in g.lower(x).compile().ns.items() if k.startswith("nk")]
+    assert run2.state["native"] == 1
+
+
+def test_small_kernels_stay_numpy():
+    x = np.ones(native_kernels.MIN_ELEMENTS // 2, np.float32)
+    assert fgrad.jit(lambda v: v * 2.0 + 1.0).lower(x).compile().stats["native"] == 0
