@@ -28,6 +28,7 @@ import warnings
 
 import numpy as np
 import pytest
+from tests._host_numerics import AVX512
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -342,13 +343,19 @@ DEVIATIONS = {
 CASES = cases()
 
 
-def _same(got, want) -> bool:
+# Derivatives whose cancellation amplifies the host's float64 exp/log rounding: on an AVX-512
+# host (NumPy's other SIMD kernels, tests/_host_numerics.py) they differ from the stored values
+# (made on an AVX2 host) by about 2e-7 relative.
+_HOST_ROUNDING = {"log_ndtr(-40.0)/g3"}
+
+
+def _same(got, want, rtol: float = 1e-7) -> bool:
     if got[0] != want[0]:
         return False
     if got[0] == "error":
         return got[1] == want[1]
     a, b = np.asarray(got[1], np.float64), np.asarray(want[1], np.float64)
-    return a.shape == b.shape and np.allclose(a, b, rtol=1e-7, atol=1e-12, equal_nan=True)
+    return a.shape == b.shape and np.allclose(a, b, rtol=rtol, atol=1e-12, equal_nan=True)
 
 
 def _fgrad_run(kind, mk, point):
@@ -364,7 +371,7 @@ def test_functional_face_matches_jax(cid, kind, mk, point):
     for k, r in got.items():
         key = f"{cid}/{k}"
         want = DEVIATIONS[key][0] if key in DEVIATIONS else JAX[cid][k]
-        if not _same(r, want):
+        if not _same(r, want, rtol=1e-6 if AVX512 and key in _HOST_ROUNDING else 1e-7):
             bad.append(f"{key}: fgrad {r}, expected {want}")
     assert not bad, "\n".join(bad)
 

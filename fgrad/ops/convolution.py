@@ -865,7 +865,8 @@ def _conv_abstract(lhs, rhs, **params):
 
 # quiet: a product of inf and 0 is NaN silently, as dot_general (the eager path; programs are
 # quiet already); some BLAS kernels also raise the invalid flag on padded lanes
-conv_general_dilated_p = Primitive("conv_general_dilated", quiet(_conv_impl), _conv_abstract, family="contraction")
+conv_general_dilated_p = Primitive("conv_general_dilated", quiet(_conv_impl), _conv_abstract,
+                                   family="contraction")
 
 
 def conv_general_dilated(

@@ -24,6 +24,7 @@ import warnings
 
 import numpy as np
 import pytest
+from tests._host_numerics import skip_where_avx512_rounds_otherwise
 
 import fgrad.torch as ft
 
@@ -177,8 +178,15 @@ def _expected(name):
     return {k: DEVIATIONS.get(f"{name}/{k}", (v,))[0] for k, v in want.items()}
 
 
+# PyTorch's exact-zero gradient (and NaN second derivative) of a rank-1 determinant hold where the
+# LU's rounding makes the minors exactly 0: OpenBLAS's AVX-512 kernels leave 1e-17 there.
+_BLAS_ROUNDING_PINNED = {"det_rank1"}
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_shim_matches_torch_first_and_second_derivatives(name):
+    if name in _BLAS_ROUNDING_PINNED:
+        skip_where_avx512_rounds_otherwise(f"{name} (the exact zeros of a singular LU)")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         got = run(ft, name)

@@ -16,6 +16,7 @@ import os
 import re
 
 import pytest
+from tests._host_numerics import skip_where_avx512_rounds_otherwise
 
 import fgrad.torch as ft
 from fgrad.testing.torch_doc_examples import compare_steps, run_example
@@ -59,11 +60,18 @@ def _missing_module(sources) -> str | None:
     return None
 
 
+# torch.allclose(X @ A, B) at rtol 1e-5 decides on the triangular solve's last bits, which
+# follow OpenBLAS's kernels (True on AVX2 hosts, as PyTorch; False with AVX-512's)
+_BLAS_ROUNDING_PINNED = {"torch.linalg.solve_triangular"}
+
+
 @pytest.mark.parametrize("ex", CASES)
 def test_example_agrees_with_pytorch(ex):
     missing = _missing_module(ex["sources"])
     if missing is not None:
         pytest.skip(f"{ex['name']}'s example imports {missing}, not installed")
+    if ex["name"] in _BLAS_ROUNDING_PINNED:
+        skip_where_avx512_rounds_otherwise(f"{ex['name']}'s allclose at the default tolerance")
     steps = run_example(ex["sources"], ft, qualname=ex["name"], time_limit=60.0)
     diff = compare_steps(steps, ex["torch_steps"])
     assert diff is None, f"{ex['name']}: {diff}\n" + "".join(">>> " + s for s in ex["sources"])
