@@ -880,7 +880,12 @@ def _atan2_impl(xp, x, y):
     """``arctan2(x, y)``; complex operands as XLA (and so JAX) extend it:
     ``-i * log((y + i*x) / sqrt(y**2 + x**2))``, the complex arctangent of ``x / y`` on the
     branch that real ``arctan2`` picks (NumPy's ufunc takes no complex types)."""
-    if dtype_kind(xp.asarray(x).dtype) == "c" or dtype_kind(xp.asarray(y).dtype) == "c":
+    x, y = xp.asarray(x), xp.asarray(y)
+    if dtype_kind(x.dtype) == "c" or dtype_kind(y.dtype) == "c":
+        # both in the result's complex dtype first: a bool or integer operand times 1j
+        # would be complex128 (a complex64 operand's result must stay complex64)
+        common = np.result_type(x.dtype, y.dtype)
+        x, y = x.astype(common), y.astype(common)
         return -1j * xp.log((y + 1j * x) / xp.sqrt(y * y + x * x))
     return np.arctan2(x, y) if xp is np else xp.arctan2(x, y)
 
