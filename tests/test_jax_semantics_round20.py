@@ -26,3 +26,33 @@ def test_arctan2_of_a_bool_or_int_and_complex64_stays_complex64(name, jax, jnp, 
     for out, want in zip(outs, stored):
         assert out.dtype == np.complex64
         np.testing.assert_allclose(np.asarray(out)[0], want, rtol=2e-6)
+
+
+# JAX 0.10.2, x64: these special functions of a Python float are strongly typed float64
+STRONG_OF_A_PYTHON_FLOAT = ["ndtr", "ndtri", "log_ndtr", "spence", "gamma", "gammasgn", "erfcx", "dawsn",
+                            "exp1", "expi", "fresnel", "sici"]
+
+
+@face
+@pytest.mark.parametrize("fn", STRONG_OF_A_PYTHON_FLOAT)
+def test_special_functions_of_a_python_float_are_strong(name, jax, jnp, lax, fn):
+    """fgrad kept the Python float's weak type; JAX's implementations cast to a concrete
+    dtype, so ``jnp.float32(1) + ndtr(0.5)`` is float64 in JAX (it was float32 in fgrad)."""
+    f = getattr(jax.scipy.special, fn)
+    for out in (f(0.5), jax.jit(f)(0.5)):
+        for leaf in (out if isinstance(out, tuple) else (out,)):
+            assert leaf.dtype == np.float64 and not leaf.weak_type, (fn, leaf)
+    assert (jnp.float32(1) + jax.tree_util.tree_leaves(f(0.5))[0]).dtype == np.float64
+
+
+@face
+@pytest.mark.parametrize("fn", ["ndtr", "ndtri", "log_ndtr", "spence"])
+def test_floating_only_special_functions_refuse_integers(name, jax, jnp, lax, fn):
+    """JAX raises ``TypeError`` for bool and integer input (Python ints too); fgrad computed."""
+    f = getattr(jax.scipy.special, fn)
+    for x in (jnp.asarray([1], np.int32), jnp.asarray([True]), 2):
+        with pytest.raises(TypeError, match="is not supported"):
+            f(x)
+        with pytest.raises(TypeError, match="is not supported"):
+            jax.jit(f)(x)
+    assert f(jnp.asarray([0.5], np.float32)).dtype == np.float32
