@@ -158,7 +158,8 @@ def _compare(jax_out, fg_out, ulps, floor=1.0):
         if jd.kind in "fc":
             d, where = _ulps(jv, fv, ulps * floor)
             if d > ulps:
-                return f"values {d:.3g} ulps apart (at {where}: fgrad {fv.ravel()[where]!r}, JAX {jv.ravel()[where]!r})"
+                at = f"at {where}: fgrad {fv.ravel()[where]!r}, JAX {jv.ravel()[where]!r}"
+                return f"values {d:.3g} ulps apart ({at})"
         elif not np.array_equal(jv, fv):
             return "values differ"
     return None
