@@ -26,6 +26,9 @@ def test_arctan2_of_a_bool_or_int_and_complex64_stays_complex64(name, jax, jnp, 
     for out, want in zip(outs, stored):
         assert out.dtype == np.complex64
         np.testing.assert_allclose(np.asarray(out)[0], want, rtol=2e-6)
+    for f in (jnp.arctan2, jax.jit(jnp.arctan2)):  # a Python scalar stays weak
+        assert f(jnp.asarray([1.0], np.float32), 2.5).dtype == np.float32
+        assert f(jnp.asarray([1], np.int32), 2).dtype == np.float32
 
 
 # JAX 0.10.2, x64: these special functions of a Python float are strongly typed float64
@@ -56,3 +59,29 @@ def test_floating_only_special_functions_refuse_integers(name, jax, jnp, lax, fn
         with pytest.raises(TypeError, match="is not supported"):
             jax.jit(f)(x)
     assert f(jnp.asarray([0.5], np.float32)).dtype == np.float32
+
+
+# (function, first operand, second operand, JAX's weak_type): JAX 0.10.2, x64
+WEAK_NEXT_TO_A_STRONG_ARRAY = [
+    ("hypot", "int32", 2.5, False), ("hypot", 2.5, "int32", False), ("hypot", 2.5, 3, True),
+    ("logaddexp2", "int32", 2.5, False), ("logaddexp2", "bool", 2.5, False), ("logaddexp2", 2.5, 3.5, True),
+    ("logaddexp", "int32", 2.5, True),
+    ("logical_and", "int32", 2.5, False), ("logical_or", "bool", 2, False),
+    ("logical_xor", 2.5, "int32", False),
+    ("logical_and", 2, 3, True),
+    ("power", 2.5, "int32", False), ("power", "int32", 2.5, True), ("power", 2.5, "bool", True),
+    ("add", "int32", 2.5, True),
+]
+
+
+@face
+@pytest.mark.parametrize("case", WEAK_NEXT_TO_A_STRONG_ARRAY, ids=lambda c: f"{c[0]}{c[1:3]}")
+def test_weak_type_next_to_a_strong_array(name, jax, jnp, lax, case):
+    """``hypot``, ``logaddexp2`` and the logical ops of a Python scalar and a strongly typed
+    array are strong in JAX (its implementations take a strongly typed step), as is ``power``
+    of a Python float and an integer array; fgrad marked them weak from the dtype lattice."""
+    fn, a, b, weak = case
+    args = [jnp.asarray([1, 0], x) if isinstance(x, str) else x for x in (a, b)]
+    f = getattr(jnp, fn)
+    for out in (f(*args), jax.jit(f)(*args)):
+        assert bool(out.weak_type) is weak, (fn, a, b)
