@@ -125,16 +125,64 @@ def _ulps(a, b, floor: float = 0.0):
     return float(units[where]), where
 
 
+def _inexact(a) -> bool:
+    return isinstance(a, (float, complex)) or np.dtype(getattr(a, "dtype", np.int8)).kind in "fc"
+
+
+def _on_inexact(fn, args):
+    """``fn`` as a function of its float/complex arguments only (the others closed over: JAX
+    wants ``float0`` tangents for integer inputs, which fgrad does not use), and those."""
+    where = [i for i, a in enumerate(args) if _inexact(a)]
+
+    def g(*xs):
+        full = list(args)
+        for i, x in zip(where, xs):
+            full[i] = x
+        return fn(*full)
+    return g, [args[i] for i in where]
+
+
+def _ones(face, x):
+    return 1.0 if isinstance(x, float) else (1 + 0j if isinstance(x, complex) else face.numpy.ones_like(x))
+
+
 def _run(face, fn, args, mode):
+    np_ = face.numpy
+
+    def scalar(*a):
+        return np_.sum(np_.real(fn(*a)))
     if mode == "plain":
         return fn(*args)
     if mode == "jit":
         return face.jit(fn)(*args)
     if mode == "grad":
-        return face.grad(lambda *a: face.numpy.sum(face.numpy.real(fn(*a))))(*args)
+        return face.grad(scalar)(*args)
     if mode == "vmap":
         return face.vmap(fn)(*args)
+    g, xs = _on_inexact(fn, args)
+    if not xs:
+        return None  # nothing to differentiate
+    if mode == "jvp":
+        return face.jvp(g, tuple(xs), tuple(_ones(face, x) for x in xs))
+    if mode == "linearize":
+        out, f_jvp = face.linearize(g, *xs)
+        return out, f_jvp(*[_ones(face, x) for x in xs])
+    h, _ = _on_inexact(scalar, args)
+    if mode == "vmap_grad_jit":  # per row of the first float argument, the others shared
+        def row(x0, *rest):
+            return face.grad(face.jit(h))(x0, *rest)
+        return face.vmap(row, in_axes=(0,) + (None,) * (len(xs) - 1))(*xs)
+    if mode == "jacfwd_jacrev":
+        return face.jacfwd(face.jacrev(h))(*xs)
+    if mode == "jvp_custom_vjp":
+        f = face.custom_vjp(h)
+        f.defvjp(lambda *a: face.vjp(h, *a), lambda pullback, ct: pullback(ct))
+        return face.grad(f)(*xs), face.jvp(f, tuple(xs), tuple(_ones(face, x) for x in xs))
     raise ValueError(mode)
+
+
+BASE_MODES = ("plain", "jit", "grad", "vmap")
+COMPOSED_MODES = ("jvp", "linearize", "vmap_grad_jit", "jacfwd_jacrev", "jvp_custom_vjp")
 
 
 def _compare(jax_out, fg_out, ulps, floor=1.0):
@@ -166,7 +214,7 @@ def _compare(jax_out, fg_out, ulps, floor=1.0):
 
 
 def fuzz(x64: bool, only=None, draws: int = 3, ulps: float = 2.0, seed: int = 0,
-         modes=("plain", "jit", "grad", "vmap"), floor: float = 1.0) -> list[str]:
+         modes=BASE_MODES, floor: float = 1.0) -> list[str]:
     """Run the comparison in one 64-bit mode: the lines describing each difference."""
     import fgrad
     import jax
@@ -191,6 +239,11 @@ def fuzz(x64: bool, only=None, draws: int = 3, ulps: float = 2.0, seed: int = 0,
             for mode in modes:
                 if mode == "vmap" and (shape == () or all(h[0] == "weak" for h in host)):
                     continue
+                if mode == "vmap_grad_jit" and (shape in ((), (0,)) or not _inexact(host[0][1])
+                                                or host[0][0] == "weak"):
+                    continue  # batched over the first argument's rows
+                if mode == "jacfwd_jacrev" and np.prod(shape) > 3:
+                    continue  # a Hessian per draw: small shapes only
                 jargs = [v if how == "weak" else jax.numpy.asarray(v) for how, v in host]
                 fargs = [v if how == "weak" else fgrad.numpy.asarray(v) for how, v in host]
                 if mode == "vmap":  # weak scalars stay unbatched
@@ -233,12 +286,14 @@ def main(argv=None) -> int:
     p.add_argument("--floor", type=float, default=1.0,
                    help="differences below ulps*floor units of 1's last place count as equal")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--modes", default="plain,jit,grad,vmap")
+    p.add_argument("--modes", default=",".join(BASE_MODES),
+                   help=f"comma-separated, or 'all' (adds {', '.join(COMPOSED_MODES)})")
     a = p.parse_args(argv)
     only = set(filter(None, a.only.split(",")))
     found = []
     for x64 in {"on": [True], "off": [False], "both": [True, False]}[a.x64]:
-        found += fuzz(x64, only, a.draws, a.ulps, a.seed, tuple(a.modes.split(",")), a.floor)
+        modes = BASE_MODES + COMPOSED_MODES if a.modes == "all" else tuple(a.modes.split(","))
+        found += fuzz(x64, only, a.draws, a.ulps, a.seed, modes, a.floor)
     for line in found:
         print(line)
     print(f"{len(found)} difference(s)")
