@@ -85,3 +85,36 @@ def test_weak_type_next_to_a_strong_array(name, jax, jnp, lax, case):
     f = getattr(jnp, fn)
     for out in (f(*args), jax.jit(f)(*args)):
         assert bool(out.weak_type) is weak, (fn, a, b)
+
+
+# (program, the exception type JAX 0.10.2 raises)
+ERROR_TYPES = {
+    "round(bool)": (lambda J, jnp: jnp.round(jnp.asarray([True])), ValueError),
+    "i0(complex)": (lambda J, jnp: jnp.i0(jnp.asarray([1j], np.complex64)), ValueError),
+    "ldexp(complex)": (lambda J, jnp: jnp.ldexp(jnp.asarray([1j], np.complex64), 2), ValueError),
+    "spacing(complex)": (lambda J, jnp: jnp.spacing(jnp.asarray([1j], np.complex64)), ValueError),
+    "copysign(complex)": (lambda J, jnp: jnp.copysign(jnp.asarray([1j], np.complex64), 2.0), TypeError),
+    "softmax(empty bool)": (lambda J, jnp: J.nn.softmax(jnp.zeros(0, bool)), TypeError),
+    "log_softmax(bool)": (lambda J, jnp: J.nn.log_softmax(jnp.asarray([True])), TypeError),
+    "jit softmax(bool)": (lambda J, jnp: J.jit(J.nn.softmax)(jnp.asarray([True])), TypeError),
+}
+
+
+@face
+@pytest.mark.parametrize("case", list(ERROR_TYPES))
+def test_error_types_are_jaxs(name, jax, jnp, lax, case):
+    """fgrad raised another type (``round`` of bools returned float16; ``softmax`` of an empty
+    bool array raised NumPy's "zero-size array" ValueError)."""
+    program, error = ERROR_TYPES[case]
+    with pytest.raises(error):
+        program(jax, jnp)
+
+
+@face
+def test_numpy_i0_keeps_a_weak_type(name, jax, jnp, lax):
+    """``jnp.i0`` of a Python number is weakly typed in JAX (fgrad's was strong)."""
+    for x in (2, 2.5):
+        for out in (jnp.i0(x), jax.jit(jnp.i0)(x)):
+            assert out.weak_type and out.dtype == np.float64
+            np.testing.assert_allclose(float(out), {2: 2.2795853023360673, 2.5: 3.2898391440501231}[x])
+    assert not jnp.i0(jnp.asarray([1.0], np.float32)).weak_type

@@ -367,12 +367,21 @@ def _neg_inf_for(x):
     return -np.inf if _dtype_kind(_get_aval(x).dtype) in "fc" else None
 
 
+def _no_bools(x, name: str):
+    """``x``, refusing bools with JAX's ``TypeError`` (its subtraction of the maximum takes no
+    bools; fgrad's raised NumPy's ``TypeError``, or a ``ValueError`` for an empty array)."""
+    if x.dtype == np.bool_:
+        raise TypeError(f"fgrad.nn.{name}: bool input is not supported (as in JAX, whose subtraction "
+                        f"takes no bools); cast it first, e.g. x.astype(float)")
+    return x
+
+
 def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
             where: ArrayLike | None = None) -> Inexact[Array, "*shape"]:
     """``exp(x) / sum(exp(x))`` along ``axis`` (an int or tuple), computed with the maximum
     subtracted (``stop_gradient``-ed; the result does not depend on it).  ``where`` masks
     entries out (they get 0)."""
-    x = _arr(x)
+    x = _no_bools(_arr(x), "softmax")
     axes = _red_axes(x, axis)
     if where is None:
         return _softmax(x, axes)
@@ -409,7 +418,7 @@ def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
                 where: ArrayLike | None = None) -> Inexact[Array, "*shape"]:
     """``x - logsumexp(x)`` along ``axis`` (stable for large inputs); masked entries get
     ``-inf``."""
-    x = _arr(x)
+    x = _no_bools(_arr(x), "log_softmax")
     axes = _red_axes(x, axis)
     if where is None:
         return _log_softmax(x, axes)
