@@ -97,6 +97,7 @@ ERROR_TYPES = {
     "softmax(empty bool)": (lambda J, jnp: J.nn.softmax(jnp.zeros(0, bool)), TypeError),
     "log_softmax(bool)": (lambda J, jnp: J.nn.log_softmax(jnp.asarray([True])), TypeError),
     "jit softmax(bool)": (lambda J, jnp: J.jit(J.nn.softmax)(jnp.asarray([True])), TypeError),
+    "vmap softmax(bool)": (lambda J, jnp: J.vmap(J.nn.softmax)(jnp.asarray([True])), ValueError),  # axis
 }
 
 

@@ -381,8 +381,9 @@ def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
     """``exp(x) / sum(exp(x))`` along ``axis`` (an int or tuple), computed with the maximum
     subtracted (``stop_gradient``-ed; the result does not depend on it).  ``where`` masks
     entries out (they get 0)."""
-    x = _no_bools(_arr(x), "softmax")
-    axes = _red_axes(x, axis)
+    x = _arr(x)
+    axes = _red_axes(x, axis)  # JAX checks the axis first (vmap of a row: its AxisError)
+    x = _no_bools(x, "softmax")
     if where is None:
         return _softmax(x, axes)
     x_safe = _masked(x, where, -np.inf)  # masked entries get an exact 0 gradient (as JAX)
@@ -418,8 +419,9 @@ def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
                 where: ArrayLike | None = None) -> Inexact[Array, "*shape"]:
     """``x - logsumexp(x)`` along ``axis`` (stable for large inputs); masked entries get
     ``-inf``."""
-    x = _no_bools(_arr(x), "log_softmax")
-    axes = _red_axes(x, axis)
+    x = _arr(x)
+    axes = _red_axes(x, axis)  # JAX checks the axis first (vmap of a row: its AxisError)
+    x = _no_bools(x, "log_softmax")
     if where is None:
         return _log_softmax(x, axes)
     # masked entries are replaced before any arithmetic, so their gradient is exactly 0 even
