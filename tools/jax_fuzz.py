@@ -89,37 +89,103 @@ def _sample(rng, kind: str, shape):
     return "array", x.astype(kind)
 
 
-def _ulps(a, b):
-    """The largest distance in units of ``a``'s last place (inf where NaN/inf patterns differ)."""
+def _ulps(a, b, floor: float = 0.0):
+    """The largest distance in units of ``a``'s last place (inf where NaN/inf patterns differ),
+    and the flat index where it is. A distance below ``floor`` units of 1's last place counts
+    as 0: near zero the ulp is tiny, and a cancellation (the gradient of a constant sum) or a
+    tail rounded to 0 in one library is not a wrong value."""
     a, b = np.asarray(a), np.asarray(b)
-    if a.dtype.kind == "c":
-        return max(_ulps(a.real, b.real), _ulps(a.imag, b.imag))
-    a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    if not np.array_equal(np.isnan(a64), np.isnan(b64)):
-        return np.inf
+    if a.dtype.kind == "c":  # in ulps of |a|: a part near 0 next to a large one is noise
+        nan_a, nan_b = np.isnan(a).ravel(), np.isnan(b).ravel()
+        if not np.array_equal(nan_a, nan_b):
+            return np.inf, int(np.argmax(nan_a != nan_b))
+        part = np.finfo(a.dtype).dtype
+        gap = np.abs(a.astype(np.complex128) - b.astype(np.complex128)).ravel()
+        gap = np.where(np.isnan(gap), 0.0, gap)
+        units = gap / np.maximum(np.spacing(np.abs(a).astype(part)).ravel(), np.finfo(part).tiny)
+        units = np.where(gap <= floor * np.finfo(part).eps, 0.0, units)
+        where = int(np.argmax(units)) if units.size else 0
+        return (float(units[where]) if units.size else 0.0), where
+    a64, b64 = a.astype(np.float64).ravel(), b.astype(np.float64).ravel()
+    nan_a, nan_b = np.isnan(a64), np.isnan(b64)
+    if not np.array_equal(nan_a, nan_b):
+        return np.inf, int(np.argmax(nan_a != nan_b))
     finite = np.isfinite(a64) & np.isfinite(b64)
-    if not np.array_equal(a64[~finite & ~np.isnan(a64)], b64[~finite & ~np.isnan(b64)]):
-        return np.inf
+    inf_differs = ~finite & ~nan_a & (a64 != b64)
+    if inf_differs.any():
+        return np.inf, int(np.argmax(inf_differs))
     if not finite.any():
-        return 0.0
-    spacing = np.spacing(np.abs(a[finite]).astype(a.dtype)).astype(np.float64)
+        return 0.0, 0
+    spacing = np.spacing(np.abs(a64).astype(a.dtype)).astype(np.float64)
     tiny = np.finfo(a.dtype).tiny
-    return float(np.max(np.abs(a64[finite] - b64[finite]) / np.maximum(spacing, tiny)))
+    gap = np.where(finite, np.abs(a64 - b64), 0.0)
+    gap = np.where(gap <= floor * np.finfo(a.dtype).eps, 0.0, gap)
+    units = gap / np.maximum(spacing, tiny)
+    where = int(np.argmax(units))
+    return float(units[where]), where
+
+
+def _inexact(a) -> bool:
+    return isinstance(a, (float, complex)) or np.dtype(getattr(a, "dtype", np.int8)).kind in "fc"
+
+
+def _on_inexact(fn, args):
+    """``fn`` as a function of its float/complex arguments only (the others closed over: JAX
+    wants ``float0`` tangents for integer inputs, which fgrad does not use), and those."""
+    where = [i for i, a in enumerate(args) if _inexact(a)]
+
+    def g(*xs):
+        full = list(args)
+        for i, x in zip(where, xs):
+            full[i] = x
+        return fn(*full)
+    return g, [args[i] for i in where]
+
+
+def _ones(face, x):
+    return 1.0 if isinstance(x, float) else (1 + 0j if isinstance(x, complex) else face.numpy.ones_like(x))
 
 
 def _run(face, fn, args, mode):
+    np_ = face.numpy
+
+    def scalar(*a):
+        return np_.sum(np_.real(fn(*a)))
     if mode == "plain":
         return fn(*args)
     if mode == "jit":
         return face.jit(fn)(*args)
     if mode == "grad":
-        return face.grad(lambda *a: face.numpy.sum(face.numpy.real(fn(*a))))(*args)
+        return face.grad(scalar)(*args)
     if mode == "vmap":
         return face.vmap(fn)(*args)
+    g, xs = _on_inexact(fn, args)
+    if not xs:
+        return None  # nothing to differentiate
+    if mode == "jvp":
+        return face.jvp(g, tuple(xs), tuple(_ones(face, x) for x in xs))
+    if mode == "linearize":
+        out, f_jvp = face.linearize(g, *xs)
+        return out, f_jvp(*[_ones(face, x) for x in xs])
+    h, _ = _on_inexact(scalar, args)
+    if mode == "vmap_grad_jit":  # per row of the first float argument, the others shared
+        def row(x0, *rest):
+            return face.grad(face.jit(h))(x0, *rest)
+        return face.vmap(row, in_axes=(0,) + (None,) * (len(xs) - 1))(*xs)
+    if mode == "jacfwd_jacrev":
+        return face.jacfwd(face.jacrev(h))(*xs)
+    if mode == "jvp_custom_vjp":
+        f = face.custom_vjp(h)
+        f.defvjp(lambda *a: face.vjp(h, *a), lambda pullback, ct: pullback(ct))
+        return face.grad(f)(*xs), face.jvp(f, tuple(xs), tuple(_ones(face, x) for x in xs))
     raise ValueError(mode)
 
 
-def _compare(jax_out, fg_out, ulps):
+BASE_MODES = ("plain", "jit", "grad", "vmap")
+COMPOSED_MODES = ("jvp", "linearize", "vmap_grad_jit", "jacfwd_jacrev", "jvp_custom_vjp")
+
+
+def _compare(jax_out, fg_out, ulps, floor=1.0):
     """What differs between JAX's and fgrad's results (None: nothing)."""
     import jax
     jl = jax.tree_util.tree_leaves(jax_out)
@@ -128,26 +194,27 @@ def _compare(jax_out, fg_out, ulps):
     if len(jl) != len(fl):
         return f"{len(fl)} outputs, JAX {len(jl)}"
     for j, f in zip(jl, fl):
-        jd, fd = np.dtype(j.dtype), np.dtype(np.asarray(f).dtype)
+        jd, fd = np.asarray(j).dtype, np.asarray(f).dtype  # a leaf may be a Python number
         if jd != fd:
             return f"dtype {fd}, JAX {jd}"
-        if tuple(j.shape) != tuple(np.shape(f)):
-            return f"shape {np.shape(f)}, JAX {tuple(j.shape)}"
+        if np.shape(j) != np.shape(f):
+            return f"shape {np.shape(f)}, JAX {np.shape(j)}"
         jw, fw = bool(getattr(j, "weak_type", False)), bool(getattr(f, "weak_type", False))
         if jw != fw:
             return f"weak_type {fw}, JAX {jw}"
         jv, fv = np.asarray(j), np.asarray(f)
         if jd.kind in "fc":
-            d = _ulps(jv, fv)
+            d, where = _ulps(jv, fv, ulps * floor)
             if d > ulps:
-                return f"values {d:.3g} ulps apart"
+                at = f"at {where}: fgrad {fv.ravel()[where]!r}, JAX {jv.ravel()[where]!r}"
+                return f"values {d:.3g} ulps apart ({at})"
         elif not np.array_equal(jv, fv):
             return "values differ"
     return None
 
 
 def fuzz(x64: bool, only=None, draws: int = 3, ulps: float = 2.0, seed: int = 0,
-         modes=("plain", "jit", "grad", "vmap")) -> list[str]:
+         modes=BASE_MODES, floor: float = 1.0) -> list[str]:
     """Run the comparison in one 64-bit mode: the lines describing each difference."""
     import fgrad
     import jax
@@ -172,6 +239,11 @@ def fuzz(x64: bool, only=None, draws: int = 3, ulps: float = 2.0, seed: int = 0,
             for mode in modes:
                 if mode == "vmap" and (shape == () or all(h[0] == "weak" for h in host)):
                     continue
+                if mode == "vmap_grad_jit" and (shape in ((), (0,)) or not _inexact(host[0][1])
+                                                or host[0][0] == "weak"):
+                    continue  # batched over the first argument's rows
+                if mode == "jacfwd_jacrev" and np.prod(shape) > 3:
+                    continue  # a Hessian per draw: small shapes only
                 jargs = [v if how == "weak" else jax.numpy.asarray(v) for how, v in host]
                 fargs = [v if how == "weak" else fgrad.numpy.asarray(v) for how, v in host]
                 if mode == "vmap":  # weak scalars stay unbatched
@@ -197,9 +269,14 @@ def fuzz(x64: bool, only=None, draws: int = 3, ulps: float = 2.0, seed: int = 0,
                     elif not isinstance(ferr, jerr) and not issubclass(jerr, type(ferr)):
                         found.append(f"{what}: fgrad raised {type(ferr).__name__}, JAX {jerr.__name__}")
                     continue
-                diff = _compare(jout, fout, ulps)
+                try:
+                    diff = _compare(jout, fout, ulps, floor)
+                except Exception as e:  # noqa: BLE001 - reported, the run goes on
+                    diff = f"could not compare: {type(e).__name__}: {e}"
                 if diff:
-                    found.append(f"{what}: {diff}")
+                    inputs = ", ".join(np.array2string(np.asarray(v), precision=17, threshold=8)
+                                       for _, v in host)
+                    found.append(f"{what}: {diff} inputs: {inputs}")
     return found
 
 
@@ -209,13 +286,17 @@ def main(argv=None) -> int:
     p.add_argument("--only", default="", help="comma-separated function names")
     p.add_argument("--draws", type=int, default=3, help="random input draws per function")
     p.add_argument("--ulps", type=float, default=2.0, help="float tolerance in ulps")
+    p.add_argument("--floor", type=float, default=1.0,
+                   help="differences below ulps*floor units of 1's last place count as equal")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--modes", default="plain,jit,grad,vmap")
+    p.add_argument("--modes", default=",".join(BASE_MODES),
+                   help=f"comma-separated, or 'all' (adds {', '.join(COMPOSED_MODES)})")
     a = p.parse_args(argv)
     only = set(filter(None, a.only.split(",")))
     found = []
     for x64 in {"on": [True], "off": [False], "both": [True, False]}[a.x64]:
-        found += fuzz(x64, only, a.draws, a.ulps, a.seed, tuple(a.modes.split(",")))
+        modes = BASE_MODES + COMPOSED_MODES if a.modes == "all" else tuple(a.modes.split(","))
+        found += fuzz(x64, only, a.draws, a.ulps, a.seed, modes, a.floor)
     for line in found:
         print(line)
     print(f"{len(found)} difference(s)")

@@ -367,13 +367,23 @@ def _neg_inf_for(x):
     return -np.inf if _dtype_kind(_get_aval(x).dtype) in "fc" else None
 
 
+def _no_bools(x, name: str):
+    """``x``, refusing bools with JAX's ``TypeError`` (its subtraction of the maximum takes no
+    bools; fgrad's raised NumPy's ``TypeError``, or a ``ValueError`` for an empty array)."""
+    if x.dtype == np.bool_:
+        raise TypeError(f"fgrad.nn.{name}: bool input is not supported (as in JAX, whose subtraction "
+                        f"takes no bools); cast it first, e.g. x.astype(float)")
+    return x
+
+
 def softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
             where: ArrayLike | None = None) -> Inexact[Array, "*shape"]:
     """``exp(x) / sum(exp(x))`` along ``axis`` (an int or tuple), computed with the maximum
     subtracted (``stop_gradient``-ed; the result does not depend on it).  ``where`` masks
     entries out (they get 0)."""
     x = _arr(x)
-    axes = _red_axes(x, axis)
+    axes = _red_axes(x, axis)  # JAX checks the axis first (vmap of a row: its AxisError)
+    x = _no_bools(x, "softmax")
     if where is None:
         return _softmax(x, axes)
     x_safe = _masked(x, where, -np.inf)  # masked entries get an exact 0 gradient (as JAX)
@@ -410,7 +420,8 @@ def log_softmax(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1,
     """``x - logsumexp(x)`` along ``axis`` (stable for large inputs); masked entries get
     ``-inf``."""
     x = _arr(x)
-    axes = _red_axes(x, axis)
+    axes = _red_axes(x, axis)  # JAX checks the axis first (vmap of a row: its AxisError)
+    x = _no_bools(x, "log_softmax")
     if where is None:
         return _log_softmax(x, axes)
     # masked entries are replaced before any arithmetic, so their gradient is exactly 0 even

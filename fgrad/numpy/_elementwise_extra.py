@@ -52,12 +52,14 @@ left_shift = fnp.bitwise_left_shift
 right_shift = fnp.bitwise_right_shift
 
 
-def _real_float(x, name: str):
+def _real_float(x, name: str, error: type = TypeError):
+    """``x`` in a real inexact dtype; complex input raises ``error`` (JAX's type for ``name``)."""
     x = fnp.asarray(x)
     dt = get_aval(x).dtype
     kind = dtype_kind(dt)
     if kind == "c":
-        raise TypeError(f"fgrad.numpy.{name}: complex input ({dt}) is not supported (as in NumPy)")
+        raise error(f"fgrad.numpy.{name}: complex input ({dt}) is not supported (as in JAX); "
+                    f"take the real part or the absolute value first")
     return x if kind == "f" else fnp.astype(x, to_inexact_dtype(dt))  # JAX's (core.inexact)
 
 
@@ -123,7 +125,7 @@ def ldexp(x1: ArrayLike, x2: ArrayLike) -> Array:
         >>> fnp.ldexp(fnp.asarray([0.75, 3.0]), fnp.asarray([2, -1]))
         Array([3. , 1.5], dtype=float64)
     """
-    x1, x2 = _real_float(x1, "ldexp"), fnp.asarray(x2)
+    x1, x2 = _real_float(x1, "ldexp", ValueError), fnp.asarray(x2)
     if get_aval(x2).dtype.kind not in "iub":
         # JAX raises ValueError here (NumPy a TypeError)
         raise ValueError(f"fgrad.numpy.ldexp: the exponent must be an integer array, got "
@@ -181,7 +183,7 @@ def spacing(x: ArrayLike) -> Array:
         >>> fnp.spacing(fnp.asarray([1.0, -1.0])) * 2.0 ** 52
         Array([ 1., -1.], dtype=float64)
     """
-    x = _real_float(x, "spacing")
+    x = _real_float(x, "spacing", ValueError)
     away = fnp.where(fnp.less(x, 0), -np.inf, np.inf)  # spacing(-0.0) > 0, as NumPy
     out = fnp.subtract(fnp.nextafter(x, fnp.astype(away, get_aval(x).dtype)), x)
     return fnp.where(fnp.isinf(x), np.nan, out)

@@ -65,6 +65,9 @@ def round(x: ArrayLike, decimals: int = 0) -> Array:
     Array([0.5 , 1.5 , 2.68], dtype=float64)
     """
     decimals = int(decimals)
+    if dtype_kind(get_aval(x).dtype) == "b":
+        raise ValueError("fgrad.numpy.round: data type bool not inexact (as jax.numpy.round); cast it "
+                         "first, e.g. x.astype(int)")
     if decimals < 0 and dtype_kind(get_aval(x).dtype) in "iu":
         raise NotImplementedError("integer np.round not implemented for decimals < 0 (fgrad.numpy.round, "
                                   f"as jax.numpy.round; got decimals={decimals} for {get_aval(x).dtype})")
@@ -302,6 +305,9 @@ def copysign(x: ArrayLike, y: ArrayLike) -> Array:
     """``|x|`` with the sign of ``y`` (sign bit, so -0.0 counts as negative); integers in
     JAX's inexact dtype."""
     x, y = ew.promote_args_inexact(x, y)
+    if dtype_kind(get_aval(x).dtype) == "c" or dtype_kind(get_aval(y).dtype) == "c":
+        raise TypeError(f"fgrad.numpy.copysign does not support complex-valued inputs (got "
+                        f"{get_aval(x).dtype}, {get_aval(y).dtype}); take the real part first")
     x = where(True, x, y)  # x in the operands' joint dtype (copysign(int8, float32) is float32)
     return where(logical_xor(signbit(x), signbit(y)), negative(x), x)
 

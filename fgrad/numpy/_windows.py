@@ -16,6 +16,8 @@ from ..typing import Array, ArrayLike
 import numpy as np
 
 from ..core.inexact import to_inexact_dtype
+from ..core.array import get_aval
+from ..ops.elementwise import convert_element_type
 from ..ops.special_functions import bessel_i0e, bessel_i1_over_x, bessel_i1e
 from ..transforms.custom import custom_jvp
 import fgrad.numpy._building_blocks as fnp
@@ -114,10 +116,13 @@ def i0(x: ArrayLike) -> Array:
         >>> fnp.i0(fnp.asarray([0.0, 1.0]))
         Array([1.        , 1.26606588], dtype=float64)
     """
+    weak = isinstance(x, (bool, int, float)) or bool(getattr(get_aval(x), "weak_type", False))
     x = fnp.asarray(x)
-    if x.dtype.kind == "c":
-        raise TypeError("fgrad.numpy.i0: complex input is not supported (as in JAX)")
-    x = fnp.astype(x, to_inexact_dtype(x.dtype))  # JAX's (core.inexact): int8 -> float32
+    if x.dtype.kind == "c":  # JAX's ValueError
+        raise ValueError(f"fgrad.numpy.i0: unsupported input type {x.dtype} (complex input is not "
+                         "supported, as in JAX); take the real part or the absolute value first")
+    # JAX's inexact dtype (core.inexact: int8 -> float32); a weak input stays weak
+    x = convert_element_type(x, to_inexact_dtype(x.dtype), weak_type=weak and x.dtype.kind != "b")
     return bessel_i0(x)
 
 

@@ -56,15 +56,26 @@ def _result_is_weak(prim, avals, params) -> bool:
     strong, weak = [], []
     for a in avals:
         (weak if a.weak_type else strong).append(a.dtype)
-    return _join_is_weak(prim, strong, weak)
+    int_exponent = len(avals) == 2 and not avals[1].weak_type and dtype_kind(avals[1].dtype) in "iu"
+    return _join_is_weak(prim, strong, weak, int_exponent)
 
 
-def _join_is_weak(prim, strong: list, weak: list) -> bool:
+# JAX's implementations of these pass a strongly typed operand through a strongly typed step
+# (a select, a comparison with an array constant): their results are weak only when every
+# operand is (``jnp.hypot(int32_array, 2.5)`` is a strong float64, ``hypot(2.5, 3)`` a weak one)
+_WEAK_ONLY_IF_ALL_WEAK = frozenset({"hypot", "logaddexp2", "logical_and", "logical_or", "logical_xor"})
+
+
+def _join_is_weak(prim, strong: list, weak: list, int_exponent: bool = False) -> bool:
     """`join_is_weak`, but JAX's ``isinf`` and ``signbit`` compare with a strongly typed
     constant and its ``isfinite`` of integers is ``full_like(x, True, dtype=bool)``: their
-    results are never weak (``jnp.isinf(jnp.inf)`` is a strong bool, ``isnan`` a weak one)."""
+    results are never weak (``jnp.isinf(jnp.inf)`` is a strong bool, ``isnan`` a weak one);
+    the `_WEAK_ONLY_IF_ALL_WEAK` ones are strong next to any strong operand, and ``pow`` of a
+    strongly typed integer exponent (``int_exponent``) is strong (``jnp.power(2.5, int32_array)``)."""
     name = prim.name
     if name in ("isinf", "signbit") or (name == "isfinite" and weak and dtype_kind(weak[0]) not in "fc"):
+        return False
+    if strong and (name in _WEAK_ONLY_IF_ALL_WEAK or (int_exponent and name == "pow")):
         return False
     return join_is_weak(strong, weak)
 
@@ -318,7 +329,8 @@ def _scalar_bind(prim, plain_bind, args, scalar, array, params):
         lv = _DTYPE_LEVEL[dt] = weak_level(dt)
     sv = _PY_LEVEL[type(scalar)]
     if sv > lv and not (sv == 3 and lv == 2) and type(out) is ArrayImpl \
-            and prim is not convert_element_type_p:
+            and prim is not convert_element_type_p and prim.name not in _WEAK_ONLY_IF_ALL_WEAK \
+            and not (prim.name == "pow" and args[1] is array and dt.kind in "iu"):
         out = wrap(out._buf, True)
     return out
 
@@ -340,7 +352,8 @@ def _weak_bind(prim, plain_bind, args, params):
         if prim is convert_element_type_p:
             is_weak = bool(params.get("weak_type", False))
         else:
-            is_weak = _join_is_weak(prim, strong, weak)
+            int_exponent = len(args) == 2 and not kinds[1] and dtype_kind(get_aval(args[1]).dtype) in "iu"
+            is_weak = _join_is_weak(prim, strong, weak, int_exponent)
         if is_weak:
             out = wrap(out._buf, True)
     return out
@@ -881,6 +894,10 @@ def _atan2_impl(xp, x, y):
     ``-i * log((y + i*x) / sqrt(y**2 + x**2))``, the complex arctangent of ``x / y`` on the
     branch that real ``arctan2`` picks (NumPy's ufunc takes no complex types)."""
     if dtype_kind(xp.asarray(x).dtype) == "c" or dtype_kind(xp.asarray(y).dtype) == "c":
+        # both in the result's complex dtype first (NumPy's promotion, Python scalars weak):
+        # a bool or integer operand times 1j would be complex128 next to a complex64 one
+        common = np.result_type(x, y)
+        x, y = xp.asarray(x).astype(common), xp.asarray(y).astype(common)
         return -1j * xp.log((y + 1j * x) / xp.sqrt(y * y + x * x))
     return np.arctan2(x, y) if xp is np else xp.arctan2(x, y)
 

@@ -43,9 +43,18 @@ from ..nn._activations import logsumexp as _nn_logsumexp
 from ..numpy._windows import bessel_i0 as _bessel_i0, bessel_i1 as _bessel_i1
 
 
-def _float(x):
-    """``x`` as an inexact array: bools and integers in JAX's inexact dtype (`core.inexact`)."""
-    return _promote_args_inexact(fnp.asarray(x))[0]
+def _float(x, weak: bool = True, name: str = ""):
+    """``x`` as an inexact array: bools and integers in JAX's inexact dtype (`core.inexact`).
+    ``weak=False`` for the functions whose JAX results are strong all the same (a Python float
+    gives a strong float64); a ``name`` refuses bools and integers (Python ints too) with
+    JAX's ``TypeError``, for the functions JAX defines on floating input only."""
+    if name:
+        dtype = np.dtype(type(x)) if isinstance(x, (bool, int)) else fnp.asarray(x).dtype
+        if _dtype_kind(dtype) in "biu":
+            raise TypeError(f"{name}: x.dtype={_canonical_dtype(dtype)} is not supported (floating input "
+                            f"only, as in JAX); cast it first, e.g. x.astype(float)")
+    out = _promote_args_inexact(fnp.asarray(x))[0]
+    return out if weak else _convert_element_type(out, out.dtype, weak_type=False)
 
 
 def _floats(*xs, weak: bool = True):
@@ -58,14 +67,16 @@ def _floats(*xs, weak: bool = True):
 
 
 def _elementwise(name: str, primitive, summary: str, example: str, output: str, params=("x",),
-                 weak: bool = True):
+                 weak: bool = True, floats_only: bool = False):
     """The public function ``name(*params)``: ``primitive`` of its arguments as floating arrays
     (one argument: integers and bools become JAX's inexact dtype; several: one common dtype, Python
     scalars weakly typed), with the docstring ``summary`` and the example ``>>> example``
     printing ``output``."""
     if len(params) == 1:
+        refuse = name if floats_only else ""
+
         def function(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
-            return primitive(_float(x))
+            return primitive(_float(x, weak, refuse))
     else:
         signature = inspect.Signature(
             [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation="ArrayLike")
@@ -118,11 +129,11 @@ def gamma(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     Example::
 
         >>> gamma(4.0)
-        Array(6., dtype=float64, weak_type=True)
+        Array(6., dtype=float64)
         >>> gamma(fnp.asarray([1.0 + 1.0j]))
         Array([0.49801567-0.15494983j], dtype=complex128)
     """
-    x = _float(x)
+    x = _float(x, weak=False)
     if _dtype_kind(x.dtype) == "c":
         return fnp.exp(_sf.loggamma_complex_p.bind(x))
     return _sf.gamma(x)
@@ -136,9 +147,9 @@ def gammasgn(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     Example::
 
         >>> gammasgn(-0.5)
-        Array(-1., dtype=float64, weak_type=True)
+        Array(-1., dtype=float64)
     """
-    x = _float(x)
+    x = _float(x, weak=False)
     fl = fnp.floor(x)
     neg = x < 0
     pole = (neg & (x == fl)) | fnp.isnan(x)
@@ -243,11 +254,11 @@ def erfcx(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     Example::
 
         >>> erfcx(0.0)
-        Array(1., dtype=float64, weak_type=True)
+        Array(1., dtype=float64)
         >>> erfcx(fnp.asarray([1.0j]))
         Array([0.36787944-0.60715771j], dtype=complex128)
     """
-    x = _float(x)
+    x = _float(x, weak=False)
     if _dtype_kind(x.dtype) == "c":
         return _si.wofz_p.bind(fnp.multiply(x, 1j))
     return _sm.erfcx(x)
@@ -267,20 +278,20 @@ def ndtr(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     Example::
 
         >>> ndtr(0.0)
-        Array(0.5, dtype=float64, weak_type=True)
+        Array(0.5, dtype=float64)
     """
-    x = _float(x)
+    x = _float(x, weak=False, name="ndtr")
     return 0.5 * _erf_family.erfc(x * (-1.0 / math.sqrt(2.0)))
 
 
 ndtri = _elementwise(
     "ndtri", _sf.ndtri,
     "The standard normal quantile.",
-    "ndtri(0.5)", "Array(0., dtype=float64, weak_type=True)")
+    "ndtri(0.5)", "Array(0., dtype=float64)", weak=False, floats_only=True)
 log_ndtr = _elementwise(
     "log_ndtr", _sf.log_ndtr,
     "``log ndtr(x)``, accurate in both tails.",
-    "log_ndtr(0.0)", "Array(-0.69314718, dtype=float64, weak_type=True)")
+    "log_ndtr(0.0)", "Array(-0.69314718, dtype=float64)", weak=False, floats_only=True)
 expit = _elementwise(
     "expit", _logistic,
     "The logistic sigmoid ``1 / (1 + exp(-x))``.",
@@ -584,13 +595,13 @@ def _boxcox_of_log(log_x, lmbda):
 exp1 = _elementwise(
     "exp1", _si.exp1_p.bind,
     "The exponential integral ``E1(x) = int_1^inf e^(-x t) / t dt`` (inf at 0, NaN below).",
-    "exp1(fnp.asarray([0.5, 1.0]))", "Array([0.55977359, 0.21938393], dtype=float64)")
+    "exp1(fnp.asarray([0.5, 1.0]))", "Array([0.55977359, 0.21938393], dtype=float64)", weak=False)
 
 
 expi = _elementwise(
     "expi", _si.expi_p.bind,
     "The exponential integral ``Ei(x)`` (``-inf`` at 0, as SciPy).",
-    "expi(fnp.asarray([-1.0, 1.0]))", "Array([-0.21938393,  1.89511782], dtype=float64)")
+    "expi(fnp.asarray([-1.0, 1.0]))", "Array([-0.21938393,  1.89511782], dtype=float64)", weak=False)
 
 
 expn = _elementwise(
@@ -604,7 +615,7 @@ expn = _elementwise(
 dawsn = _elementwise(
     "dawsn", _si.dawsn_p.bind,
     "Dawson's integral ``e^(-x^2) int_0^x e^(t^2) dt``.",
-    "dawsn(fnp.asarray([0.5, 1.0]))", "Array([0.42443638, 0.53807951], dtype=float64)")
+    "dawsn(fnp.asarray([0.5, 1.0]))", "Array([0.42443638, 0.53807951], dtype=float64)", weak=False)
 
 
 def fresnel(x: Shaped[ArrayLike, "*shape"]) -> tuple[Inexact[Array, "*shape"], Inexact[Array, "*shape"]]:
@@ -615,7 +626,7 @@ def fresnel(x: Shaped[ArrayLike, "*shape"]) -> tuple[Inexact[Array, "*shape"], I
         >>> fresnel(fnp.asarray([1.0]))
         (Array([0.43825915], dtype=float64), Array([0.7798934], dtype=float64))
     """
-    x = _float(x)
+    x = _float(x, weak=False)
     return _si.fresnel_s_p.bind(x), _si.fresnel_c_p.bind(x)
 
 
@@ -628,14 +639,15 @@ def sici(x: Shaped[ArrayLike, "*shape"]) -> tuple[Inexact[Array, "*shape"], Inex
         >>> sici(fnp.asarray([1.0]))
         (Array([0.94608307], dtype=float64), Array([0.33740392], dtype=float64))
     """
-    x = _float(x)
+    x = _float(x, weak=False)
     return _si.sin_integral_p.bind(x), _si.cos_integral_p.bind(x)
 
 
 spence = _elementwise(
     "spence", _si.spence_p.bind,
     "Spence's function ``int_1^x log t / (1 - t) dt`` (NaN for ``x < 0``).",
-    "spence(fnp.asarray([0.0, 1.0]))", "Array([1.64493407, 0.        ], dtype=float64)")
+    "spence(fnp.asarray([0.0, 1.0]))", "Array([1.64493407, 0.        ], dtype=float64)", weak=False,
+    floats_only=True)
 
 
 def owens_t(h: ArrayLike, a: ArrayLike) -> Inexact[Array, "..."]:
