@@ -40,6 +40,7 @@ def _new_tracked_per_op(build, n=400):
     return len(new) / n
 
 
+@pytest.mark.slow  # scans every object of the process twice: 10-40 s in a long test run
 def test_a_recorded_op_leaves_one_tracked_object():
     def chain(n):
         y = torch.ones(3, requires_grad=True)
@@ -51,6 +52,7 @@ def test_a_recorded_op_leaves_one_tracked_object():
     assert _new_tracked_per_op(chain) < 1.1
 
 
+@pytest.mark.slow  # scans every object of the process twice: 10-40 s in a long test run
 def test_saved_tensors_add_one_flat_tuple_per_node():
     w = torch.ones(3, requires_grad=True)
 
