@@ -119,3 +119,20 @@ def test_numpy_i0_keeps_a_weak_type(name, jax, jnp, lax):
             assert out.weak_type and out.dtype == np.float64
             np.testing.assert_allclose(float(out), {2: 2.2795853023360673, 2.5: 3.2898391440501231}[x])
     assert not jnp.i0(jnp.asarray([1.0], np.float32)).weak_type
+
+
+@face
+def test_complex_arctan2_at_zero_is_nan_without_a_warning(name, jax, jnp, lax):
+    """``arctan2(0j, 0j)`` is NaN in JAX, silently; fgrad's complex formula divided 0 by 0 with
+    NumPy's RuntimeWarning (atan2 was listed as a primitive that never warns)."""
+    import warnings
+
+    x = jnp.asarray([1 + 1j, 0j], np.complex64)
+    y = jnp.asarray([1 + 0j, 0j], np.complex64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for out in (jnp.arctan2(x, y), jax.jit(jnp.arctan2)(x, y)):
+            out = np.asarray(out)
+            assert out.dtype == np.complex64
+            np.testing.assert_allclose(out[0], 1.0172219 + 0.40235934j, rtol=1e-6)
+            assert np.isnan(out[1].real) and np.isnan(out[1].imag)

@@ -1412,7 +1412,7 @@ for _p, _u in ((add_p, np.add), (add_any_p, np.add), (sub_p, np.subtract), (mul_
 # primitive that can hit one runs its implementation with the reports off (`may_warn`; the eager
 # fast paths use `quiet_ufunc`, generated programs switch them off once per call)
 # (not max/min/fmax/fmin: ml_dtypes' bfloat16 ufuncs report "invalid value" for a NaN operand)
-_NEVER_WARN = {abs_p, and_p, asinh_p, atan2_p, cbrt_p, ceil_p, conj_p, eq_p, floor_p,
+_NEVER_WARN = {abs_p, and_p, asinh_p, cbrt_p, ceil_p, conj_p, eq_p, floor_p,
                hypot_p, imag_p, invert_p, isfinite_p, isinf_p, isnan_p, logical_and_p, logical_not_p,
                logical_or_p, logical_xor_p, ne_p, neg_p, or_p, real_p, round_p, select_p,
                sign_p, signbit_p, trunc_p, xor_p}
