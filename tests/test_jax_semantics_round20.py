@@ -136,3 +136,18 @@ def test_complex_arctan2_at_zero_is_nan_without_a_warning(name, jax, jnp, lax):
             assert out.dtype == np.complex64
             np.testing.assert_allclose(out[0], 1.0172219 + 0.40235934j, rtol=1e-6)
             assert np.isnan(out[1].real) and np.isnan(out[1].imag)
+
+
+@face
+def test_reduction_initial_takes_the_operands_dtype(name, jax, jnp, lax):
+    """JAX casts a reduction's ``initial`` to the operand's dtype before combining: fgrad
+    promoted instead (``sum(int32 [0, 1, 2], initial=2.5)`` was 5.5 float64; JAX's is 5)."""
+    x = jnp.asarray(np.arange(3, dtype=np.int32))
+    f = jnp.asarray(np.arange(3, dtype=np.float32))
+    cases = [(jnp.sum(x, initial=2.5), 5, np.int64), (jnp.max(x, initial=2.5), 2, np.int32),
+             (jnp.min(x, initial=-0.5), 0, np.int32), (jnp.prod(x + 1, initial=2.5), 12, np.int64),
+             (jnp.sum(f, initial=2.5), 5.5, np.float32), (jnp.max(x, initial=7), 7, np.int32)]
+    for out, value, dtype in cases:
+        assert out.dtype == dtype and out.item() == value, (out, value, dtype)
+    g = jax.grad(lambda v: jnp.max(v, initial=1.5))(jnp.asarray([0.5, 2.0, 1.0]))
+    np.testing.assert_array_equal(g, [0.0, 1.0, 0.0])

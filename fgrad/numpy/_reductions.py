@@ -102,9 +102,9 @@ def _reduce(prim_fn, name):
                 res = convert_element_type(res, want)
         if initial is not None:
             comb = {"sum": add, "max": maximum, "min": minimum, "prod": mul}[name]
-            if get_aval(res).dtype == np.bool_ and isinstance(initial, (bool, int)):
-                initial = bool(initial)  # JAX: max/min of bools with a Python initial stay bool
-            res = comb(res, initial)
+            # JAX casts ``initial`` to the operand's dtype first: sum(int32, initial=2.5) adds 2
+            # (an int64 5 for [0, 1, 2]), max of bools with a Python int initial stays bool
+            res = comb(res, convert_element_type(initial, get_aval(a).dtype))
         return strip_weak(_keep(res, av.shape, axes, keepdims))  # JAX's reductions are strong
 
     f.__name__ = name
