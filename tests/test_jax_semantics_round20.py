@@ -151,3 +151,13 @@ def test_reduction_initial_takes_the_operands_dtype(name, jax, jnp, lax):
         assert out.dtype == dtype and out.item() == value, (out, value, dtype)
     g = jax.grad(lambda v: jnp.max(v, initial=1.5))(jnp.asarray([0.5, 2.0, 1.0]))
     np.testing.assert_array_equal(g, [0.0, 1.0, 0.0])
+
+
+@face
+def test_sigmoid_refuses_integers_and_bools(name, jax, jnp, lax):
+    """``nn.sigmoid`` is ``lax.logistic`` in JAX and refuses integers and bools (Python ones
+    too) with a TypeError; fgrad computed them in floats."""
+    for v in (2, True, jnp.arange(3), jnp.asarray([True])):
+        with pytest.raises(TypeError, match="logistic does not accept dtype"):
+            jax.nn.sigmoid(v)
+    np.testing.assert_allclose(jax.nn.sigmoid(jnp.asarray([0.0, 2.0])), [0.5, 0.8807970779778823])

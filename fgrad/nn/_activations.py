@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+from ..ops.lax_dtypes import check_lax_dtypes
 from ..typing import Array, ArrayLike, Axis, DTypeLike, Inexact, Shaped
 
 import math
@@ -233,7 +234,14 @@ _logistic = _ew.jax_face_bind(_ew.logistic_p)  # XLA's algorithm (`fgrad.ops.xla
 
 
 def sigmoid(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
-    """The logistic function ``1 / (1 + exp(-x))`` (numerically stable)."""
+    """The logistic function ``1 / (1 + exp(-x))`` (numerically stable); as JAX's, it is
+    ``lax.logistic`` and refuses integers and bools (Python ones too) with a TypeError.
+
+    >>> import fgrad.nn as nn
+    >>> nn.sigmoid(0.0)
+    Array(0.5, dtype=float64, weak_type=True)
+    """
+    check_lax_dtypes("logistic", fnp.asarray(x) if isinstance(x, (bool, int)) else x)
     return _logistic(x)
 
 
