@@ -528,7 +528,7 @@ def test_staging_keeps_zero_dim_buffers_zero_dim():
 
 
 @needs_mpi
-@pytest.mark.parametrize("face", ["torch", "functional"])
+@pytest.mark.parametrize("face", [pytest.param("torch", marks=pytest.mark.slow), "functional"])  # torch: 17 s
 def test_a_restarted_job_resumes_bit_identically(face, tmp_path):
     """Rank 0 saves a checkpoint mid-training, every rank of a new job loads it, and training
     ends with exactly the parameters of an uninterrupted run."""

@@ -1,7 +1,7 @@
 """examples/char_transformer.py: a PyTorch program (a character-level transformer language
 model) run on fgrad.torch by its import line prints PyTorch's numbers and learns.
 
-The default test runs 60 steps on fgrad.torch and compares the printed losses with PyTorch's
+The test (slow: 12 s) runs 60 steps on fgrad.torch and compares the printed losses with PyTorch's
 (stored, and live in the slow test, which also trains the full 300 steps on both)."""
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ def _parse(out: str):
     return steps, val, sample
 
 
+@pytest.mark.slow  # 12 s; the char-GPT port (tests/test_example_torch_ports.py) runs by default
 def test_runs_on_fgrad_torch_and_prints_pytorchs_losses():
     out = _run("--steps", "60")
     assert out.startswith("backend fgrad.torch"), out

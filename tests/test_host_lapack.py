@@ -45,7 +45,7 @@ def test_cholesky_and_solve_match_numpy(dtype, shape):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.complex64])
-@pytest.mark.parametrize("shape", [(70, 70), (2, 70, 70)])
+@pytest.mark.parametrize("shape", [(70, 70), pytest.param((2, 70, 70), marks=pytest.mark.slow)])  # 12 s
 def test_eigh_svd_qr_match_numpy(dtype, shape):
     a = _hpd(shape, dtype)
     w, v = H.eigh(np, np.tril(a) + np.triu(_rand(shape, dtype, 1), 1))

@@ -26,8 +26,9 @@ F32, F64 = T.F32, T.F64
 FEWER = settings(max_examples=max(2, settings.default.max_examples * 3 // 5))
 
 
-def _params(pred, per_dtype=None):
-    """pytest params over rows (and dtypes): ``per_dtype(row) -> dtypes``."""
+def _params(pred, per_dtype=None, slow_dtypes=()):
+    """pytest params over rows (and dtypes): ``per_dtype(row) -> dtypes``; a row's
+    ``slow_dtypes`` are marked slow where the row has another dtype to run by default."""
     out = []
     for r in T.ROWS:
         if not pred(r):
@@ -36,10 +37,10 @@ def _params(pred, per_dtype=None):
         if per_dtype is None:
             out.append(pytest.param(r.name, id=r.name, marks=marks))
         else:
-            for dt in per_dtype(r):
-                out.append(
-                    pytest.param(r.name, np.dtype(dt).name, id=f"{r.name}-{np.dtype(dt).name}", marks=marks)
-                )
+            dts = [np.dtype(d) for d in per_dtype(r)]
+            for dt in dts:
+                slow = [pytest.mark.slow] if dt in slow_dtypes and len(dts) > 1 else []
+                out.append(pytest.param(r.name, dt.name, id=f"{r.name}-{dt.name}", marks=marks + slow))
     return out
 
 
@@ -206,7 +207,10 @@ def _diff_fn(row, args, kwargs, dn):
 
 @pytest.mark.parametrize(
     "row,dtype",
-    _params(lambda r: r.grad in ("yes", "zero"), lambda r: [d for d in r.dtypes if np.dtype(d).kind == "f"]),
+    # float32 gradients at float32 tolerances run in the slow suite where the row has float64 too
+    # (the float64 finite differences, to second order, are the default run's check)
+    _params(lambda r: r.grad in ("yes", "zero"), lambda r: [d for d in r.dtypes if np.dtype(d).kind == "f"],
+            slow_dtypes=(np.dtype(np.float32),)),
 )
 @FEWER
 @given(data=st.data())
