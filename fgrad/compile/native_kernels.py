@@ -109,24 +109,23 @@ class _Plan:
         if not any(s[0] == "c" for s in self.steps):
             raise _NotNative
 
+    @staticmethod
+    def literal_value(a, e):
+        """A literal operand's NumPy scalar (None where it has no scalar form)."""
+        val = a.val
+        if isinstance(val, np.ndarray) and not val.ndim:
+            val = val[()]
+        return val if isinstance(val, np.generic) else _scalar_literal(a, e)
+
     def dtype_of(self, a, e):
         if type(a) is Literal:
-            val = a.val
-            if isinstance(val, np.ndarray) and not val.ndim:
-                val = val[()]
-            if not isinstance(val, np.generic):
-                val = _scalar_literal(a, e)
+            val = self.literal_value(a, e)
             return None if val is None else np.dtype(val.dtype)
         return np.dtype(self.info[a]) if a in self.info else np.dtype(a.aval.dtype)
 
     def operand(self, a, e, dt):
         if type(a) is Literal:
-            val = a.val
-            if isinstance(val, np.ndarray) and not val.ndim:
-                val = val[()]
-            if not isinstance(val, np.generic):
-                val = _scalar_literal(a, e)
-            return native_loops.literal(val, dt)
+            return native_loops.literal(self.literal_value(a, e), dt)
         return ("ref", a)
 
     def c_expr(self, e):
