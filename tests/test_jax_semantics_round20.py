@@ -161,3 +161,28 @@ def test_sigmoid_refuses_integers_and_bools(name, jax, jnp, lax):
         with pytest.raises(TypeError, match="logistic does not accept dtype"):
             jax.nn.sigmoid(v)
     np.testing.assert_allclose(jax.nn.sigmoid(jnp.asarray([0.0, 2.0])), [0.5, 0.8807970779778823])
+
+
+@face
+def test_zeta_is_differentiable_in_its_exponent(name, jax, jnp, lax):
+    """``d zeta(s, q) / ds = -sum log(n + q) (n + q)^-s``: JAX computes it, fgrad refused
+    (NotImplementedError). Values from mpmath's ``diff(zeta)`` (stored): first and second
+    order, small q, s near 1, large s; under jit and vmap; fgrad's is NaN where the value is."""
+    from fgrad.test_util import check_grads
+
+    zeta = jax.scipy.special.zeta
+    cases = [((3.0, 2.0), -0.19812624288563682), ((2.0, 1.0), -0.9375482543158438),
+             ((1.5, 0.1), 68.82358581559163), ((2.0, 1e-3), 6907754.340630572),
+             ((30.0, 2.5), -1.0564710072826e-12), ((1.01, 1.0), -9999.927281160435),
+             ((5.0, 100.0), -1.2370019342410068e-08)]
+    ds = jax.grad(zeta, argnums=0)
+    for (s, q), want in cases:
+        np.testing.assert_allclose(float(ds(s, q)), want, rtol=1e-13)
+    np.testing.assert_allclose(float(jax.grad(ds)(3.0, 2.0)), 0.2397469173053872, rtol=1e-12)
+    s = jnp.asarray([1.5, 2.0, 3.0])
+    q = jnp.asarray([0.1, 1.0, 2.0])
+    np.testing.assert_allclose(jax.jit(jax.vmap(ds))(s, q), [68.82358581559163, -0.9375482543158438,
+                                                             -0.19812624288563682], rtol=1e-13)
+    if name == "fgrad":  # zeta(0.5, 1) is NaN (SciPy, JAX); JAX's rule still returns zeta'(1/2)
+        assert np.isnan(float(ds(0.5, 1.0)))
+        check_grads(lambda s: zeta(s, 1.7), (jnp.asarray([2.5, 4.0]),), order=2, modes=("fwd", "rev"))

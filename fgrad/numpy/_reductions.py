@@ -104,7 +104,14 @@ def _reduce(prim_fn, name):
             comb = {"sum": add, "max": maximum, "min": minimum, "prod": mul}[name]
             # JAX casts ``initial`` to the operand's dtype first: sum(int32, initial=2.5) adds 2
             # (an int64 5 for [0, 1, 2]), max of bools with a Python int initial stays bool
-            res = comb(res, convert_element_type(initial, get_aval(a).dtype))
+            dt = get_aval(a).dtype
+            if isinstance(initial, (bool, int, float, np.generic)):
+                # a Python number of that value stays a weak scalar: no host array beside a
+                # device operand
+                initial = np.asarray(initial).astype(dt).item()
+            else:
+                initial = convert_element_type(initial, dt)
+            res = comb(res, initial)
         return strip_weak(_keep(res, av.shape, axes, keepdims))  # JAX's reductions are strong
 
     f.__name__ = name

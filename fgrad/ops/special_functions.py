@@ -417,7 +417,49 @@ defjvp(betainc_grad_b_p, _not_differentiable("betainc_grad_b", "a", _SECOND_SHAP
        _not_differentiable("betainc_grad_b", "b", _SECOND_SHAPE),
        lambda t, a, b, x: mul(t, mul(_betainc_dx(a, b, x), add(sub(log1p(neg(x)), digamma(b)),
                                                                digamma(add(a, b))))))
-defjvp(zeta_p, _not_differentiable("zeta", "the exponent s", "hold s constant"),
+# B_2k / (2k)! for the Euler-Maclaurin tail of the exponent derivative below
+_ZETA_EM = [1 / 6 / 2, -1 / 30 / 24, 1 / 42 / 720, -1 / 30 / 40320, 5 / 66 / 3628800,
+            -691 / 2730 / 479001600, 7 / 6 / 87178291200]
+_ZETA_EM_TERMS = 9  # terms summed directly before the tail: a = q + 9
+
+
+def zeta_ds(s, q):
+    """``d zeta(s, q) / ds = -sum_n log(n + q) (n + q)^-s``: 9 terms summed, then the
+    Euler-Maclaurin tail at ``a = q + 9`` differentiated term by term in ``s`` -- the
+    integral ``a^(1-s) (log a / (s - 1) + 1 / (s - 1)^2)``, ``log a a^-s / 2`` and
+    ``c_k a^(1-s-2k) (s)_(2k-1) (log a - sum_j 1 / (s + j))`` with ``c_k = B_2k / (2k)!``
+    (seven terms: the remainder is below 1e-15 relative for ``s > 1``, ``q > 0``).  Written
+    with differentiable primitives, so it has derivatives of every order; NaN where
+    ``zeta(s, q)`` is.
+
+        >>> float(zeta_ds(2.0, 1.0))  # zeta'(2)
+        -0.9375482543158...
+    """
+    total = None
+    for n in range(_ZETA_EM_TERMS):
+        lt = log(add(q, float(n)))
+        term = mul(lt, exp(neg(mul(s, lt))))
+        total = term if total is None else add(total, term)
+    a = add(q, float(_ZETA_EM_TERMS))
+    la = log(a)
+    sm1 = sub(s, 1.0)
+    a_1ms = exp(mul(neg(sm1), la))  # a^(1-s)
+    total = add(total, mul(a_1ms, add(div(la, sm1), div(1.0, mul(sm1, sm1)))))
+    a_ms = div(a_1ms, a)  # a^-s
+    total = add(total, mul(mul(la, a_ms), 0.5))
+    rising, harmonic, power = None, None, a_ms  # (s)_(2k-1), sum_j 1/(s+j), a^(-s-2k+1)
+    for k, c in enumerate(_ZETA_EM, start=1):
+        for j in ((0,) if k == 1 else (2 * k - 3, 2 * k - 2)):
+            sj = add(s, float(j))
+            rising = sj if rising is None else mul(rising, sj)
+            harmonic = div(1.0, sj) if harmonic is None else add(harmonic, div(1.0, sj))
+        power = div(power, a) if k == 1 else div(div(power, a), a)
+        total = add(total, mul(mul(c, mul(rising, power)), sub(la, harmonic)))
+    # NaN where zeta is (s <= 1 ... as the value's own domain): 0 * zeta is 0 or NaN
+    return add(neg(total), mul(zeta(s, q), 0.0))
+
+
+defjvp(zeta_p, lambda t, s, q: mul(t, zeta_ds(s, q)),
        lambda t, s, q: mul(t, neg(mul(s, zeta(add(s, 1.0), q)))))
 defjvp(betainc_p, lambda t, a, b, x: mul(t, betainc_grad_a(a, b, x)),
        lambda t, a, b, x: mul(t, betainc_grad_b(a, b, x)),

@@ -105,7 +105,7 @@ if _ssp is not None:
         _special("kl_div", Arg(0.1, 3.0), Arg(0.1, 3.0)),
         _special("gammainc", _nondiff(0.5, 4.0), Arg(0.2, 4.0)),
         _special("gammaincc", _nondiff(0.5, 4.0), Arg(0.2, 4.0)),
-        _special("zeta", _nondiff(1.5, 4.0), Arg(0.3, 3.0)),
+        _special("zeta", Arg(1.5, 4.0), Arg(0.3, 3.0)),  # both arguments (the exponent since session 20)
         _special("polygamma", _nondiff(0, 3, kind="int"), Arg(0.5, 4.0)),
         _special("betainc", _nondiff(0.5, 3.0), _nondiff(0.5, 3.0), Arg(0.1, 0.9)),
         _special("loggamma", Arg(0.2, 5.0)),
