@@ -31,6 +31,14 @@ F32_SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 1.4e-
                        np.float32)
 
 
+@pytest.fixture(autouse=True)
+def _split_kernels_at_test_sizes(monkeypatch):
+    """The bit-equality tests use arrays of a few thousand elements: kernels split by NumPy
+    calls are made native from `MIN_ELEMENTS` on here (in use, from `MIN_ELEMENTS_SPLIT`;
+    `test_small_split_kernels_stay_numpy` checks that)."""
+    monkeypatch.setattr(native_kernels, "MIN_ELEMENTS_SPLIT", native_kernels.MIN_ELEMENTS)
+
+
 def _both(f, *args):
     """``jit(f)(*args)`` with native loops on (its `COMPILE_AFTER`-th call), then off (fresh
     traces); the number of native kernels of the first program that ran their C code."""
@@ -244,3 +252,19 @@ def test_compiled_on_the_third_call(tmp_path, monkeypatch):
 def test_small_kernels_stay_numpy():
     x = np.ones(native_kernels.MIN_ELEMENTS // 2, np.float32)
     assert fgrad.jit(lambda v: v * 2.0 + 1.0).lower(x).compile().stats["native"] == 0
+
+
+def test_small_split_kernels_stay_numpy(monkeypatch):
+    """A kernel split by a NumPy call (float32 exp and log1p have no bit-equal C spelling)
+    below `MIN_ELEMENTS_SPLIT` elements keeps the NumPy code: its C loops' fixed costs made
+    a 4096-element logistic loss slower (107 us against 80 us); at the threshold it is native."""
+    monkeypatch.setattr(native_kernels, "MIN_ELEMENTS_SPLIT", 65536)
+
+    def loss(v):
+        return fnp.log1p(fnp.exp(-v * 1.5)) * 2.0
+
+    small = np.ones(4096, np.float32)
+    assert fgrad.jit(loss).lower(small).compile().stats["native"] == 0
+    if ON_HOST and HAS_CC:
+        big = np.ones(65536, np.float32)
+        assert fgrad.jit(loss).lower(big).compile().stats["native"] == 1
