@@ -66,6 +66,12 @@ def _result_is_weak(prim, avals, params) -> bool:
 _WEAK_ONLY_IF_ALL_WEAK = frozenset({"hypot", "logaddexp2", "logical_and", "logical_or", "logical_xor"})
 
 
+def _strong_beside_strong(name: str, int_exponent: bool) -> bool:
+    """Whether a primitive's result is strong as soon as one operand is (the
+    `_WEAK_ONLY_IF_ALL_WEAK` ones, and ``pow`` of a strongly typed integer exponent)."""
+    return name in _WEAK_ONLY_IF_ALL_WEAK or (int_exponent and name == "pow")
+
+
 def _join_is_weak(prim, strong: list, weak: list, int_exponent: bool = False) -> bool:
     """`join_is_weak`, but JAX's ``isinf`` and ``signbit`` compare with a strongly typed
     constant and its ``isfinite`` of integers is ``full_like(x, True, dtype=bool)``: their
@@ -75,7 +81,7 @@ def _join_is_weak(prim, strong: list, weak: list, int_exponent: bool = False) ->
     name = prim.name
     if name in ("isinf", "signbit") or (name == "isfinite" and weak and dtype_kind(weak[0]) not in "fc"):
         return False
-    if strong and (name in _WEAK_ONLY_IF_ALL_WEAK or (int_exponent and name == "pow")):
+    if strong and _strong_beside_strong(name, int_exponent):
         return False
     return join_is_weak(strong, weak)
 
@@ -329,8 +335,8 @@ def _scalar_bind(prim, plain_bind, args, scalar, array, params):
         lv = _DTYPE_LEVEL[dt] = weak_level(dt)
     sv = _PY_LEVEL[type(scalar)]
     if sv > lv and not (sv == 3 and lv == 2) and type(out) is ArrayImpl \
-            and prim is not convert_element_type_p and prim.name not in _WEAK_ONLY_IF_ALL_WEAK \
-            and not (prim.name == "pow" and args[1] is array and dt.kind in "iu"):
+            and prim is not convert_element_type_p \
+            and not _strong_beside_strong(prim.name, args[1] is array and dt.kind in "iu"):
         out = wrap(out._buf, True)
     return out
 
