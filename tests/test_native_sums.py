@@ -122,7 +122,7 @@ def test_switch_off_and_no_compiler(monkeypatch):
     x = np.ones((4, 3, 5), np.float32)
     assert _switched_off(lambda: native_sums.wide_sums(x, (0, 2))) is None
     monkeypatch.setattr(native_loops, "load", lambda source, flags=None: None)
-    monkeypatch.setattr(native_sums, "_functions", {})
+    monkeypatch.setattr(native_loops, "_functions", {})
     assert native_sums.wide_sums(x, (0, 2)) is None
     assert native_sums.sq_dev_sums(x, (0, 2), np.zeros(3)) is None
 

@@ -332,6 +332,36 @@ def array_layout_ok() -> bool:
     return _layout[0]
 
 
+_functions: dict = {}
+
+
+def compiled_function(source: str, name: str, argtypes: list, restype=None, reads_arrays: bool = False):
+    """The C function ``name`` of ``source`` (compiled with `VECTOR_FLAGS`), its argument
+    and result types set, looked up once per process; None with native loops off, without a compiler
+    or (``reads_arrays``: it takes arrays as ``py_object`` and reads them with
+    ``ARRAY_DATA``) where `array_layout_ok` is False.
+
+    Example::
+
+        >>> src = PRELUDE + "long twice(long v) { return 2 * v; }"
+        >>> f = compiled_function(src, "twice", [ctypes.c_long], ctypes.c_long)
+        >>> f is None or f(21) == 42
+        True
+    """
+    if not enabled():
+        return None
+    key = (source, name)
+    fn = _functions.get(key, False)
+    if fn is False:
+        lib = load(source, VECTOR_FLAGS)
+        fn = None
+        if lib is not None and (not reads_arrays or array_layout_ok()):
+            fn = getattr(lib, name)
+            fn.argtypes, fn.restype = argtypes, restype
+        _functions[key] = fn
+    return fn
+
+
 def probe_values(dt: np.dtype, n: int = 1 << 17, seed: int = 0) -> np.ndarray:
     """Dense test values of ``dt``: random bit patterns, log-uniform magnitudes from tiny to
     huge of both signs, small values, and the special ones (signed zeros, infinities, NaN,

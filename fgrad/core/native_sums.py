@@ -34,7 +34,6 @@ Example::
 from __future__ import annotations
 
 import ctypes
-import threading
 
 import numpy as np
 
@@ -112,26 +111,6 @@ void sq_dev_sums(const void *xo, long A, long K, long B, const void *mo, void *o
 }
 """
 
-_lock = threading.Lock()
-_functions: dict = {}
-
-
-def _function(name: str, argtypes: list):
-    """The compiled C function ``name`` (None without a compiler, or with native loops off)."""
-    if not _nl.enabled():
-        return None
-    fn = _functions.get(name, False)
-    if fn is False:
-        with _lock:
-            lib = _nl.load(_SOURCE, _nl.VECTOR_FLAGS)
-            fn = None
-            if lib is not None and _nl.array_layout_ok():
-                fn = getattr(lib, name)
-                fn.restype, fn.argtypes = None, argtypes
-            _functions[name] = fn
-    return fn
-
-
 def blocks(x: np.ndarray, axes: tuple, buffered: bool = True) -> tuple | None:
     """``(A, K, B)`` when a sum of ``x`` over ``axes`` is NumPy's (A, K, B) order (see the
     module), else None: ``x`` a C-contiguous float32 host array of at least `MIN_SIZE`
@@ -194,7 +173,7 @@ def wide_sums(x: np.ndarray, axes: tuple) -> np.ndarray | None:
     plan = _plan_of(x, axes, True)
     if plan is None:
         return None
-    fn = _function("wide_sums", [_O, _L, _L, _L, _O])
+    fn = _nl.compiled_function(_SOURCE, "wide_sums", [_O, _L, _L, _L, _O], reads_arrays=True)
     if fn is None:
         return None
     out = np.empty(plan[3], np.float64)
@@ -217,7 +196,7 @@ def sq_dev_sums(x: np.ndarray, axes: tuple, mean: np.ndarray) -> np.ndarray | No
     plan = _plan_of(x, axes, False)
     if plan is None:
         return None
-    fn = _function("sq_dev_sums", [_O, _L, _L, _L, _O, _O])
+    fn = _nl.compiled_function(_SOURCE, "sq_dev_sums", [_O, _L, _L, _L, _O, _O], reads_arrays=True)
     if fn is None:
         return None
     m = np.ascontiguousarray(mean, np.float64).reshape(-1)
