@@ -35,10 +35,14 @@ def test_pad_planes_is_numpys(shape, padding, fill, tail, dt):
     rng = np.random.default_rng(0)
     x = rng.standard_normal(shape).astype(dt)
     x.flat[0] = -0.0
-    want = _numpy_pad(x, padding, fill, tail)
-    got = np.empty_like(want)
-    assert native_pad.pad_planes(x, got, padding, fill)
-    np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    views = [x]
+    if x.ndim == 4:  # a weight gradient's lhs: (C, N, H, W) of an (N, C, H, W) array; a flipped axis
+        views += [x.transpose(1, 0, 2, 3), x[::-1, :, :, :], x[:, ::2]]
+    for v in views:
+        want = _numpy_pad(v, padding, fill, tail)
+        got = np.empty_like(want)
+        assert native_pad.pad_planes(v, got, padding, fill)
+        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
 
 
 @needs_cc
@@ -59,7 +63,9 @@ def test_dilate_and_pad_takes_it_and_matches_the_numpy_path(monkeypatch):
 
 @pytest.mark.parametrize("x,padding,fill", [
     (np.ones((2, 3), np.float16), ((1, 1), (1, 1)), 0.0),  # dtype
-    (np.ones((2, 6), np.float32)[:, ::2], ((1, 1), (1, 1)), 0.0),  # not C-contiguous
+    (np.ones((2, 6), np.float32)[:, ::2], ((1, 1), (1, 1)), 0.0),  # rows not contiguous
+    (np.ones((3, 2, 4), np.float32).transpose(1, 0, 2), ((1, 1), (1, 1)), 0.0),  # planes not contiguous
+    (np.ones((2, 2, 2, 2, 2), np.float32), ((1, 1), (1, 1)), 0.0),  # three leading axes
     (np.ones((2, 3), np.float32), ((-1, 1), (1, 1)), 0.0),  # cropping
     (np.ones((2, 3), np.float32), ((1, 1), (1, 1)), np.float32(0)),  # a NumPy scalar fill
 ])
