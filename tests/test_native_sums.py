@@ -99,15 +99,17 @@ def test_small_arrays_left_to_numpy(monkeypatch):
 
 
 @needs_cc
-def test_a_smaller_numpy_buffer_is_respected():
+def test_another_numpy_buffer_size_is_left_to_numpy():
     x = np.ones((3, 4, 5000), np.float32)
     assert native_sums.blocks(x, (0, 2)) == (3, 4, 5000)
     old = np.getbufsize()
-    np.setbufsize(4096)
-    try:
-        assert native_sums.blocks(x, (0, 2)) is None
-    finally:
-        np.setbufsize(old)
+    for size in (4096, 16384):  # another buffer: another order possible, NumPy sums
+        np.setbufsize(size)
+        try:
+            assert native_sums.blocks(x, (0, 2)) is None
+            assert native_sums.blocks(np.ones((300, 40), np.float32), (0,)) is None
+        finally:
+            np.setbufsize(old)
 
 
 def _switched_off(f):

@@ -8,11 +8,12 @@ array whose kept axes are one block, i.e. viewed as ``(A, K, B)`` summed over ``
 NumPy's order is: every ``out[k]`` starts at ``+0.0`` and adds, for ``a = 0, 1, ...`` in turn,
 the pairwise sum (NumPy's ``pairwise_sum``: blocks of at most 128 values summed in eight
 interleaved accumulators, halves of longer runs at multiples of 8) of the run ``x[a, k, :]``
-converted to float64.  That holds while a run fits one buffer (``B`` at most 8192 and at
-most `numpy.getbufsize`) and ``K > 1`` (with one kept value NumPy sums the array as one run);
-the C functions here compute exactly those additions (IEEE doubles, no contraction: the
-`native_loops` flags), so their results are NumPy's bit for bit, and every other case is
-left to NumPy (the functions return None).  ``tests/test_native_sums.py`` compares them with
+converted to float64.  That holds while a run fits one buffer (``B`` at most 8192, the
+buffer size NumPy ships with; after another `numpy.setbufsize` NumPy sums) and ``K > 1``
+(with one kept value NumPy sums the array as one run); the C functions here compute
+exactly those additions (IEEE doubles, no contraction: the `native_loops` flags), so their
+results are NumPy's bit for bit, and every other case is left to NumPy (the functions
+return None).  ``tests/test_native_sums.py`` compares them with
 NumPy on values spread over 2**-40..2**40 (where any other order shows) for many shapes.
 
 `sq_dev_sums` is the second pass of a float64 variance, ``np.add.reduce((x - mean)**2,
@@ -137,7 +138,7 @@ def _plan_of(x: np.ndarray, axes: tuple, buffered: bool) -> tuple | None:
         if len(_plans) > 4096:
             _plans.clear()
         _plans[key] = akb
-    if akb is None or (buffered and akb[2] > 1 and akb[2] > min(_BUFFER, np.getbufsize())):
+    if akb is None or (buffered and (akb[2] > _BUFFER or np.getbufsize() != _BUFFER)):
         return None
     return akb
 
