@@ -304,6 +304,64 @@ def _prune(folder: str) -> None:
 
 # ------------------------------------------------------------------------------- calibration
 
+# C functions may take NumPy arrays themselves (``ctypes.py_object``: asking an array for its
+# address from Python costs 1-3 us) and read their data pointer, the first field after the
+# object header; `array_layout_ok` checks that layout once per process
+ARRAY_DATA = (f"#define ARRAY_DATA(o) (*(void *const *)((const char *)(o) + {object.__basicsize__}))\n"
+              "void *array_data(const void *o) { return ARRAY_DATA(o); }\n")
+_layout: list = []
+
+
+def array_layout_ok() -> bool:
+    """Whether ``ARRAY_DATA`` reads NumPy's data pointer here (arrays, views, offsets).
+
+    Example::
+
+        >>> array_layout_ok() in (True, False)
+        True
+    """
+    if not _layout:
+        lib = load(PRELUDE + ARRAY_DATA, VECTOR_FLAGS)
+        ok = False
+        if lib is not None:
+            fn = lib.array_data
+            fn.restype, fn.argtypes = ctypes.c_void_p, [ctypes.py_object]
+            base = np.arange(24, dtype=np.float32).reshape(4, 6)
+            ok = all(fn(a) == a.ctypes.data for a in (base, base[1:], base[:, 2:], np.empty(0)))
+        _layout.append(ok)
+    return _layout[0]
+
+
+_functions: dict = {}
+
+
+def compiled_function(source: str, name: str, argtypes: list, restype=None, reads_arrays: bool = False):
+    """The C function ``name`` of ``source`` (compiled with `VECTOR_FLAGS`), its argument
+    and result types set, looked up once per process; None with native loops off, without a compiler
+    or (``reads_arrays``: it takes arrays as ``py_object`` and reads them with
+    ``ARRAY_DATA``) where `array_layout_ok` is False.
+
+    Example::
+
+        >>> src = PRELUDE + "long twice(long v) { return 2 * v; }"
+        >>> f = compiled_function(src, "twice", [ctypes.c_long], ctypes.c_long)
+        >>> f is None or f(21) == 42
+        True
+    """
+    if not enabled():
+        return None
+    key = (source, name)
+    fn = _functions.get(key, False)
+    if fn is False:
+        lib = load(source, VECTOR_FLAGS)
+        fn = None
+        if lib is not None and (not reads_arrays or array_layout_ok()):
+            fn = getattr(lib, name)
+            fn.argtypes, fn.restype = argtypes, restype
+        _functions[key] = fn
+    return fn
+
+
 def probe_values(dt: np.dtype, n: int = 1 << 17, seed: int = 0) -> np.ndarray:
     """Dense test values of ``dt``: random bit patterns, log-uniform magnitudes from tiny to
     huge of both signs, small values, and the special ones (signed zeros, infinities, NaN,

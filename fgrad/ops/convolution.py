@@ -37,6 +37,8 @@ import numpy as np
 from ..core.narrow_floats import float32 as F32, is_narrow, promote_types
 
 from ..core.array import ShapedArray, get_aval
+from ..core import native_pad as _native_pad
+from ..core import native_shift_add as _native_shift_add
 from ..core.host_pool import empty as pooled_empty
 from ..core.primitive import Primitive
 from ..core.quiet import quiet
@@ -241,6 +243,11 @@ def dilate_and_pad(xp, x, first: int, dilation: tuple, padding: tuple, fill=0, t
     if empty and not tail:
         return xp.full(tuple(shape), fill, dtype=x.dtype)
     size = math.prod(shape)
+    if xp is np and len(padding) == 2 and first == x.ndim - 2 and tuple(dilation) == (1, 1) and not empty:
+        # two spatial axes padded, not dilated: one native pass (`core.native_pad`), same values
+        flat = pooled_empty(xp, (size + tail,), x.dtype)
+        if _native_pad.pad_planes(x, flat, padding, fill):
+            return flat[:size].reshape(shape)
     if tail:
         z = pooled_empty(xp, (size + tail,), x.dtype)
         z[...] = fill
@@ -695,6 +702,12 @@ def _conv_shift_add(xp, x, w, strides, padding, lhs_dilation, rhs_dilation, grou
     z = _matmul(xp, wk, xr, pooled_empty(xp, (n, g, kn * og, xr.shape[-1]), x.dtype))  # (N, G, K*Og, P_in)
     z = z.reshape((n, g) + tuple(kernel) + (og,) + tuple(sin))
     res = pooled_empty(xp, (n, g, og) + out_sp, z.dtype)
+    if xp is np and nd <= 2:  # the same additions in one native loop, plane by plane
+        rows = _slice_rows(tuple(kernel), tuple(sin), tuple(out_sp), tuple(strides),
+                           tuple(lo for lo, _ in padding), tuple(lhs_dilation), tuple(rhs_dilation))
+        if _native_shift_add.shift_add_2d(z.reshape((n * g,) + z.shape[2:]),
+                                          res.reshape((n * g,) + res.shape[2:]), rows):
+            return res.reshape((n, o) + out_sp)
     res[...] = 0
     if _flat_shifts(nd, strides, lhs_dilation, out_sp, sin):
         _shift_add_flat(xp, z, res, kernel, sin, padding, rhs_dilation)
@@ -760,6 +773,13 @@ def _slice_plan(kernel, sin, out_sp, strides, pad_lo, lhs_dilation, rhs_dilation
                      (slice(None), slice(None)) + offs + (slice(None),) + tuple(pr[1] for pr in pairs)))
         used += math.prod(len(range(n_in)[pr[1]]) for n_in, pr in zip(sin, pairs))
     return tuple(plan), used
+
+
+@functools.lru_cache(maxsize=256)
+def _slice_rows(kernel, sin, out_sp, strides, pad_lo, lhs_dilation, rhs_dilation) -> np.ndarray:
+    """`_slice_plan` as `core.native_shift_add`'s table (one or two spatial axes)."""
+    plan, _ = _slice_plan(kernel, sin, out_sp, strides, pad_lo, lhs_dilation, rhs_dilation)
+    return _native_shift_add.plan_rows(plan, len(sin))
 
 
 def _shift_add_flat(xp, z, res, kernel, sin, padding, rhs_dilation) -> None:

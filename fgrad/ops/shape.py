@@ -15,6 +15,7 @@ import numpy as np
 
 from collections.abc import Sequence
 
+from ..core import native_sums as _native_sums
 from ..core.array import ShapedArray, get_aval
 from ..core.narrow_floats import bfloat16 as BF16, float16 as F16, float32 as F32
 from ..core.primitive import Primitive
@@ -375,7 +376,7 @@ def _sum_impl(xp, x, axes):
     if xp is np and type(x) is np.ndarray:  # what np.sum calls, without its Python wrapper
         wide = sum_accumulator(x.shape, dt, axes)
         if wide is not None:
-            return np.add.reduce(x, axis=axes, dtype=wide).astype(dt)
+            return _wide_sum(x, axes, wide, dt)
         return np.add.reduce(x, axis=axes)
     return xp.sum(x, axis=axes)
 
@@ -384,7 +385,12 @@ reduce_sum_p = reduction("reduce_sum", quiet(_sum_impl))
 
 
 def _wide_sum(x, axes, wide, dt):
-    return np.add.reduce(x, axis=axes, dtype=wide).astype(dt)
+    """``x`` summed over ``axes`` in the ``wide`` dtype, rounded to ``dt``: NumPy's float64
+    sum of a float32 array, computed natively in NumPy's own order where `native_sums` can."""
+    s = _native_sums.wide_sums(x, axes) if dt == F32 else None
+    if s is None:
+        s = np.add.reduce(x, axis=axes, dtype=wide)
+    return s.astype(dt)
 
 
 def _sum_host_kernel(params, avals):

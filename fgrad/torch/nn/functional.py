@@ -30,6 +30,7 @@ import numbers
 import warnings
 
 import numpy as np
+from ...core import native_sums as _native_sums
 from ...core.narrow_floats import bfloat16 as _bfloat16, dtype_kind as _dtype_kind
 
 import fgrad.numpy as fnp
@@ -1596,6 +1597,12 @@ def _batch_stats64(xb: np.ndarray, axes: tuple, size: int) -> tuple:
     """``(xb.mean(axes, dtype=float64), xb.var(axes, dtype=float64))`` bit for bit: NumPy's
     own two passes (float64 sum / count, then the sum of squared float64 deviations / count),
     with the mean summed once instead of twice (``var`` recomputes it)."""
+    s = _native_sums.wide_sums(xb, axes)  # (the same sums in native code, where it can)
+    if s is not None:
+        mean = s / size
+        sq = _native_sums.sq_dev_sums(xb, axes, mean)
+        if sq is not None:
+            return mean, sq / size
     s = np.add.reduce(xb, axis=axes, dtype=np.float64, keepdims=True)
     mean = s / size
     d = np.subtract(xb, mean, dtype=np.float64)
