@@ -65,7 +65,7 @@ from ..ops.linalg import _dg_plan
 from ..ops.shape import sum_accumulator
 from ..ops.reductions import extremum
 from .fusion import Node
-from .native_kernels import kernel as native_kernel
+from .native_kernels import kernel as native_kernel, probe_dtypes
 
 BLOCK = 65536
 BLOCK_MIN = 4 * BLOCK
@@ -747,36 +747,7 @@ class Gen:
     def probe(self, node):
         """Run the kernel's elementwise ops on one-element probes: the dtype of every value.
         None if that fails (the kernel then runs in direct mode)."""
-        vals = {}
-
-        def pv(a):
-            if type(a) is Literal:
-                return a.val
-            if a in vals:
-                return vals[a]
-            av = a.aval
-            if av.weak_type and av.shape == ():
-                return {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1.0 + 0j}[av.dtype.kind]
-            return np.ones((), av.dtype)
-
-        dtypes = {}
-        try:
-            with np.errstate(all="ignore"):
-                for e in node.members:
-                    ins = [pv(a) for a in e.invars]
-                    u = _np_ufunc(e.prim)
-                    r = u(*ins) if u is not None and not e.params else e.prim.impl(np, *ins, **e.params)
-                    r = np.asarray(r)
-                    if r.shape != ():
-                        r = r.reshape(-1)[:1].reshape(())
-                    v = e.outvars[0]
-                    if v.aval.weak_type and v.aval.shape == ():
-                        return None
-                    vals[v] = r
-                    dtypes[v] = r.dtype
-        except Exception:  # noqa: BLE001
-            return None
-        return dtypes
+        return probe_dtypes(node.members)
 
     def classify(self, node):
         inside = {v for e in node.eqns for v in e.outvars}
