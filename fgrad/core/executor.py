@@ -51,7 +51,7 @@ def straight_line(jaxpr: Jaxpr, consts: list | None = None, native: Callable | N
     C, and the run's NumPy lines stay as the branch taken when it declines (None)."""
     any_src, ns = _generate(jaxpr, reuse=False, consts=consts)
     host_src, ns2 = _generate(jaxpr, reuse=True, consts=consts, native=native)
-    if "_host_out" not in ns2 and "_host_literals" not in ns2 and "_host_native" not in ns2:  # nothing host-specific: one function
+    if not {"_host_out", "_host_literals", "_host_native"} & ns2.keys():  # nothing host-specific
         src = any_src.replace("def run_any(", "def run(", 1)
     else:
         ns.update(ns2)
