@@ -179,7 +179,7 @@ def _source(plan: _Plan) -> tuple[str, list]:
         for a in reads:
             if type(a) is not Literal:
                 later_reads.setdefault(a, set()).add(k)
-    lines = [native_loops.PRELUDE, _ARRAY_DATA]
+    lines = [native_loops.PRELUDE, native_loops.ARRAY_DATA]
     io = []
     for k, st in enumerate(plan.steps):
         if st[0] != "c":
@@ -222,28 +222,6 @@ def _source(plan: _Plan) -> tuple[str, list]:
     return "\n".join(lines) + "\n", io
 
 
-# the C functions take the NumPy arrays themselves (``ctypes.py_object``: asking an array for
-# its address from Python costs 1-3 us) and read their data pointer, the first field after
-# the object header; `_array_layout_ok` checks that layout once per process
-_ARRAY_DATA = (f"#define ARRAY_DATA(o) (*(void *const *)((const char *)(o) + {object.__basicsize__}))\n"
-               "void *array_data(const void *o) { return ARRAY_DATA(o); }\n")
-_layout: list = []
-
-
-def _array_layout_ok() -> bool:
-    """Whether ``ARRAY_DATA`` reads NumPy's data pointer here (arrays, views, offsets)."""
-    if not _layout:
-        lib = native_loops.load(native_loops.PRELUDE + _ARRAY_DATA, native_loops.VECTOR_FLAGS)
-        ok = False
-        if lib is not None:
-            fn = lib.array_data
-            fn.restype, fn.argtypes = ctypes.c_void_p, [ctypes.py_object]
-            base = np.arange(24, dtype=np.float32).reshape(4, 6)
-            ok = all(fn(a) == a.ctypes.data for a in (base, base[1:], base[:, 2:], np.empty(0)))
-        _layout.append(ok)
-    return _layout[0]
-
-
 def _defined_before(defs, a, v) -> bool:
     for w, _, _ in defs:
         if w is a:
@@ -269,7 +247,7 @@ def kernel(members, ext, escaping, info, shape, is_array, ext_shapes=None):
     run-time shape of inputs whose aval's shape is not theirs (a dict; see `_Plan`)."""
     n = math.prod(shape)
     if (n < MIN_ELEMENTS or not all(is_array(a) for a in ext) or not native_loops.available()
-            or not _array_layout_ok()):
+            or not native_loops.array_layout_ok()):
         return None
     try:
         plan = _Plan(members, ext, escaping, info, shape, ext_shapes)

@@ -459,3 +459,25 @@ def _runner(source: str, ins: list, outs: list, n_consts: int, python_run: Calla
     run.source, run.c_source = getattr(python_run, "source", None), source
     run.python = python_run
     return run
+
+
+# C functions may take NumPy arrays themselves (``ctypes.py_object``: asking an array for its
+# address from Python costs 1-3 us) and read their data pointer, the first field after the
+# object header; `array_layout_ok` checks that layout once per process
+ARRAY_DATA = (f"#define ARRAY_DATA(o) (*(void *const *)((const char *)(o) + {object.__basicsize__}))\n"
+              "void *array_data(const void *o) { return ARRAY_DATA(o); }\n")
+_layout: list = []
+
+
+def array_layout_ok() -> bool:
+    """Whether ``ARRAY_DATA`` reads NumPy's data pointer here (arrays, views, offsets)."""
+    if not _layout:
+        lib = load(PRELUDE + ARRAY_DATA, VECTOR_FLAGS)
+        ok = False
+        if lib is not None:
+            fn = lib.array_data
+            fn.restype, fn.argtypes = ctypes.c_void_p, [ctypes.py_object]
+            base = np.arange(24, dtype=np.float32).reshape(4, 6)
+            ok = all(fn(a) == a.ctypes.data for a in (base, base[1:], base[:, 2:], np.empty(0)))
+        _layout.append(ok)
+    return _layout[0]

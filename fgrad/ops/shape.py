@@ -16,6 +16,7 @@ import numpy as np
 from collections.abc import Sequence
 
 from ..core.array import ShapedArray, get_aval
+from ..core.native_sums import leading_sum
 from ..core.narrow_floats import bfloat16 as BF16, float16 as F16, float32 as F32
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, deflinear
@@ -387,6 +388,11 @@ def _wide_sum(x, axes, wide, dt):
     return np.add.reduce(x, axis=axes, dtype=wide).astype(dt)
 
 
+def _native_wide_sum(x, native, axes, wide, dt):
+    r = native(x)
+    return np.add.reduce(x, axis=axes, dtype=wide).astype(dt) if r is None else r
+
+
 def _sum_host_kernel(params, avals):
     """The host executor's call for a float or complex sum: `_sum_impl`'s ``np.add.reduce``
     with its axes bound (and its wide accumulator), without the impl's frames (the executor's
@@ -398,6 +404,9 @@ def _sum_host_kernel(params, avals):
     axes = tuple(params["axes"])
     wide = sum_accumulator(av.shape, dt, axes)
     if wide is not None:
+        native = leading_sum(av.shape, axes) if np.dtype(dt) == np.float32 else None
+        if native is not None:  # the same sum in C (NumPy's row order)
+            return functools.partial(_native_wide_sum, native=native, axes=axes, wide=wide, dt=np.dtype(dt))
         return functools.partial(_wide_sum, axes=axes, wide=wide, dt=np.dtype(dt))
     return np.add.reduce if axes == (0,) else functools.partial(np.add.reduce, axis=axes)
 
