@@ -687,9 +687,15 @@ class Gen:
                     if plan is not None:
                         mode = "blocked"
         native = None
-        if mode != "direct" and node.reduction is None:
+        if mode != "direct" and (node.reduction is None or mode == "whole"):
             ext, escaping = self.classify(node)
-            native = native_kernel(node.members, ext, escaping, info, node.shape, self.is_array)
+            red_in = None if node.reduction is None else node.reduction.invars[0]
+            made = {e.outvars[0] for e in node.members}
+            if red_in is not None and red_in not in escaping:
+                # a trailing reduction: the C loop also returns its operand, NumPy reduces it
+                escaping = escaping + [red_in] if red_in in made else None
+            if escaping is not None:
+                native = native_kernel(node.members, ext, escaping, info, node.shape, self.is_array)
         self.kernel_modes.append(mode)  # (the NumPy code's mode; `native` counts the C loops)
         self.native += native is not None
         if native is not None:
@@ -704,12 +710,13 @@ class Gen:
 
     def emit_native(self, node, info, plan, native, escaping) -> None:
         """The kernel's compiled C loop (`native_kernels`), with its NumPy code (whole or
-        blocked) as the branch taken when the loop declines at run time."""
+        blocked) as the branch taken when the loop declines at run time.  A trailing
+        reduction (whole mode) follows both branches, on the operand they return."""
         given = {} if plan is None else self.alloc_results(escaping, info, node.shape)
         lines, before = self.lines, set(self.names)
         self.lines = []
         if plan is None:
-            self.emit_whole(node, info)
+            self.emit_whole(node, info, escaping, reduce=False)
         else:
             self.emit_blocked(node, info, plan, given)
         numpy_lines, self.lines = self.lines, lines
@@ -731,6 +738,8 @@ class Gen:
             self.lines.append("        pass")
         self.lines.append("    else:")
         self.lines.extend("    " + ln for ln in numpy_lines)
+        if node.reduction is not None:
+            self.emit_direct(node.reduction)
 
     def emit_direct(self, e) -> None:
         ins = [self.expr(a) for a in e.invars]
@@ -844,8 +853,12 @@ class Gen:
                         free.append(s)
         return slot_of
 
-    def emit_whole(self, node, info) -> None:
-        ext, escaping = self.classify(node)
+    def emit_whole(self, node, info, escaping=None, reduce: bool = True) -> None:
+        """The kernel as ufunc calls on whole arrays (internal values in scratch slots;
+        ``escaping``: the values that leave it, `classify`'s unless given), then its trailing
+        reduction unless ``reduce`` is False."""
+        if escaping is None:
+            escaping = self.classify(node)[1]
         slot_of = self.assign_slots(node, info, escaping)
         shape = node.shape
         esc = set(escaping)
@@ -863,7 +876,7 @@ class Gen:
                                                                   if type(a) is not Literal):
                     self.lines.append(f"    if getattr({out}, 'base', None) is not None: "
                                       f"{out} = {out}.copy()")
-        if node.reduction is not None:
+        if node.reduction is not None and reduce:
             self.emit_direct(node.reduction)
 
     # blocking --------------------------------------------------------------------------
