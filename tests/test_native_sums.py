@@ -99,3 +99,28 @@ def test_host_executor_sum_uses_it_and_matches_the_eager_sum():
         assert _bits_equal(np.asarray(g), want)
     if default_backend() is NUMPY:  # (the eager sum on a device is the device's)
         assert _bits_equal(np.asarray(fnp.sum(x, axis=0)), want)
+
+
+def test_jit_programs_use_it_bit_equal():
+    """The code generator's float64-accumulated column sums (a bias gradient under
+    ``jit(grad)``) call the C sum too: the same bits as with native code switched off."""
+    x = _values((512, 64), special=False)
+    w = RNG.standard_normal((64, 32)).astype(np.float32)
+    b = RNG.standard_normal(32).astype(np.float32)
+
+    def loss(w, b):
+        return fnp.sum(fnp.tanh(x @ w + b) ** 2)
+
+    f = fgrad.jit(fgrad.grad(loss, argnums=(0, 1)))
+    exe = f.lower(w, b).compile()
+    used = [k for k, v in exe.ns.items() if getattr(v, "func", None) is not None
+            and v.func.__name__ == "_native_wide_sum"]
+    assert bool(used) == (HAS_CC and default_backend() is NUMPY)
+    got = f(w, b)
+    fgrad.config.update("native_loops", False)
+    try:
+        want = fgrad.jit(fgrad.grad(loss, argnums=(0, 1)))(w, b)
+    finally:
+        fgrad.config.update("native_loops", None)
+    for g, v in zip(got, want):
+        assert _bits_equal(np.asarray(g), np.asarray(v))

@@ -62,7 +62,7 @@ from ..core.quiet import quiet
 from ..ops.elementwise import saturates
 from ..ops.convolution import conv_from_patches, conv_keeping_patches, patch_key
 from ..ops.linalg import _dg_plan
-from ..ops.shape import sum_accumulator
+from ..ops.shape import native_sum_kernel, sum_accumulator
 from ..ops.reductions import extremum
 from .fusion import Node
 from .native_kernels import kernel as native_kernel, probe_dtypes
@@ -508,6 +508,9 @@ class Gen:
     def special(self, e, ins):
         name = e.prim.name
         p = e.params
+        if name == "reduce_sum":  # a float32 sum over leading rows accumulated in float64: C
+            k = native_sum_kernel(p, [a.aval for a in e.invars])
+            return None if k is None else f"{self.bind(k, 'f')}({ins[0]})"
         if name == "reshape":
             return f"{ins[0]}.reshape({tuple(p['new_sizes'])!r})"
         if name == "transpose":
