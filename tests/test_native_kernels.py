@@ -268,3 +268,26 @@ def test_small_split_kernels_stay_numpy(monkeypatch):
     if ON_HOST and HAS_CC:
         big = np.ones(65536, np.float32)
         assert fgrad.jit(loss).lower(big).compile().stats["native"] == 1
+
+
+def test_kernels_with_a_trailing_reduction_bit_equal():
+    """A whole-mode kernel ending in a reduction (the backward of ``jit(grad(layer norm))``:
+    products summed over rows) runs its elementwise part in C, which also returns the
+    reduction's operand; NumPy's reduction follows on it, so the sums are NumPy's bits."""
+    def layer_norm_loss(x, g, b):
+        mu = fnp.mean(x, axis=-1, keepdims=True)
+        xc = x - mu
+        v = fnp.mean(xc * xc, axis=-1, keepdims=True)
+        return fnp.sum(((xc / fnp.sqrt(v + 1e-5)) * g + b) ** 2)
+
+    x = _f32_values((128, 64))
+    x[0] = 1.0  # (a constant row: variance zero)
+    g, b = RNG.standard_normal(64).astype(np.float32), RNG.standard_normal(64).astype(np.float32)
+    grad = fgrad.grad(layer_norm_loss, argnums=(0, 1, 2))
+    got, want, n_native = _both(grad, x, g, b)
+    _assert_bits(got, want)
+    _expect_native(n_native, 3)
+    got, want, n_native = _both(lambda v: (fnp.sum(v * v - 1.0, axis=-1), fnp.max(fnp.abs(v) * 2.0, axis=0)),
+                                x)
+    _assert_bits(got, want)
+    _expect_native(n_native, 2)

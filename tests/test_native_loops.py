@@ -117,17 +117,47 @@ def test_while_bisection_bit_equal(native):
     assert int(got[1]) == 23
 
 
-def test_loops_with_float32_numpy_math_stay_python(native):
+def test_loops_with_float32_numpy_math_call_numpy_s_loops(native):
     """NumPy's float32 cos and log are its own SIMD code, not libm's: the loops that call
-    them keep the Python code (still the same numbers); the others go native."""
+    them call NumPy's inner loop on one element from C (`native_loops.np_loop_spelling`, the
+    function NumPy's scalar call runs) and go native too -- the same numbers as the Python
+    code and the array code.  Where that loop cannot be had, they keep the Python code."""
     got, python, array = _three_ways(native, newton_fixed_point(fnp, lax, 50), fnp.asarray(np.float32(2.0)))
     _assert_bits(got, python, array)
     zs = np.cumsum(np.random.default_rng(0).standard_normal(40)).astype(np.float32)
     got, python, array = _three_ways(native, fgrad.value_and_grad(kalman_nll(fnp, lax)),
                                      fnp.asarray(np.float32(0.1)), fnp.asarray(zs))
     _assert_bits(got, python, array)
+    f32 = np.dtype(np.float32)
+    if ON_HOST and HAS_CC and not native_loops.calibrated("log", f32):
+        # the forward scan calls log; the reverse sweep has none
+        assert native.count(True) == (2 if native_loops.np_loop_calibrated("log", f32) else 1)
+
+
+def test_numpy_loop_calls_without_the_loop_table_stay_python(native, monkeypatch):
+    """Where NumPy's loop cannot be found (the ufunc object does not read as expected) a loop
+    calling float32 log keeps the Python code, with the same numbers."""
+    monkeypatch.setattr(native_loops, "_np_loop_calibration", {})
+    monkeypatch.setattr(native_loops, "_ufunc_loop", lambda ufunc, dt: None)
+    zs = np.cumsum(np.random.default_rng(0).standard_normal(40)).astype(np.float32)
+    got, python, array = _three_ways(native, fgrad.value_and_grad(kalman_nll(fnp, lax)),
+                                     fnp.asarray(np.float32(0.1)), fnp.asarray(zs))
+    _assert_bits(got, python, array)
     if ON_HOST and HAS_CC and not native_loops.calibrated("log", np.dtype(np.float32)):
-        assert native.count(True) == 1  # the reverse sweep has no log: native
+        assert native.count(True) == 1
+
+
+@pytest.mark.parametrize("name", native_loops.NP_LOOP_NAMES)
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_numpy_loop_spelling_is_calibrated_bit_equal(name, dt):
+    """Every float function NumPy's loop can spell in C: calibrated here (array and scalar
+    calls) wherever the loop is found, and its spelling names the right table slot."""
+    dt = np.dtype(dt)
+    fmt = native_loops.np_loop_spelling(getattr(np, name), dt)
+    if not (HAS_CC and ON_HOST):
+        return
+    assert native_loops._ufunc_loop(getattr(np, name), dt) is not None
+    assert fmt is not None and f"({native_loops._np_loop_slot(name, dt)}, " in fmt
 
 
 def test_rk4_against_jax():

@@ -62,10 +62,10 @@ from ..core.quiet import quiet
 from ..ops.elementwise import saturates
 from ..ops.convolution import conv_from_patches, conv_keeping_patches, patch_key
 from ..ops.linalg import _dg_plan
-from ..ops.shape import sum_accumulator
+from ..ops.shape import native_sum_kernel, sum_accumulator
 from ..ops.reductions import extremum
 from .fusion import Node
-from .native_kernels import kernel as native_kernel
+from .native_kernels import kernel as native_kernel, probe_dtypes
 
 BLOCK = 65536
 BLOCK_MIN = 4 * BLOCK
@@ -508,6 +508,9 @@ class Gen:
     def special(self, e, ins):
         name = e.prim.name
         p = e.params
+        if name == "reduce_sum":  # a float32 sum over leading rows accumulated in float64: C
+            k = native_sum_kernel(p, [a.aval for a in e.invars])
+            return None if k is None else f"{self.bind(k, 'f')}({ins[0]})"
         if name == "reshape":
             return f"{ins[0]}.reshape({tuple(p['new_sizes'])!r})"
         if name == "transpose":
@@ -687,9 +690,15 @@ class Gen:
                     if plan is not None:
                         mode = "blocked"
         native = None
-        if mode != "direct" and node.reduction is None:
+        if mode != "direct" and (node.reduction is None or mode == "whole"):
             ext, escaping = self.classify(node)
-            native = native_kernel(node.members, ext, escaping, info, node.shape, self.is_array)
+            red_in = None if node.reduction is None else node.reduction.invars[0]
+            made = {e.outvars[0] for e in node.members}
+            if red_in is not None and red_in not in escaping:
+                # a trailing reduction: the C loop also returns its operand, NumPy reduces it
+                escaping = escaping + [red_in] if red_in in made else None
+            if escaping is not None:
+                native = native_kernel(node.members, ext, escaping, info, node.shape, self.is_array)
         self.kernel_modes.append(mode)  # (the NumPy code's mode; `native` counts the C loops)
         self.native += native is not None
         if native is not None:
@@ -704,12 +713,13 @@ class Gen:
 
     def emit_native(self, node, info, plan, native, escaping) -> None:
         """The kernel's compiled C loop (`native_kernels`), with its NumPy code (whole or
-        blocked) as the branch taken when the loop declines at run time."""
+        blocked) as the branch taken when the loop declines at run time.  A trailing
+        reduction (whole mode) follows both branches, on the operand they return."""
         given = {} if plan is None else self.alloc_results(escaping, info, node.shape)
         lines, before = self.lines, set(self.names)
         self.lines = []
         if plan is None:
-            self.emit_whole(node, info)
+            self.emit_whole(node, info, escaping, reduce=False)
         else:
             self.emit_blocked(node, info, plan, given)
         numpy_lines, self.lines = self.lines, lines
@@ -731,6 +741,8 @@ class Gen:
             self.lines.append("        pass")
         self.lines.append("    else:")
         self.lines.extend("    " + ln for ln in numpy_lines)
+        if node.reduction is not None:
+            self.emit_direct(node.reduction)
 
     def emit_direct(self, e) -> None:
         ins = [self.expr(a) for a in e.invars]
@@ -747,36 +759,7 @@ class Gen:
     def probe(self, node):
         """Run the kernel's elementwise ops on one-element probes: the dtype of every value.
         None if that fails (the kernel then runs in direct mode)."""
-        vals = {}
-
-        def pv(a):
-            if type(a) is Literal:
-                return a.val
-            if a in vals:
-                return vals[a]
-            av = a.aval
-            if av.weak_type and av.shape == ():
-                return {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1.0 + 0j}[av.dtype.kind]
-            return np.ones((), av.dtype)
-
-        dtypes = {}
-        try:
-            with np.errstate(all="ignore"):
-                for e in node.members:
-                    ins = [pv(a) for a in e.invars]
-                    u = _np_ufunc(e.prim)
-                    r = u(*ins) if u is not None and not e.params else e.prim.impl(np, *ins, **e.params)
-                    r = np.asarray(r)
-                    if r.shape != ():
-                        r = r.reshape(-1)[:1].reshape(())
-                    v = e.outvars[0]
-                    if v.aval.weak_type and v.aval.shape == ():
-                        return None
-                    vals[v] = r
-                    dtypes[v] = r.dtype
-        except Exception:  # noqa: BLE001
-            return None
-        return dtypes
+        return probe_dtypes(node.members)
 
     def classify(self, node):
         inside = {v for e in node.eqns for v in e.outvars}
@@ -873,8 +856,12 @@ class Gen:
                         free.append(s)
         return slot_of
 
-    def emit_whole(self, node, info) -> None:
-        ext, escaping = self.classify(node)
+    def emit_whole(self, node, info, escaping=None, reduce: bool = True) -> None:
+        """The kernel as ufunc calls on whole arrays (internal values in scratch slots;
+        ``escaping``: the values that leave it, `classify`'s unless given), then its trailing
+        reduction unless ``reduce`` is False."""
+        if escaping is None:
+            escaping = self.classify(node)[1]
         slot_of = self.assign_slots(node, info, escaping)
         shape = node.shape
         esc = set(escaping)
@@ -892,7 +879,7 @@ class Gen:
                                                                   if type(a) is not Literal):
                     self.lines.append(f"    if getattr({out}, 'base', None) is not None: "
                                       f"{out} = {out}.copy()")
-        if node.reduction is not None:
+        if node.reduction is not None and reduce:
             self.emit_direct(node.reduction)
 
     # blocking --------------------------------------------------------------------------

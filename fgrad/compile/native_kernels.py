@@ -78,14 +78,17 @@ def _operand_kind(s: tuple, shape: tuple) -> str | None:
 class _Plan:
     """The C text of a kernel's members, split into loops at the NumPy calls."""
 
-    def __init__(self, members, ext, escaping, info, shape) -> None:
+    def __init__(self, members, ext, escaping, info, shape, ext_shapes=None) -> None:
         self.shape = tuple(shape)
         self.ext = list(ext)
         self.escaping = list(escaping)
         self.info = info
         self.kind = {}
+        # the shape each input has at run time: its aval's, or (``ext_shapes``) the rank-only
+        # shape the straight-line executor leaves a broadcast at
+        self.ext_shape = {a: tuple((ext_shapes or {}).get(a, a.aval.shape)) for a in ext}
         for a in ext:
-            k = _operand_kind(tuple(a.aval.shape), self.shape)
+            k = _operand_kind(self.ext_shape[a], self.shape)
             if k is None or not _c_dtype(a.aval.dtype):
                 raise _NotNative
             self.kind[a] = k
@@ -176,7 +179,7 @@ def _source(plan: _Plan) -> tuple[str, list]:
         for a in reads:
             if type(a) is not Literal:
                 later_reads.setdefault(a, set()).add(k)
-    lines = [native_loops.PRELUDE, _ARRAY_DATA]
+    lines = [native_loops.PRELUDE, native_loops.ARRAY_DATA]
     io = []
     for k, st in enumerate(plan.steps):
         if st[0] != "c":
@@ -219,12 +222,6 @@ def _source(plan: _Plan) -> tuple[str, list]:
     return "\n".join(lines) + "\n", io
 
 
-# the C functions take the NumPy arrays themselves and read their data pointer
-# (`native_loops.ARRAY_DATA`, checked once per process by `native_loops.array_layout_ok`)
-_ARRAY_DATA = native_loops.ARRAY_DATA
-_array_layout_ok = native_loops.array_layout_ok
-
-
 def _defined_before(defs, a, v) -> bool:
     for w, _, _ in defs:
         if w is a:
@@ -243,16 +240,17 @@ def _index(plan: _Plan, a) -> str:
     return {"full": "i", "one": "0", "row": "r", "col": "c"}[kind]
 
 
-def kernel(members, ext, escaping, info, shape, is_array):
+def kernel(members, ext, escaping, info, shape, is_array, ext_shapes=None):
     """``run(*ext_values)`` computing the kernel's ``escaping`` values (a list, in that order)
     in native code, returning None at run time where it cannot (the caller then runs the
-    NumPy code); or None where the kernel does not qualify here."""
+    NumPy code); or None where the kernel does not qualify here.  ``ext_shapes``: the
+    run-time shape of inputs whose aval's shape is not theirs (a dict; see `_Plan`)."""
     n = math.prod(shape)
     if (n < MIN_ELEMENTS or not all(is_array(a) for a in ext) or not native_loops.available()
-            or not _array_layout_ok()):
+            or not native_loops.array_layout_ok()):
         return None
     try:
-        plan = _Plan(members, ext, escaping, info, shape)
+        plan = _Plan(members, ext, escaping, info, shape, ext_shapes)
     except _NotNative:
         return None
     if n < MIN_ELEMENTS_SPLIT and any(st[0] == "np" for st in plan.steps):
@@ -283,7 +281,7 @@ def _runner(plan: _Plan, io: list, source: str):
     cols = shape[-1] if len(shape) else 1
     rows = math.prod(shape) // cols if cols else 0
     ext = plan.ext
-    want = [(np.dtype(a.aval.dtype), tuple(a.aval.shape)) for a in ext]
+    want = [(np.dtype(a.aval.dtype), plan.ext_shape[a]) for a in ext]
     escaping = plan.escaping
     esc = set(escaping)
     flags = native_loops.VECTOR_FLAGS
@@ -343,3 +341,60 @@ def _runner(plan: _Plan, io: list, source: str):
     run.c_source = source
     run.state = state  # ("native": the calls that ran the C code)
     return run
+
+
+def probe_dtypes(members) -> dict | None:
+    """The dtype NumPy gives each value of the elementwise equations ``members``, found by
+    running them once on one-element probes of their inputs' dtypes; None if that fails or a
+    value is a weak-typed scalar (whose run-time type is Python's)."""
+    vals: dict = {}
+
+    def probe(a):
+        if type(a) is Literal:
+            return a.val
+        if a in vals:
+            return vals[a]
+        av = a.aval
+        if av.weak_type and av.shape == ():
+            return {"b": True, "i": 1, "u": 1, "f": 1.0, "c": 1.0 + 0j}[av.dtype.kind]
+        return np.ones((), av.dtype)
+
+    dtypes = {}
+    try:
+        with np.errstate(all="ignore"):
+            for e in members:
+                ins = [probe(a) for a in e.invars]
+                u = _np_ufunc(e.prim)
+                r = u(*ins) if u is not None and not e.params else e.prim.impl(np, *ins, **e.params)
+                r = np.asarray(r)
+                if r.shape != ():
+                    r = r.reshape(-1)[:1].reshape(())
+                v = e.outvars[0]
+                if v.aval.weak_type and v.aval.shape == ():
+                    return None
+                vals[v] = r
+                dtypes[v] = r.dtype
+    except Exception:  # noqa: BLE001 - an op that cannot run on probes: no native kernel
+        return None
+    return dtypes
+
+
+def _not_weak_scalar(a) -> bool:
+    return not (a.aval.weak_type and a.aval.shape == ())
+
+
+def straight_line_kernel(members, ext, escaping, shape, ext_shapes):
+    """The native kernel of a run of elementwise equations of the straight-line executor
+    (`fgrad.core.executor.straight_line`'s ``native``: the shim's backward programs, the
+    tape's), or None.  A run of one equation is made native only where an operand is
+    broadcast (a row or column statistic: NumPy's broadcasting inner loop is where C gains);
+    one full-size pass alone gains less than the call costs."""
+    if len(members) == 1 and all(tuple(ext_shapes.get(a, a.aval.shape)) == tuple(shape) for a in ext):
+        return None
+    info = probe_dtypes(members)
+    if info is None:
+        return None
+    return kernel(members, ext, escaping, info, shape, _not_weak_scalar, ext_shapes)
+
+
+straight_line_kernel.min_elements = MIN_ELEMENTS  # type: ignore[attr-defined]

@@ -29,7 +29,7 @@ from .ir import Jaxpr, Literal, has_effects
 from .quiet import quiet
 
 # ufuncs whose positional third argument NumPy deprecates (it might mean a third input)
-def straight_line(jaxpr: Jaxpr, consts: list | None = None) -> Callable:
+def straight_line(jaxpr: Jaxpr, consts: list | None = None, native: Callable | None = None) -> Callable:
     """``run(xp, bufs) -> list of output buffers`` for ``jaxpr``, ``bufs`` being the
     constants' then the inputs' buffers; ``run.source`` is the generated code.  With
     ``consts`` (the constants' buffers, for a program that always runs where they live)
@@ -42,10 +42,16 @@ def straight_line(jaxpr: Jaxpr, consts: list | None = None) -> Callable:
     shape and dtype -- an array an earlier ufunc of this program made, never an input, a
     constant, an output or the operand of an equation that may return a view of it --
     writes its result into that operand (``out=``): the same numbers without a new
-    allocation per equation."""
+    allocation per equation.
+
+    ``native`` (the caller's maker of native kernels, `fgrad.compile.native_kernels.
+    straight_line_kernel`; this layer cannot import it): on the host, each run of elementwise
+    equations of one big shape (`_native_groups`) is offered to it as ``native(members, ext,
+    escaping, shape, ext_shapes)``; a runner it returns computes the run's escaping values in
+    C, and the run's NumPy lines stay as the branch taken when it declines (None)."""
     any_src, ns = _generate(jaxpr, reuse=False, consts=consts)
-    host_src, ns2 = _generate(jaxpr, reuse=True, consts=consts)
-    if "_host_out" not in ns2 and "_host_literals" not in ns2:  # nothing host-specific: one function
+    host_src, ns2 = _generate(jaxpr, reuse=True, consts=consts, native=native)
+    if not {"_host_out", "_host_literals", "_host_native"} & ns2.keys():  # nothing host-specific
         src = any_src.replace("def run_any(", "def run(", 1)
     else:
         ns.update(ns2)
@@ -55,6 +61,7 @@ def straight_line(jaxpr: Jaxpr, consts: list | None = None) -> Callable:
     exec(compile(src, "<fgrad generated>", "exec"), ns)  # noqa: S102 - source built above
     run = quiet(ns["run"], 2)  # IEEE special values are computed silently, as in JAX
     run.source = src  # type: ignore[attr-defined]
+    run.native_kernels = [v for k, v in ns.items() if k.startswith("nkh")]  # type: ignore[attr-defined]
     # the host variant itself (same arguments, NumPy's error reports left as the caller set them)
     run.host = ns.get("run_host", ns["run"])  # type: ignore[attr-defined]
     return run
@@ -108,13 +115,19 @@ def host_scan(jaxpr: Jaxpr, n_consts: int, n_carry: int, length: int, reverse: b
 
 
 def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
-              loop: int | None = None, scan: tuple | None = None) -> tuple[str, dict]:
+              loop: int | None = None, scan: tuple | None = None,
+              native: Callable | None = None) -> tuple[str, dict]:
     """The source of ``run_host`` (``reuse``: buffers reused, see `straight_line`) or
     ``run_any``, and its namespace (which holds ``consts`` when given).  ``loop``: the
     number of loop constants of a `host_loop` step (its equations in the order they must
     run: what the condition reads first).  ``scan``: ``(n_consts, n_carry, length,
-    reverse)`` of a `host_scan` step."""
+    reverse)`` of a `host_scan` step.  ``native``: see `straight_line` (straight-line host
+    programs only)."""
     tag = "h" if reuse else "g"
+    eqns = list(jaxpr.eqns)
+    groups: dict = {}  # first equation's index -> last one's, of each native candidate run
+    if native is not None and reuse and loop is None and scan is None:
+        eqns, groups = _native_groups(eqns, getattr(native, "min_elements", 0))
     names: dict = {}
     ns: dict = {}
     lines = []
@@ -143,7 +156,7 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
         names[v] = n
         params_in.append(n)
     last_use: dict = {}
-    for i, e in enumerate(jaxpr.eqns):
+    for i, e in enumerate(eqns):
         for v in e.invars:
             if type(v) is not Literal:
                 last_use[v] = i
@@ -152,10 +165,10 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
         keep.update(jaxpr.invars)
     if loop is not None:  # every iteration reads the constants; the exit returns the carry
         keep.update(jaxpr.invars)
-        cond_end = max((i for i, e in enumerate(jaxpr.eqns) if jaxpr.outvars[0] in e.outvars), default=-1)
+        cond_end = max((i for i, e in enumerate(eqns) if jaxpr.outvars[0] in e.outvars), default=-1)
         exit_at = 0
     consumers: dict = {}
-    for e in jaxpr.eqns:
+    for e in eqns:
         for v in e.invars:
             if type(v) is not Literal:
                 consumers.setdefault(v, []).append(e)
@@ -168,7 +181,11 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
     fresh_at: dict = {}  # fresh ufunc result -> (its line's index, ufunc, function name, operands)
     pinned: set = set()  # fresh results an effect may hold on to (a callback's operand)
     thin: set = set()  # broadcast_in_dim results left to NumPy's broadcasting (not full size)
-    for i, e in enumerate(jaxpr.eqns):
+    thin_shape: dict = {}  # a thin broadcast's result -> the shape NumPy sees (its rank, ones)
+    group = None  # the native candidate run being written: (first index, last index, first line)
+    for i, e in enumerate(eqns):
+        if i in groups:
+            group = (i, groups[i], len(lines))
         args = ", ".join(ref(v) for v in e.invars)
         ufunc = getattr(e.prim, "ufunc", None)
         target = None
@@ -182,6 +199,7 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
             expanded = [1] * len(e.params["shape"])
             for k, d in enumerate(e.params["broadcast_dimensions"]):
                 expanded[d] = e.invars[0].aval.shape[k]
+            thin_shape[e.outvars[0]] = tuple(expanded)
             call = f"xp.asarray({args}).reshape({tuple(expanded)})"
         elif ufunc is not None and not e.params:
             fn = fresh("u")
@@ -272,6 +290,12 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
             lines.append(f"    del {', '.join(dead)}")
         if loop is not None and i == cond_end:
             exit_at = len(lines)
+        if group is not None and i == group[1]:
+            _emit_native(native, eqns[group[0]:i + 1], group[2], lines, ns, fresh, ref, thin_shape,
+                         {v for v, at in last_use.items() if at > i} | keep,
+                         [n for v, n in names.items() if group[0] <= last_use.get(v, -1) <= i
+                          and v not in keep and n not in baked])
+            group = None
     unpack = f"    {', '.join(params_in)}{',' if len(params_in) == 1 else ''} = bufs\n" if params_in else ""
     if looping:
         escaping = set().union(*(roots.get(v, ()) for v in jaxpr.outvars if type(v) is not Literal))
@@ -320,6 +344,92 @@ def _generate(jaxpr: Jaxpr, reuse: bool, consts: list | None = None,
     name = "run_host" if reuse else "run_any"
     src = f"def {name}(xp, bufs):\n" + unpack + "\n".join(lines) + "\n"
     return src, ns
+
+
+def _native_groups(eqns: list, min_elements: int) -> tuple[list, dict]:
+    """The equations reordered so that each run of elementwise equations of one shape (of at
+    least ``min_elements``) that a native kernel may compute is consecutive, and the runs
+    (first index -> last index).  A run gathers the equations of its shape in program order
+    until an equation outside it reads one of its values; it moves to its last member's
+    place, which is valid: each member's operands are made before that place (by earlier
+    equations or members) and nothing before it reads a member's value."""
+    open_runs: dict = {}  # shape -> [member indices, their values]
+    runs: list = []
+    for j, e in enumerate(eqns):
+        shape = _member_shape(e, min_elements)
+        reads = {v for v in e.invars if type(v) is not Literal}
+        for s in [s for s, (_, made) in open_runs.items() if s != shape and reads & made]:
+            runs.append(open_runs.pop(s)[0])
+        if shape is None:
+            continue
+        run = open_runs.setdefault(shape, ([], set()))
+        run[0].append(j)
+        run[1].update(e.outvars)
+    runs += [m for m, _ in open_runs.values()]
+    at_last = {m[-1]: m for m in runs}
+    moved = {j for m in runs for j in m[:-1]}
+    order: list = []
+    groups: dict = {}
+    for j in range(len(eqns)):
+        if j in moved:
+            continue
+        if j in at_last:
+            groups[len(order)] = len(order) + len(at_last[j]) - 1
+            order += [eqns[k] for k in at_last[j]]
+        else:
+            order.append(eqns[j])
+    return order, groups
+
+
+def _member_shape(e, min_elements: int):
+    """The result shape of ``e`` where it may be a member of a native kernel: a parameterless
+    one-output NumPy ufunc, a conversion or a ``select_n``, of at least ``min_elements``."""
+    if len(e.outvars) != 1 or math.prod(e.outvars[0].aval.shape) < min_elements:
+        return None
+    uf = getattr(e.prim, "ufunc", None)
+    if (e.prim.name in ("convert_element_type", "select_n")
+            or (isinstance(uf, np.ufunc) and uf.nout == 1 and not e.params)):
+        return tuple(e.outvars[0].aval.shape)
+    return None
+
+
+def _emit_native(native: Callable, members: list, start: int, lines: list, ns: dict, fresh: Callable,
+                 ref: Callable, thin_shape: dict, read_later: set, dying: list) -> None:
+    """Replace the NumPy lines of the run ``members`` (``lines[start:]``) by a call of the
+    native kernel ``native`` makes for it, with those lines as the branch taken when the
+    kernel declines; nothing changes where ``native`` makes none.  ``read_later``: the values
+    read after the run (or returned); ``dying``: the names the run's lines delete."""
+    made = {v for e in members for v in e.outvars}
+    ext: list = []
+    for e in members:
+        for v in e.invars:
+            if type(v) is not Literal and v not in made and v not in ext:
+                ext.append(v)
+    escaping = [v for e in members for v in e.outvars if v in read_later]
+    shape = tuple(members[0].outvars[0].aval.shape)
+    ext_shapes = {v: thin_shape[v] for v in ext if v in thin_shape}
+    runner = native(members, ext, escaping, shape, ext_shapes)
+    if runner is None:
+        return
+    key = fresh("nk")
+    ns[key] = runner
+    ns["_host_native"] = True  # marks the host program as specialized
+    numpy_lines = lines[start:]
+    del lines[start:]
+    r = fresh("n")
+    outs = [ref(v) for v in escaping]
+    gone = [ref(v) for v in ext if ref(v) in dying]
+    lines.append(f"    {r} = {key}({', '.join(ref(v) for v in ext)})")
+    lines.append(f"    if {r} is None:")
+    lines.extend("    " + ln for ln in numpy_lines)
+    lines.append("    else:")
+    if outs:
+        lines.append(f"        {', '.join(outs)}{',' if len(outs) == 1 else ''} = {r}")
+    if gone:
+        lines.append(f"        del {', '.join(gone)}")
+    if not outs and not gone:
+        lines.append("        pass")
+    lines.append(f"    del {r}")
 
 
 def _loop_scratch(lines: list, kept: dict, names: dict, ns: dict, fresh: Callable) -> tuple:

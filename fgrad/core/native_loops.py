@@ -117,9 +117,18 @@ def available() -> bool:
     return enabled() and _compiler() is not None and cache_dir() is not None
 
 
-def spelling(ufunc: np.ufunc, dt: np.dtype) -> str | None:
+def spelling(ufunc: np.ufunc, dt: np.dtype, np_loops: bool = False) -> str | None:
     """The C format string (``{0}``, ``{1}``: operands) of ``ufunc`` on operands and result of
-    dtype ``dt``, or None where it has none or it is not `calibrated` bit-equal here."""
+    dtype ``dt``, or None where it has none or it is not `calibrated` bit-equal here.  With
+    ``np_loops`` (one value at a time: the scalar loops) a float function whose libm spelling
+    is not bit-equal is a call of NumPy's own inner loop on one element (`np_loop_spelling`)."""
+    fmt = _libm_spelling(ufunc, dt)
+    if fmt is None and np_loops:
+        return np_loop_spelling(ufunc, dt)
+    return fmt
+
+
+def _libm_spelling(ufunc: np.ufunc, dt: np.dtype) -> str | None:
     name = ufunc.__name__
     if dt.kind == "f":
         tpl = _FLOAT_FUNCS.get(name)
@@ -137,11 +146,11 @@ def spelling(ufunc: np.ufunc, dt: np.dtype) -> str | None:
 
 
 def c_operation(ufunc: np.ufunc, dts: list, dt_out: np.dtype, op: str | None = None,
-                uop: str | None = None) -> str | None:
+                uop: str | None = None, np_loops: bool = False) -> str | None:
     """The C format string of ``ufunc`` on operands of dtypes ``dts`` with result ``dt_out``
     (``op``/``uop``: its binary/unary operator, looked up when not given), or None: C's
     operators and NumPy's agree on operands of one dtype (the result: that dtype, or bool for
-    a comparison); a function only where `spelling` has one."""
+    a comparison); a function only where `spelling` has one (``np_loops``: see there)."""
     if len(set(dts)) != 1:
         return None
     dt = np.dtype(dts[0])
@@ -155,7 +164,133 @@ def c_operation(ufunc: np.ufunc, dts: list, dt_out: np.dtype, op: str | None = N
         return f"({{0}} {op} {{1}})" if dt_out in (dt, np.dtype(np.bool_)) else None
     if uop is not None and len(dts) == 1:
         return f"({uop}{{0}})" if dt_out == dt else None
-    return spelling(ufunc, dt) if dt_out == dt else None
+    return spelling(ufunc, dt, np_loops) if dt_out == dt else None
+
+
+# ------------------------------------------------------------------- NumPy's own inner loops
+
+# float functions whose NumPy loop C code may call on one element where libm's bits differ
+# (NumPy's SIMD float32 sin/cos/exp/log/tanh, ...): slot 2 k (float32) and 2 k + 1 (float64)
+NP_LOOP_NAMES = ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
+                 "arccosh", "arctanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "cbrt",
+                 "arctan2", "hypot")
+NP_LOOP_PRELUDE = r"""typedef void (*np_loop_t)(char **, const intptr_t *, const intptr_t *, void *);
+static np_loop_t np_loops[%d];
+static void *np_loop_data[%d];
+void set_np_loop(int k, void *fn, void *data) { np_loops[k] = (np_loop_t)fn; np_loop_data[k] = data; }
+#define NP_LOOP_CALL(T, k, ...) do { char *args_[] = {__VA_ARGS__}; const intptr_t n_ = 1; \
+  const intptr_t steps_[] = {sizeof(T), sizeof(T), sizeof(T)}; \
+  np_loops[k](args_, &n_, steps_, np_loop_data[k]); } while (0)
+static inline float np_f32_1(int k, float a) {
+  float r; NP_LOOP_CALL(float, k, (char *)&a, (char *)&r); return r; }
+static inline double np_f64_1(int k, double a) {
+  double r; NP_LOOP_CALL(double, k, (char *)&a, (char *)&r); return r; }
+static inline float np_f32_2(int k, float a, float b) {
+  float r; NP_LOOP_CALL(float, k, (char *)&a, (char *)&b, (char *)&r); return r; }
+static inline double np_f64_2(int k, double a, double b) {
+  double r; NP_LOOP_CALL(double, k, (char *)&a, (char *)&b, (char *)&r); return r; }
+""" % (2 * len(NP_LOOP_NAMES), 2 * len(NP_LOOP_NAMES))
+_np_loop_calibration: dict = {}  # (ufunc name, dtype name) -> bool
+
+
+def _ufunc_loop(ufunc: np.ufunc, dt: np.dtype) -> tuple[int, int] | None:
+    """The addresses of NumPy's inner loop of ``ufunc`` for operands and result of ``dt`` (the
+    first ``functions`` entry of that signature: the one NumPy's type resolution picks) and
+    of its data, read from the ufunc object's fields; None where those fields do not read as
+    this ufunc's (its inputs, outputs, signature count, name and type codes all checked)."""
+    base = id(ufunc)
+
+    def field(offset, ctype):
+        return ctype.from_address(base + offset).value
+
+    try:
+        if (field(16, ctypes.c_int), field(20, ctypes.c_int), field(24, ctypes.c_int)) != (
+                ufunc.nin, ufunc.nout, ufunc.nargs) or field(48, ctypes.c_int) != ufunc.ntypes:
+            return None
+        functions, data = field(32, ctypes.c_void_p), field(40, ctypes.c_void_p)
+        name, types = field(56, ctypes.c_void_p), field(64, ctypes.c_void_p)
+        if not (functions and data and name and types) or ctypes.string_at(name) != ufunc.__name__.encode():
+            return None
+        codes = ctypes.string_at(types, ufunc.ntypes * ufunc.nargs)
+    except (ValueError, OSError):
+        return None
+    want = bytes([dt.num] * ufunc.nargs)
+    for i, sig in enumerate(ufunc.types):
+        got = codes[i * ufunc.nargs:(i + 1) * ufunc.nargs]
+        if got != bytes(np.dtype(c).num for c in sig.replace("->", "")):
+            return None  # (the type codes must read as `ufunc.types` says)
+        if got == want:
+            ptr = ctypes.sizeof(ctypes.c_void_p)
+            return (ctypes.c_void_p.from_address(functions + ptr * i).value,
+                    ctypes.c_void_p.from_address(data + ptr * i).value or 0)
+    return None
+
+
+def _np_loop_slot(name: str, dt: np.dtype) -> int | None:
+    if name not in NP_LOOP_NAMES or dt.kind != "f" or dt.itemsize not in (4, 8):
+        return None
+    return 2 * NP_LOOP_NAMES.index(name) + (dt.itemsize == 8)
+
+
+def _set_np_loops(lib) -> bool:
+    """Fill the loop table of a library built with `NP_LOOP_PRELUDE`."""
+    for k in range(2 * len(NP_LOOP_NAMES)):
+        name, dt = NP_LOOP_NAMES[k // 2], np.dtype(np.float64 if k % 2 else np.float32)
+        loop = _ufunc_loop(getattr(np, name), dt)
+        if loop is not None:
+            lib.set_np_loop(ctypes.c_int(k), ctypes.c_void_p(loop[0]), ctypes.c_void_p(loop[1]))
+    return True
+
+
+def np_loop_spelling(ufunc: np.ufunc, dt: np.dtype) -> str | None:
+    """A C call of NumPy's own inner loop of ``ufunc`` on one ``dt`` element (operands
+    ``{0}``, ``{1}``; the source must include `NP_LOOP_PRELUDE`): the same function NumPy's
+    scalar call runs, so the same bits -- checked here by `np_loop_calibrated`.
+
+    >>> np_loop_spelling(np.cos, np.dtype(np.float32)) in (None, "np_f32_1(2, {0})")
+    True
+    """
+    k = _np_loop_slot(ufunc.__name__, np.dtype(dt))
+    if k is None or not np_loop_calibrated(ufunc.__name__, np.dtype(dt)):
+        return None
+    args = "{0}, {1}" if ufunc.nin == 2 else "{0}"
+    return f"np_f{8 * dt.itemsize}_{ufunc.nin}({k}, {args})"
+
+
+def np_loop_calibrated(name: str, dt: np.dtype) -> bool:
+    """Whether C's call of NumPy's inner loop of ufunc ``name`` on one ``dt`` element gives,
+    for every value of `probe_values`, NumPy's array call's bits, and for the first thousands
+    its scalar call's (the scalar loops' Python code), here."""
+    key = (name, dt.name)
+    with _lock:
+        if key not in _np_loop_calibration:
+            _np_loop_calibration[key] = _np_loop_calibrate(name, dt)
+        return _np_loop_calibration[key]
+
+
+def _np_loop_calibrate(name: str, dt: np.dtype) -> bool:
+    ufunc = getattr(np, name, None)
+    k = _np_loop_slot(name, dt)
+    if not isinstance(ufunc, np.ufunc) or k is None or _ufunc_loop(ufunc, dt) is None:
+        return False
+    t = CTYPE[dt.name]
+    call = f"np_f{8 * dt.itemsize}_{ufunc.nin}(k, a[i]{', b[i]' if ufunc.nin == 2 else ''})"
+    lib = load(PRELUDE + NP_LOOP_PRELUDE + f"void probe(int k, const {t} *a, const {t} *b, {t} *o, long n) "
+               f"{{ for (long i = 0; i < n; i++) o[i] = {call}; }}\n")
+    if lib is None:
+        return False
+    a = probe_values(dt)
+    b = np.random.default_rng(2).permutation(a)
+    args = (a, b)[:ufunc.nin]
+    with np.errstate(all="ignore"):
+        want = ufunc(*args)
+        scalars = np.array([ufunc(*(x[i] for x in args)) for i in range(4096)], dt)
+    if want.dtype != dt:
+        return False
+    got = np.empty_like(a)
+    lib.probe(ctypes.c_int(k), ctypes.c_void_p(a.ctypes.data), ctypes.c_void_p(b.ctypes.data),
+              ctypes.c_void_p(got.ctypes.data), ctypes.c_long(a.size))
+    return bool(same_bits(got, want)) and bool(same_bits(got[:4096], scalars))
 
 
 def literal(value, dt: np.dtype) -> str:
@@ -260,6 +395,8 @@ def load(source: str, flags: tuple = FLAGS, compile: bool = True) -> ctypes.CDLL
             lib = ctypes.CDLL(so)
         except OSError:
             return None
+        if "void set_np_loop(" in source:
+            _set_np_loops(lib)  # (the addresses of NumPy's loops in this process)
         _libs[key] = lib
         return lib
 

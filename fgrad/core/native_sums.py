@@ -16,6 +16,11 @@ results are NumPy's bit for bit, and every other case is left to NumPy (the func
 return None).  ``tests/test_native_sums.py`` compares them with
 NumPy on values spread over 2**-40..2**40 (where any other order shows) for many shapes.
 
+`leading_sum` plans the same C sum once for a shape summed over its leading axes (the
+executor's and the code generator's ``reduce_sum``: bias and weight gradients) and returns a
+call giving the float32 result, ``np.add.reduce(x, axes, dtype=np.float64).astype(np.float32)``
+bit for bit; with the plan made in advance it pays from `MIN_PLANNED` elements.
+
 `sq_dev_sums` is the second pass of a float64 variance, ``np.add.reduce((x - mean)**2,
 axes)`` with ``x - mean`` in float64 (an unbuffered float64 reduction, same order), without
 the float64 temporary.
@@ -35,6 +40,7 @@ Example::
 from __future__ import annotations
 
 import ctypes
+from typing import Callable
 
 import numpy as np
 
@@ -45,6 +51,7 @@ _O = ctypes.py_object  # (the C functions read the arrays' data pointers: `nativ
 _L = ctypes.c_long
 _BUFFER = 8192  # NumPy's default buffer size (elements): a longer run is summed in pieces
 MIN_SIZE = 8192  # smaller arrays are left to NumPy (its call costs about what this one does)
+MIN_PLANNED = 2048  # `leading_sum`'s floor (its plan is made once, so its call is cheaper)
 _plans: dict = {}  # (shape, axes) -> (A, K, B, the kept axes' shape) or None
 
 _SOURCE = _nl.PRELUDE + _nl.ARRAY_DATA + r"""
@@ -206,3 +213,42 @@ def sq_dev_sums(x: np.ndarray, axes: tuple, mean: np.ndarray) -> np.ndarray | No
     out = np.empty(plan[3], np.float64)
     fn(x, *plan[:3], m, out)
     return out
+
+
+def leading_sum(shape: tuple, axes: tuple) -> Callable | None:
+    """``run(x)``: the float32 sum of ``x`` (float32, of ``shape``) over the leading ``axes``
+    accumulated in float64 -- bit for bit ``np.add.reduce(x, axis=axes, dtype=np.float64)
+    .astype(np.float32)`` -- or None at run time where it cannot (the caller runs NumPy's
+    code); None where the sum does not qualify (not leading axes, one kept value, under
+    `MIN_PLANNED` values, no compiler).
+
+    Example::
+
+        >>> x = np.linspace(-1, 1, 4096, dtype=np.float32).reshape(64, 64)
+        >>> run = leading_sum((64, 64), (0,))
+        >>> want = np.add.reduce(x, axis=0, dtype=np.float64).astype(np.float32)
+        >>> run is None or bool((run(x) == want).all())
+        True
+    """
+    shape, axes = tuple(shape), tuple(axes)
+    if not 0 < len(axes) < len(shape) or axes != tuple(range(len(axes))):
+        return None
+    plan = _plan(shape, axes)
+    if plan is None or plan[0] * plan[1] < MIN_PLANNED or not _nl.available() or not _nl.array_layout_ok():
+        return None
+    a, k, b, kept = plan
+    ndarray, f32, f64, empty = np.ndarray, _F32, np.dtype(np.float64), np.empty
+    compiled = _nl.compiled_function
+    argtypes = [_O, _L, _L, _L, _O]
+
+    def run(x):
+        if type(x) is not ndarray or x.dtype != f32 or x.shape != shape or not x.flags.c_contiguous:
+            return None
+        fn = compiled(_SOURCE, "wide_sums", argtypes, reads_arrays=True)  # (None with native loops off)
+        if fn is None:
+            return None
+        out = empty(kept, f64)
+        fn(x, a, k, b, out)
+        return out.astype(f32)
+
+    return run

@@ -148,6 +148,12 @@ def _c_assign(names: list, values: list, ctypes: list) -> list:
     return tmp + [f"{n} = t_{k};" for k, n in enumerate(names)]
 
 
+def _prelude(gen) -> str:
+    """The C prelude, with NumPy's loop table where a line calls one of NumPy's loops."""
+    uses = any("np_f" in ln for ln in gen.c_lines + gen.c_pre)
+    return native_loops.PRELUDE + (native_loops.NP_LOOP_PRELUDE if uses else "")
+
+
 def _c_scan(gen, jaxpr: Jaxpr, n_consts: int, n_carry: int, length: int, reverse: bool):
     """The C source, the inputs' and the outputs' (dtype, shape) of the scan
     step of `scalar_scan` as one C function ``run_loop(in, out, _)``."""
@@ -155,7 +161,7 @@ def _c_scan(gen, jaxpr: Jaxpr, n_consts: int, n_carry: int, length: int, reverse
     n_head = n_consts + n_carry
     xs_vars, ys_vars = invars[n_head:], jaxpr.outvars[n_carry:]
     elems = [gen.elems(v) for v in jaxpr.outvars]  # (first: a literal's constant is declared below)
-    lines = [native_loops.PRELUDE, "int run_loop(void **in, void **out, long budget_unused) {"]
+    lines = [_prelude(gen), "int run_loop(void **in, void **out, long budget_unused) {"]
     lines += ["  " + ln for ln in gen.c_consts]
     for k, v in enumerate(invars[:n_head]):
         lines += ["  " + ln for ln in _c_read(gen, v, str(k))]
@@ -191,7 +197,7 @@ def _c_while(gen, jaxpr: Jaxpr, n_consts: int, n_first: int):
     is written to ``out`` and it returns whether the loop ended."""
     invars = jaxpr.invars
     elems = [gen.elems(v) for v in jaxpr.outvars]  # (first: a literal's constant is declared below)
-    lines = [native_loops.PRELUDE, "int run_loop(void **in, void **out, long budget) {"]
+    lines = [_prelude(gen), "int run_loop(void **in, void **out, long budget) {"]
     lines += ["  " + ln for ln in gen.c_consts]
     for k, v in enumerate(invars):
         lines += ["  " + ln for ln in _c_read(gen, v, str(k))]
@@ -472,7 +478,7 @@ class _Gen:
 
     @staticmethod
     def _c_ufunc(ufunc, dts: list, dt_out, op, uop) -> str | None:
-        return native_loops.c_operation(ufunc, dts, dt_out, op, uop)
+        return native_loops.c_operation(ufunc, dts, dt_out, op, uop, np_loops=True)
 
     def _select(self, e) -> None:
         out = e.outvars[0]

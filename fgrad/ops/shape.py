@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from ..core import native_sums as _native_sums
 from ..core.array import ShapedArray, get_aval
+from ..core.native_sums import leading_sum
 from ..core.narrow_floats import bfloat16 as BF16, float16 as F16, float32 as F32
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, deflinear
@@ -393,6 +394,33 @@ def _wide_sum(x, axes, wide, dt):
     return s.astype(dt)
 
 
+def _native_wide_sum(x, native, axes, wide, dt):
+    r = native(x)
+    return np.add.reduce(x, axis=axes, dtype=wide).astype(dt) if r is None else r
+
+
+def native_sum_kernel(params, avals):
+    """The host call of a float32 ``reduce_sum`` that accumulates in float64 over leading axes,
+    in C (`core.native_sums`: NumPy's row order, so NumPy's bits; NumPy's call where the C
+    sum declines at run time), or None where it does not apply.  The straight-line executor
+    (`_sum_host_kernel`) and the code generator use it.
+
+    >>> k = native_sum_kernel({"axes": (0,)}, [ShapedArray((512, 64), np.float32)])
+    >>> x = np.ones((512, 64), np.float32)
+    >>> k is None or bool((k(x) == np.add.reduce(x, axis=0, dtype=np.float64).astype(np.float32)).all())
+    True
+    """
+    (av,) = avals
+    axes = tuple(params["axes"])
+    if np.dtype(av.dtype) != np.float32 or sum_accumulator(av.shape, av.dtype, axes) != np.float64:
+        return None
+    native = leading_sum(av.shape, axes)
+    if native is None:
+        return None
+    return functools.partial(_native_wide_sum, native=native, axes=axes, wide=np.dtype(np.float64),
+                             dt=np.dtype(np.float32))
+
+
 def _sum_host_kernel(params, avals):
     """The host executor's call for a float or complex sum: `_sum_impl`'s ``np.add.reduce``
     with its axes bound (and its wide accumulator), without the impl's frames (the executor's
@@ -404,6 +432,9 @@ def _sum_host_kernel(params, avals):
     axes = tuple(params["axes"])
     wide = sum_accumulator(av.shape, dt, axes)
     if wide is not None:
+        native = native_sum_kernel(params, avals)
+        if native is not None:
+            return native
         return functools.partial(_wide_sum, axes=axes, wide=wide, dt=np.dtype(dt))
     return np.add.reduce if axes == (0,) else functools.partial(np.add.reduce, axis=axes)
 

@@ -39,6 +39,7 @@ import numpy as np
 from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind, float32 as _F32
 
 from .._lru import CLOCK, LRU
+from ..compile.native_kernels import straight_line_kernel
 from ..core.array import ArrayImpl, ShapedArray
 from ..core.ir import Literal
 from ..core.trace import new_trace
@@ -120,7 +121,8 @@ def _stage(fn, bufs, multi: bool) -> _Forward:
     # the shim's forwards run on the host (device tensors run their definition eagerly), so
     # the constants are part of the generated function
     warns = builtins.any(getattr(e.prim, "may_warn", True) for e in jaxpr.eqns)
-    return _Forward(straight_line(jaxpr, consts), _fresh_outputs(jaxpr), warns, _code_of(fn))
+    return _Forward(straight_line(jaxpr, consts, native=straight_line_kernel), _fresh_outputs(jaxpr), warns,
+                    _code_of(fn))
 
 
 def _code_of(fn):

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..compile.native_kernels import straight_line_kernel
 from ..compile.passes import Program, dce
 from ..core.array import ArrayImpl, ShapedArray
 from ..core.executor import straight_line
@@ -76,10 +77,10 @@ class BackwardProgram:
                  "out_avals")
 
     def primal_run(self) -> Callable:
-        return straight_line(self.primal)
+        return straight_line(self.primal, native=straight_line_kernel)
 
     def backward_run(self) -> Callable:
-        return straight_line(self.backward)
+        return straight_line(self.backward, native=straight_line_kernel)
 
     def recompute(self, reads: tuple[tuple, tuple] | None = None) -> tuple[Jaxpr, list, tuple, tuple, tuple]:
         """The backward program as a function of the inputs, outputs and cotangents it

@@ -38,6 +38,7 @@ from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 from ..._lru import CLOCK as _CLOCK, LRU
 from ...core.array import ArrayImpl, ShapedArray, Tracer, wrap
+from ...compile.native_kernels import straight_line_kernel
 from ...core.executor import straight_line
 from ...core.ir import eval_jaxpr
 from ...core.logs import get_logger
@@ -577,7 +578,7 @@ def _build_program(fn, avals, diff, multi, zero_cts: frozenset = frozenset(), re
     p.zeros = tuple((k, in_avals[i].shape, in_avals[i].dtype)
                     for k, (i, m) in enumerate(zip(diff, bp.in_mask)) if not m)
     p.dev_templates = None
-    p.steps = straight_line(jaxpr)
+    p.steps = straight_line(jaxpr, native=straight_line_kernel)  # (runs of big elementwise ops in C)
     p.template = list(consts)
     return p
 
