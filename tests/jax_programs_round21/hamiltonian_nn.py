@@ -119,7 +119,8 @@ true_traj = leapfrog(true_field, z0, 0.05, 120)
 base_traj = leapfrog(lambda z: baseline_field(base_params, z), z0, 0.05, 120)
 for name, tr in [("true", true_traj), ("hnn", traj1), ("baseline", base_traj)]:
     e = jax.vmap(true_energy)(tr)
-    print(f"{name:9s} energy start {float(e[0]):.4f} end {float(e[-1]):.4f} spread {float(e.max() - e.min()):.4f}")
+    print(f"{name:9s} energy start {float(e[0]):.4f} end {float(e[-1]):.4f}",
+          f"spread {float(e.max() - e.min()):.4f}")
 h_learned = jax.vmap(lambda z: hamiltonian(hnn_params, z))(traj1)
 print("learned H spread along its own flow", f"{float(h_learned.max() - h_learned.min()):.4f}")
 

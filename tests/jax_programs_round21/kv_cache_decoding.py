@@ -19,7 +19,8 @@ DH = DM // HEADS
 def init(key):
     ks = jax.random.split(key, 8)
     n = lambda k, s, scale: scale * jax.random.normal(k, s)
-    return {"emb": n(ks[0], (VOCAB, DM), 0.5), "head": n(ks[7], (DM, VOCAB), 1.0), "pos": n(ks[1], (MAXLEN, DM), 0.1),
+    return {"emb": n(ks[0], (VOCAB, DM), 0.5), "head": n(ks[7], (DM, VOCAB), 1.0),
+            "pos": n(ks[1], (MAXLEN, DM), 0.1),
             "wqkv": n(ks[2], (DM, 3 * DM), DM**-0.5), "wo": n(ks[3], (DM, DM), DM**-0.5),
             "router": n(ks[4], (DM, EXPERTS), 0.3),
             "w_in": n(ks[5], (EXPERTS, DM, 2 * DM), DM**-0.5), "w_out": n(ks[6], (EXPERTS, 2 * DM, DM), 0.1),
@@ -102,7 +103,8 @@ def decode_no_cache(p, prompt, steps):
     seq = prompt
     for _ in range(steps):
         T = seq.shape[0]
-        logits, _, _ = block(p, embed(p, seq, 0), jnp.arange(T, dtype=jnp.int32), empty_cache(p["emb"].dtype), 0)
+        logits, _, _ = block(p, embed(p, seq, 0), jnp.arange(T, dtype=jnp.int32),
+                             empty_cache(p["emb"].dtype), 0)
         seq = jnp.concatenate([seq, jnp.argmax(logits[-1]).astype(jnp.int32)[None]])
     return seq[prompt.shape[0]:]
 
@@ -126,7 +128,8 @@ for temp in [0.5, 1.0, 2.0]:
 
 def token_logps(p, seq):
     T = seq.shape[0]
-    logits, _, _ = block(p, embed(p, seq[:-1], 0), jnp.arange(T - 1, dtype=jnp.int32), empty_cache(p["emb"].dtype), 0)
+    logits, _, _ = block(p, embed(p, seq[:-1], 0), jnp.arange(T - 1, dtype=jnp.int32),
+                         empty_cache(p["emb"].dtype), 0)
     return jnp.take_along_axis(jax.nn.log_softmax(logits), seq[1:, None], axis=1)[:, 0]
 
 

@@ -47,7 +47,8 @@ cols = jax.vmap(lambda t: f_lin(t)["out"], in_axes=({"w": 0, "b": None},))({"w":
 rows = jax.vmap(lambda c: f_t({"out": c, "norm": jnp.asarray(0.0)})[0]["w"])(jnp.eye(2))
 print("jacobian by columns\n", cols.T)
 print("rows == columns:", bool(jnp.allclose(rows.reshape(2, 6), cols.T)),
-      "== jacrev:", bool(jnp.allclose(jax.jacrev(lambda p: model(p, x)["out"])(params)["w"].reshape(2, 6), cols.T)))
+      "== jacrev:",
+      bool(jnp.allclose(jax.jacrev(lambda p: model(p, x)["out"])(params)["w"].reshape(2, 6), cols.T)))
 
 
 def energy(p):
@@ -71,7 +72,8 @@ batch = {"x": jnp.stack([x, 2 * x, -x]), "scale": jnp.asarray(2.0)}
 out = jax.vmap(lambda d: (model(params, d["x"] * d["scale"])["norm"], d["scale"] ** 2),
                in_axes=({"x": 0, "scale": None},), out_axes=(0, None))(batch)
 print("vmap dict in_axes", out)
-per_example_grads = jax.vmap(jax.grad(lambda p, xi: model(p, xi)["norm"]), in_axes=(None, 0))(params, batch["x"])
+per_example_grads = jax.vmap(jax.grad(lambda p, xi: model(p, xi)["norm"]),
+                             in_axes=(None, 0))(params, batch["x"])
 print("per-example grad shapes", jax.tree.map(jnp.shape, per_example_grads))
 
 

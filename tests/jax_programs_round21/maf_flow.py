@@ -85,9 +85,11 @@ x0 = jnp.array([0.3, -1.2, 0.8])
 J = jax.jacfwd(lambda x: forward(params, x)[0])(x0)
 perm = np.argsort(ORDERS[0])
 print("first block Jacobian is triangular:",
-      bool(jnp.allclose(jnp.triu(jax.jacfwd(lambda x: made(params[0], MASKS[0], x)[0])(x0)[perm][:, perm]), 0.0)))
+      bool(jnp.allclose(jnp.triu(jax.jacfwd(lambda x: made(params[0], MASKS[0], x)[0])(x0)[perm][:, perm]),
+                        0.0)))
 sign, logabs = jnp.linalg.slogdet(J)
-print("logdet", f"{float(forward(params, x0)[1]):.5f}", "slogdet", f"{float(logabs):.5f}", "sign", float(sign))
+print("logdet", f"{float(forward(params, x0)[1]):.5f}", "slogdet", f"{float(logabs):.5f}",
+      "sign", float(sign))
 u0, _ = forward(params, x0)
 print("inverse(forward(x)) == x:", bool(jnp.allclose(inverse(params, u0), x0, atol=1e-5)))
 
@@ -111,7 +113,9 @@ def update(i, params, m, v, xb):
     value, g = jax.value_and_grad(nll)(params, xb)
     m = jax.tree.map(lambda m, g: 0.9 * m + 0.1 * g, m, g)
     v = jax.tree.map(lambda v, g: 0.999 * v + 0.001 * g**2, v, g)
-    step = lambda p, m, v: p - 3e-3 * (m / (1 - 0.9 ** (i + 1))) / (jnp.sqrt(v / (1 - 0.999 ** (i + 1))) + 1e-8)
+    def step(p, m, v):
+        return p - 3e-3 * (m / (1 - 0.9 ** (i + 1))) / (jnp.sqrt(v / (1 - 0.999 ** (i + 1))) + 1e-8)
+
     return jax.tree.map(step, params, m, v), m, v, value
 
 
@@ -128,5 +132,6 @@ print("final nll", f"{float(nll(params, data)):.4f}")
 samples = jax.vmap(lambda u: inverse(params, u))(jax.random.normal(jax.random.PRNGKey(2), (512, D)))
 print("sample mean", samples.mean(axis=0), "data mean", data.mean(axis=0))
 print("sample std ", samples.std(axis=0), "data std ", data.std(axis=0))
-print("round trip on samples:", bool(jnp.allclose(jax.vmap(lambda s: forward(params, s)[0])(samples[:8]),
-                                                  jax.random.normal(jax.random.PRNGKey(2), (512, D))[:8], atol=1e-4)))
+noise = jax.random.normal(jax.random.PRNGKey(2), (512, D))
+print("round trip on samples:",
+      bool(jnp.allclose(jax.vmap(lambda s: forward(params, s)[0])(samples[:8]), noise[:8], atol=1e-4)))

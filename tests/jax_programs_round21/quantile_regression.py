@@ -70,8 +70,10 @@ for smooth in [False, True]:
     q = quantiles(fitted, x)
     coverage = jnp.mean(y[:, None] <= q, axis=0)
     print(f"smooth={smooth}: loss {float(losses[-1]):.4f} coverage {coverage}")
-    print("  slopes per quantile", (quantiles(fitted, jnp.array([4.0])) - quantiles(fitted, jnp.array([0.0])))[0] / 4.0)
-    print("  crossing anywhere:", bool(jnp.any(jnp.diff(quantiles(fitted, jnp.linspace(-2, 6, 50)), axis=1) < 0)))
+    slopes = (quantiles(fitted, jnp.array([4.0])) - quantiles(fitted, jnp.array([0.0])))[0] / 4.0
+    print("  slopes per quantile", slopes)
+    grid_q = quantiles(fitted, jnp.linspace(-2, 6, 50))
+    print("  crossing anywhere:", bool(jnp.any(jnp.diff(grid_q, axis=1) < 0)))
 
 # the pinball minimizer of a sample is its quantile
 sample = jax.random.gamma(kc, 2.0, (101,))
@@ -96,7 +98,7 @@ v = jnp.array([0.2, 1.7, -2.5, 3.5])
 print("ste forward", ste_round(v), "grad", jax.grad(lambda v: jnp.sum(ste_round(v) ** 2))(v))
 print("plain round grad", jax.grad(lambda v: jnp.sum(jnp.round(v) ** 2))(v))
 w = jnp.asarray(0.0)
-for i in range(20):
+for _ in range(20):
     w = w - 0.1 * jax.grad(lambda w: jnp.mean((ste_round(w * x) - 2.0 * x) ** 2))(w)
 print("quantized slope", f"{float(w):.4f}")
 

@@ -75,7 +75,8 @@ def soft_shadow(p, light, params, k=8.0):
         h = scene(p + t * light, params)
         return t + jnp.clip(h, 0.02, 0.2), jnp.minimum(res, k * h / t)
 
-    return jnp.clip(lax.fori_loop(0, 24, body, (jnp.asarray(0.05, p.dtype), jnp.asarray(1.0, p.dtype)))[1], 0.0, 1.0)
+    start = (jnp.asarray(0.05, p.dtype), jnp.asarray(1.0, p.dtype))
+    return jnp.clip(lax.fori_loop(0, 24, body, start)[1], 0.0, 1.0)
 
 
 def pixel(u, v, params):
@@ -118,7 +119,8 @@ print("hit at t", f"{float(t):.5f}", "after", int(iters), "steps; fori march",
 print("normal at the sphere's top", normal(jnp.array([0.0, 0.5, 0.0]), true))
 print("normal on the floor", normal(jnp.array([-1.5, -0.6, 0.0]), true))
 inside = jnp.array([0.9, -0.3, 0.15])
-print("box gradient inside", jax.grad(lambda p: sd_box(p, jnp.array([0.9, -0.3, 0.2]), jnp.full(3, 0.3)))(inside),
+print("box gradient inside",
+      jax.grad(lambda p: sd_box(p, jnp.array([0.9, -0.3, 0.2]), jnp.full(3, 0.3)))(inside),
       "with jnp.linalg.norm", jax.grad(lambda p: jnp.linalg.norm(jnp.maximum(jnp.abs(p) - 1.0, 0.0)))(inside))
 
 

@@ -86,7 +86,8 @@ Ai = jnp.full((n, n), BIG, jnp.int32).at[src, dst].set(w.astype(jnp.int32))
 Ai = jnp.where(jnp.eye(n, dtype=bool), 0, Ai)
 Di = lax.fori_loop(0, n, lambda k, D: jnp.minimum(D, D[:, k, None] + D[None, k, :]), Ai)
 print("int32 distances from 0", Di[0], Di.dtype, "match:",
-      bool(jnp.all(jnp.where(jnp.isfinite(D), Di == jnp.where(jnp.isfinite(D), D, 0).astype(jnp.int32), Di == BIG))))
+      bool(jnp.all(jnp.where(jnp.isfinite(D), Di == jnp.where(jnp.isfinite(D), D, 0).astype(jnp.int32),
+                             Di == BIG))))
 
 
 def bellman_ford(weights, source):

@@ -127,7 +127,8 @@ hard = parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..
 masks, iters = propagate(to_masks(easy))
 print("easy: propagation sweeps", int(iters), "solved:", bool(status(masks)[0]))
 print(to_digits(masks).reshape(9, 9))
-print("valid:", bool(valid(to_digits(masks))), "givens kept:", bool(jnp.all((easy == 0) | (to_digits(masks) == easy))))
+print("valid:", bool(valid(to_digits(masks))),
+      "givens kept:", bool(jnp.all((easy == 0) | (to_digits(masks) == easy))))
 m_hard, _ = propagate(to_masks(hard))
 print("hard after propagation: unsolved cells", int(jnp.sum(lax.population_count(m_hard) > 1)),
       "candidates", int(jnp.sum(lax.population_count(m_hard))))

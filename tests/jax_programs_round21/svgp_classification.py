@@ -100,7 +100,8 @@ for i in range(120):
     if i % 50 == 0:
         print(f"step {i}: minibatch -elbo {float(value):.3f}")
 print("full elbo", f"{float(elbo(params, X, Y)):.3f}")
-print("lengthscale", f"{float(jnp.exp(params['log_ell'])):.3f}", "signal sd", f"{float(jnp.exp(params['log_sf'])):.3f}")
+print("lengthscale", f"{float(jnp.exp(params['log_ell'])):.3f}",
+      "signal sd", f"{float(jnp.exp(params['log_sf'])):.3f}")
 # (the middle inducing points are weakly identified: float32 round-off moves them in the
 # fourth digit, so only the outermost are printed)
 print("inducing points span", f"{float(params['z'].min()):.4f} .. {float(params['z'].max()):.4f}")
