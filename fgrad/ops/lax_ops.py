@@ -560,12 +560,20 @@ def reduce_prod(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return _red.reduce_prod(operand, _axes(axes))
 
 
+def _logical_operand(operand: ArrayLike, name: str) -> Array:
+    """``operand`` of ``reduce_and``/``reduce_or``: bool (logical) or integer (bitwise), as JAX."""
+    av = _get_aval(operand)
+    if np.dtype(av.dtype) != np.bool_ and dtype_kind(av.dtype) not in "iu":
+        raise TypeError(f"{name}: logical reduction requires operand dtype bool or int, got {av.dtype}")
+    return operand
+
+
 def reduce_and(operand: ArrayLike, axes: Sequence[int]) -> Array:
-    return _red.reduce_and_p.bind(operand, axes=tuple(sorted(_axes(axes))))
+    return _red.reduce_and_p.bind(_logical_operand(operand, "reduce_and"), axes=tuple(sorted(_axes(axes))))
 
 
 def reduce_or(operand: ArrayLike, axes: Sequence[int]) -> Array:
-    return _red.reduce_or_p.bind(operand, axes=tuple(sorted(_axes(axes))))
+    return _red.reduce_or_p.bind(_logical_operand(operand, "reduce_or"), axes=tuple(sorted(_axes(axes))))
 
 
 def _index_dtype(index_dtype, what: str) -> np.dtype:

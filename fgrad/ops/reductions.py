@@ -127,8 +127,36 @@ def _prod_impl(xp, x, axes):
 
 
 reduce_prod_p = reduction("reduce_prod", quiet(_prod_impl))
-reduce_and_p = reduction("reduce_and", lambda xp, x, axes: xp.all(x, axis=axes), np.dtype(bool))
-reduce_or_p = reduction("reduce_or", lambda xp, x, axes: xp.any(x, axis=axes), np.dtype(bool))
+def _bitwise_reduction(logical: str, ufunc_name: str):
+    """The impl of ``reduce_and``/``reduce_or``: logical on booleans, bitwise on integers (as
+    XLA's and/or reductions; the result keeps the operand's dtype).  NumPy reduces with the
+    bitwise ufunc; another backend reduces bit by bit with its ``all``/``any``.
+
+    Example::
+
+        >>> impl = _bitwise_reduction("any", "bitwise_or")
+        >>> impl(np, np.array([[1, 2, 4], [8, 8, 1]], np.uint16), (1,))
+        array([7, 9], dtype=uint16)
+    """
+
+    def impl(xp, x, axes):
+        if x.dtype == np.bool_:
+            return getattr(xp, logical)(x, axis=axes)
+        if xp is np:
+            return getattr(np, ufunc_name).reduce(x, axis=axes)
+        bits = 8 * x.dtype.itemsize
+        unsigned = x.view(np.dtype(f"u{x.dtype.itemsize}"))
+        out = xp.zeros(_reduced_shape(x.shape, axes), unsigned.dtype)
+        for b in range(bits):
+            bit = getattr(xp, logical)(((unsigned >> b) & 1).astype(bool), axis=axes)
+            out |= bit.astype(unsigned.dtype) << b
+        return out.view(x.dtype)
+
+    return impl
+
+
+reduce_and_p = reduction("reduce_and", _bitwise_reduction("all", "bitwise_and"))
+reduce_or_p = reduction("reduce_or", _bitwise_reduction("any", "bitwise_or"))
 
 
 def reduce_max(x, axes):
