@@ -27,12 +27,12 @@ EXAMPLES = {'fgrad.lax': {'abs': ("Elementwise ``abs`` of its tensor argument(s)
                        (('lax.add(fnp.array([0.5, 1.0]), fnp.array([2.0, 0.25]))',
                          'Array([2.5 , 1.25], dtype=float64)'),),
                        False),
-               'argmax': ("Elementwise ``argmax`` of its tensor argument(s), as JAX's "
+               'argmax': ("The index of the maximum along ``axis``, as JAX's "
                           '``jax.lax.argmax``.',
                           (('lax.argmax(fnp.array([1.0, 3.0, 2.0]), 0, fnp.int64)',
                             'Array(1, dtype=int64)'),),
                           False),
-               'argmin': ("Elementwise ``argmin`` of its tensor argument(s), as JAX's "
+               'argmin': ("The index of the minimum along ``axis``, as JAX's "
                           '``jax.lax.argmin``.',
                           (('lax.argmin(fnp.array([1.0, 3.0, 2.0]), 0, fnp.int64)',
                             'Array(0, dtype=int64)'),),
@@ -333,32 +333,34 @@ EXAMPLES = {'fgrad.lax': {'abs': ("Elementwise ``abs`` of its tensor argument(s)
                         '``jax.lax.real``.',
                         (('lax.real(fnp.array([1.0 + 2.0j]))', 'Array([1.], dtype=float64)'),),
                         False),
-               'reduce_and': ("Elementwise ``all`` of its tensor argument(s), as JAX's "
+               'reduce_and': ("The ``all`` over ``axes`` (bools), or the bitwise AND (integers, their dtype kept), as JAX's "
                               '``jax.lax.reduce_and``.',
                               (('lax.reduce_and(fnp.array([True, False]), (0,))',
                                 'Array(False, dtype=bool)'),),
                               False),
-               'reduce_max': ("Elementwise ``max`` of its tensor argument(s), as JAX's "
+               'reduce_max': ("The maximum over ``axes``, as JAX's "
                               '``jax.lax.reduce_max``.',
                               (('lax.reduce_max(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (0,))',
                                 'Array([3., 4.], dtype=float64)'),),
                               False),
-               'reduce_min': ("Elementwise ``min`` of its tensor argument(s), as JAX's "
+               'reduce_min': ("The minimum over ``axes``, as JAX's "
                               '``jax.lax.reduce_min``.',
                               (('lax.reduce_min(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (0,))',
                                 'Array([1., 2.], dtype=float64)'),),
                               False),
-               'reduce_or': ("Elementwise ``any`` of its tensor argument(s), as JAX's "
+               'reduce_or': ("The ``any`` over ``axes`` (bools), or the bitwise OR (integers, their dtype kept), as JAX's "
                              '``jax.lax.reduce_or``.',
                              (('lax.reduce_or(fnp.array([True, False]), (0,))',
-                               'Array(True, dtype=bool)'),),
+                               'Array(True, dtype=bool)'),
+                              ('lax.reduce_or(fnp.array([1, 2, 4], dtype=fnp.uint16), (0,))',
+                               'Array(7, dtype=uint16)')),
                              False),
-               'reduce_prod': ("Elementwise ``prod`` of its tensor argument(s), as JAX's "
+               'reduce_prod': ("The product over ``axes``, as JAX's "
                                '``jax.lax.reduce_prod``.',
                                (('lax.reduce_prod(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (0,))',
                                  'Array([3., 8.], dtype=float64)'),),
                                False),
-               'reduce_sum': ("Elementwise ``sum`` of its tensor argument(s), as JAX's "
+               'reduce_sum': ("The sum over ``axes``, as JAX's "
                               '``jax.lax.reduce_sum``.',
                               (('lax.reduce_sum(fnp.array([[1.0, 2.0], [3.0, 4.0]]), (0,))',
                                 'Array([4., 6.], dtype=float64)'),),
