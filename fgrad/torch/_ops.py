@@ -2123,9 +2123,15 @@ def angle(input: Tensor, *, out: Tensor | None = None) -> Tensor:
             return fnp.angle(x) if hasattr(fnp, "angle") else ew.atan2_p.bind(ew.imag(x), ew.real(x))
 
         res = apply_op("AngleBackward0", ("angle",), fn, (input,))
+    elif _dtype_kind(b.dtype) == "f":  # pi below 0, NaN kept; recorded (requires grad, gradient 0)
+
+        def real_angle(x):
+            held = stop_gradient(x)
+            return fnp.where(fnp.isnan(held), held, fnp.where(held < 0, math.pi, 0.0).astype(held.dtype))
+
+        res = apply_op("AngleBackward0", ("angle_real",), real_angle, (input,))
     else:
-        x = input if _dtype_kind(b.dtype) == "f" else input.to(D.DEFAULT.float)
-        res = mul(lt(x, 0).to(D.from_np(x._buf.dtype)), math.pi)
+        res = mul(lt(input, 0).to(D.DEFAULT.float), math.pi)
     return res if out is None else write_out(out, res, "angle")
 
 

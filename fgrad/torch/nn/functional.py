@@ -456,8 +456,12 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * hardsigmoid(x)``; PyTorch's gradient: 0 for ``x <= -3``, ``x / 3 + 1/2`` for
     ``-3 < x < 3``, 1 for ``x >= 3``."""
     def fn(x):
-        zero = fnp.zeros_like(x)
-        return fnp.where(x <= -3.0, zero, fnp.where(x >= 3.0, x, x * (x + 3.0) / 6.0))
+        # PyTorch's kernel x * clamp(x + 3, 0, 6) / 6 below -3 too (-0 at -3, NaN at -inf); NaN
+        # takes the last branch (gradient 1, as PyTorch's backward). The middle branch sees only
+        # middle values: at ±inf its derivative times the zero cotangent would make NaN.
+        middle = (x > -3.0) & (x < 3.0)
+        mid = fnp.where(middle, x, fnp.zeros_like(x))
+        return fnp.where(x <= -3.0, x * 0.0, fnp.where(x < 3.0, mid * (mid + 3.0) / 6.0, x))
 
     return _act("HardswishBackward0", ("hardswish",), fn, input, inplace)
 
