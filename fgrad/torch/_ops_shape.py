@@ -683,8 +683,9 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     n = b.shape[d]
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
-    size = -(-n // chunks) if n else 1
-    return split(input, size, d) if n else split(input, [0] * 1, d)
+    if n == 0:  # PyTorch: `chunks` empty pieces
+        return split(input, [0] * chunks, d)
+    return split(input, -(-n // chunks), d)
 
 
 def tensor_split(input: Tensor, indices_or_sections: Tensor | int | Sequence[int],
@@ -1847,12 +1848,11 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
     ts = _seq(tensors, "cat")
     shapes = [t._buf.shape for t in ts]
     keep = ts
-    if _EMPTY_1D in shapes:  # legacy: 1-D empty tensors are skipped
-        keep = [t for t, s in zip(ts, shapes) if s != _EMPTY_1D]
+    skipped = False
+    if _EMPTY_1D in shapes:  # legacy: 1-D empty tensors are skipped (by the shape checks)
+        keep = [t for t, s in zip(ts, shapes) if s != _EMPTY_1D] or ts
+        skipped = keep is not ts
         shapes = [t._buf.shape for t in keep]
-    if not keep:
-        res = result_tensor(_dev.xp_of(ts[0]._buf).empty((0,), result_dtype(*ts)))
-        return res if out is None else write_out(out, res, "cat")
     ref = shapes[0]
     nd = len(ref)
     if nd == 0:
@@ -1870,7 +1870,11 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
                     f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} but "
                     f"got size {s[k]} for tensor number {i} in the list."
                 )
-    Rd = result_dtype(*keep)
+    if skipped and STATE.enabled and any(t._rg or t._gfn is not None for t in ts):
+        # PyTorch records the skipped ones too (their gradients are empty): as empty pieces
+        piece = ref[:d] + (0,) + ref[d + 1:]
+        keep = [t.reshape(piece) if t._buf.shape == _EMPTY_1D else t for t in ts]
+    Rd = result_dtype(*ts)  # the skipped ones take part in the promotion (PyTorch)
     bufs = _plain_host_bufs(keep, Rd)
     if bufs is not None:
         # host operands of the result's dtype, nothing to record: NumPy's concatenate at once

@@ -89,3 +89,66 @@ def test_empty_tensors_report_pytorchs_contiguous_strides():
     assert ft.empty(0, 3).stride() == (3, 1)
     assert ft.tensor([[], []]).stride() == (1, 1)
     assert ft.empty(2, 0, 3).is_contiguous()
+
+
+def _blocks_input():
+    a = np.arange(16.0).reshape(1, 1, 4, 4)
+    a[0, 0, 1, 1] = inf
+    return a
+
+
+def test_unfold_keeps_an_inf_in_its_own_blocks():
+    # unfold was a convolution with a one-hot kernel: inf * 0 made NaN of every block near an inf
+    a = _blocks_input()
+    x = ft.tensor(a, requires_grad=True)
+    y = ft.nn.functional.unfold(x, 2, padding=1, stride=2)
+    # im2col by hand: the zero-padded input's 2x2 windows at stride 2, offsets as rows
+    padded = np.pad(a[0, 0], 1)
+    want = np.stack([padded[i:i + 5:2, j:j + 5:2].ravel() for i in range(2) for j in range(2)])
+    np.testing.assert_array_equal(y.detach().numpy()[0], want)
+    assert not np.isnan(y.detach().numpy()).any()
+    (g,) = ft.autograd.grad(y.sum(), x)  # each input element lies in exactly one window here
+    np.testing.assert_array_equal(g.numpy(), np.ones_like(a))
+
+
+def test_fold_keeps_an_inf_where_it_lands():
+    cols = np.arange(16.0).reshape(1, 4, 4)
+    cols[0, 0, 1] = inf  # offset (0, 0) of block 1, which lands at (0, 1)
+    y = ft.nn.functional.fold(ft.tensor(cols), (3, 3), 2).numpy()[0, 0]
+    want = np.zeros((3, 3))
+    for b in range(4):  # col2im by hand: block b at (b // 2, b % 2), offsets (i, j)
+        for i in range(2):
+            for j in range(2):
+                want[b // 2 + i, b % 2 + j] += cols[0, 2 * i + j, b]
+    np.testing.assert_array_equal(y, want)
+    assert np.isinf(y[0, 1]) and not np.isnan(y).any()
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8"])
+def test_unfold_and_fold_of_integers_raise_pytorchs_error(dtype):
+    dt = getattr(ft, dtype)
+    with pytest.raises(NotImplementedError, match="im2col_out_cpu"):
+        ft.nn.functional.unfold(ft.ones(1, 1, 2, 2, dtype=dt), 2)
+    with pytest.raises(NotImplementedError, match="col2im_out_cpu"):
+        ft.nn.functional.fold(ft.ones(1, 4, 4, dtype=dt), (3, 3), 2)
+    assert ft.nn.functional.unfold(ft.ones(1, 1, 2, 2, dtype=ft.bool), 2).dtype == ft.bool
+
+
+def test_chunk_of_an_empty_dimension_gives_chunks_pieces():
+    assert len(ft.tensor([]).chunk(2)) == 2  # PyTorch: 2 (fgrad gave 1)
+    assert [tuple(t.shape) for t in ft.zeros(2, 0).chunk(3, 1)] == [(2, 0)] * 3
+
+
+def test_cat_records_and_promotes_skipped_empty_tensors():
+    # PyTorch skips 1-D empty tensors in cat's shape checks only: they still promote the
+    # dtype and are recorded (the result requires grad; their gradients are empty)
+    a = ft.tensor([], dtype=ft.complex64, requires_grad=True)
+    b = ft.tensor([], dtype=ft.float64, requires_grad=True)
+    r = ft.cat([a, b])
+    assert r.dtype == ft.complex128 and r.requires_grad
+    assert ft.cat([ft.tensor([], dtype=ft.complex64), ft.ones(1, dtype=ft.float64)]).dtype == ft.complex128
+    e, x = ft.zeros(0, requires_grad=True), ft.ones(2, 3, requires_grad=True)
+    y = ft.cat([e, x, e], 1)
+    ge, gx = ft.autograd.grad((y * 2).sum(), [e, x])
+    assert y.shape == (2, 3) and ge.shape == (0,)
+    np.testing.assert_array_equal(gx.numpy(), np.full((2, 3), 2.0, np.float32))
