@@ -152,3 +152,23 @@ def test_cat_records_and_promotes_skipped_empty_tensors():
     ge, gx = ft.autograd.grad((y * 2).sum(), [e, x])
     assert y.shape == (2, 3) and ge.shape == (0,)
     np.testing.assert_array_equal(gx.numpy(), np.full((2, 3), 2.0, np.float32))
+
+
+def test_addmm_family_truncates_float_scalars_for_integer_tensors():
+    # PyTorch casts beta/alpha to the integer type: 0.5 -> 0, 1.5 -> 1, 0.7 -> 0 (fgrad gave float64 3.5)
+    M, a = ft.full((2, 2), 3), ft.ones(2, 2, dtype=ft.int64)
+    r = ft.addmm(M, a, a, beta=0.5)
+    assert r.dtype == ft.int64 and r.tolist() == [[2, 2], [2, 2]]
+    assert ft.addmm(M, a, a, beta=1.5, alpha=0.7).tolist() == [[3, 3], [3, 3]]
+    assert ft.addmv(M[0], a, a[0], beta=0.5).tolist() == [2, 2]
+    assert ft.baddbmm(M[None], a[None], a[None], beta=0.5).dtype == ft.int64
+    assert ft.addmm(M.float(), a.float(), a.float(), beta=0.5).tolist() == [[3.5, 3.5], [3.5, 3.5]]
+
+
+def test_addr_refuses_float_scalars_for_integer_tensors():
+    M, v = ft.full((2, 2), 3), ft.ones(2, dtype=ft.int64)
+    with pytest.raises(RuntimeError, match="argument alpha must not be a floating point"):
+        ft.addr(M, v, v, alpha=1.5)
+    with pytest.raises(RuntimeError, match="argument beta must not be a floating point"):
+        ft.addr(M, v, v, beta=1.5)
+    assert ft.addr(M, v, v, beta=2).tolist() == [[7, 7], [7, 7]]
