@@ -851,7 +851,8 @@ def equal(input: Tensor, other: Tensor) -> bool:
 
 
 def _dims(dim, nd, name="dim"):
-    """Normalized sorted tuple of reduced axes (all if dim is None/empty)."""
+    """Normalized sorted tuple of reduced axes (all if dim is None/empty). A 0-d tensor takes
+    dim 0 or -1 as PyTorch does, reducing over no axis."""
     if dim is None:
         return tuple(range(nd))
     if isinstance(dim, (list, tuple)):
@@ -860,8 +861,9 @@ def _dims(dim, nd, name="dim"):
         ds = [_wrap_dim(d, nd) for d in dim]
         if len(set(ds)) != len(ds):
             raise RuntimeError(f"dim {ds[0]} appears multiple times in the list of dims")
-        return tuple(sorted(ds))
-    return (_wrap_dim(dim, nd),)
+        return tuple(sorted(ds)) if nd else ()
+    d = _wrap_dim(dim, nd)
+    return (d,) if nd else ()
 
 
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
@@ -1344,6 +1346,8 @@ def softmax(input: Tensor, dim: int | None = None, dtype: DType | None = None, *
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
+    if b.ndim == 0:  # PyTorch takes dim 0/-1 of a 0-d tensor: its one element
+        return softmax(x.reshape(1), 0).reshape(())
     _float_kernel("softmax", b, d)
 
     def fn(v):
@@ -1360,6 +1364,8 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: DType | None = Non
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
+    if b.ndim == 0:  # PyTorch takes dim 0/-1 of a 0-d tensor: its one element
+        return log_softmax(x.reshape(1), 0).reshape(())
     _float_kernel("log_softmax", b, d)
 
     def fn(v):
@@ -2194,9 +2200,9 @@ def quantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: bool =
     qv = q._buf if isinstance(q, Tensor) else q
     scalar_q = np.ndim(qv) == 0
     qa = np.asarray(qv, input._buf.dtype)
-    x = input if dim is not None else input.reshape(-1)
+    x = input if dim is not None and input._buf.ndim else input.reshape(-1)  # a 0-d input: dim 0/-1
     d = 0 if dim is None else _wrap_dim(dim, input._buf.ndim)
-    keep = keepdim and dim is not None
+    keep = keepdim and dim is not None and input._buf.ndim > 0
 
     def fn(v, qq):  # the ranks q * (n - 1) in the input's dtype, as PyTorch computes them
         return _quantile_ranked(v, qq, axis=d, keepdims=keep, method=interpolation, rank_dtype=qa.dtype)
@@ -2231,6 +2237,8 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     from ._ops_shape import cat, narrow
 
     x = input
+    if x._buf.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
     d = _wrap_dim(dim, x._buf.ndim)
     if prepend is not None or append is not None:
         parts = [p for p in (prepend, x, append) if p is not None]

@@ -533,6 +533,8 @@ def movedim(input: Tensor, source: IntOrInts, destination: IntOrInts) -> Tensor:
     dst = [destination] if isinstance(destination, int) else list(destination)
     src = [_wrap_dim(s, nd) for s in src]
     dst = [_wrap_dim(d, nd) for d in dst]
+    if nd == 0:  # PyTorch: dim 0/-1 of a 0-d tensor, nothing to move
+        return permute(input, [])
     order = [n for n in range(nd) if n not in src]
     for d, s in sorted(zip(dst, src, strict=False)):
         order.insert(d, s)
@@ -544,6 +546,8 @@ moveaxis = movedim
 
 def narrow(input: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
     b = input._buf
+    if b.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, b.ndim)
     start = int(start)
     n = b.shape[d]
@@ -556,6 +560,8 @@ def narrow(input: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
 
 def select(input: Tensor, dim: int, index: int) -> Tensor:
     b = input._buf
+    if b.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
     i = int(index)
@@ -585,6 +591,8 @@ def _index_view(input, idx, gname):
 
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     b = input._buf
+    if b.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
     return _multi_view(input, [(slice(None),) * d + (i,) for i in range(n)], "UnbindBackward0",
@@ -649,6 +657,8 @@ def _multi_view(input, idxs, gname, bounds=None, d: int = 0, squeeze: bool = Fal
 
 def split(tensor: Tensor, split_size_or_sections: IntOrInts, dim: int = 0) -> tuple[Tensor, ...]:
     b = tensor._buf
+    if b.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -1992,7 +2002,7 @@ def flip(input: Tensor, dims: int | Sequence[int]) -> Tensor:
     b = input._buf
     if isinstance(dims, int):
         dims = (dims,)
-    ds = tuple(sorted(_wrap_dim(d, b.ndim) for d in dims))
+    ds = tuple(sorted(_wrap_dim(d, b.ndim) for d in dims)) if b.ndim else ()  # 0-d: dim 0/-1, nothing to flip
 
     def fn(x):
         return fnp.flip(x, ds) if ds else x

@@ -172,3 +172,48 @@ def test_addr_refuses_float_scalars_for_integer_tensors():
     with pytest.raises(RuntimeError, match="argument beta must not be a floating point"):
         ft.addr(M, v, v, beta=1.5)
     assert ft.addr(M, v, v, beta=2).tolist() == [[7, 7], [7, 7]]
+
+
+ZERO_D_DIM_OPS = {  # PyTorch takes dim 0 or -1 of a 0-d tensor: (f, PyTorch's value at x = 2.0)
+    "sum": (lambda T, x: T.sum(x, 0), 2.0), "sum_keepdim": (lambda T, x: T.sum(x, -1, keepdim=True), 2.0),
+    "mean": (lambda T, x: T.mean(x, (0,)), 2.0), "prod": (lambda T, x: T.prod(x, 0), 2.0),
+    "amax": (lambda T, x: T.amax(x, 0), 2.0), "amin": (lambda T, x: T.amin(x, (-1,)), 2.0),
+    "any": (lambda T, x: T.any(x, 0), True), "all": (lambda T, x: T.all(x, 0), True),
+    "count_nonzero": (lambda T, x: T.count_nonzero(x, 0), 1), "nansum": (lambda T, x: T.nansum(x, 0), 2.0),
+    "nanmean": (lambda T, x: T.nanmean(x, 0), 2.0), "logsumexp": (lambda T, x: T.logsumexp(x, 0), 2.0),
+    "var_unbiased": (lambda T, x: T.var(x, 0, correction=0), 0.0),
+    "norm": (lambda T, x: T.linalg.vector_norm(x, dim=0), 2.0),
+    "normalize": (lambda T, x: T.nn.functional.normalize(x, dim=0), 1.0),
+    "softmax": (lambda T, x: T.softmax(x, 0), 1.0), "log_softmax": (lambda T, x: T.log_softmax(x, -1), 0.0),
+    "softmin": (lambda T, x: T.nn.functional.softmin(x, 0), 1.0),
+    "flip": (lambda T, x: T.flip(x, (0,)), 2.0), "movedim": (lambda T, x: T.movedim(x, 0, -1), 2.0),
+    "quantile": (lambda T, x: T.quantile(x, 0.3, 0), 2.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_D_DIM_OPS))
+def test_dim_zero_of_a_zero_d_tensor(name):
+    # fgrad passed axis 0 on to NumPy (IndexError/AxisError) where PyTorch reduces over nothing
+    f, want = ZERO_D_DIM_OPS[name]
+    x = ft.tensor(2.0, requires_grad=name not in ("any", "all", "count_nonzero"))
+    y = f(ft, x)
+    assert y.shape == () and y.item() == want
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_D_DIM_OPS))
+def test_dim_zero_of_a_zero_d_tensor_as_live_torch(name):
+    torch = pytest.importorskip("torch")
+    f, _ = ZERO_D_DIM_OPS[name]
+    mine, theirs = f(ft, ft.tensor(2.0)), f(torch, torch.tensor(2.0))
+    assert str(mine.dtype) == str(theirs.dtype) and mine.item() == theirs.item()
+
+
+def test_zero_d_refusals_have_pytorchs_types():
+    x = ft.tensor(2.0)
+    for f, err, msg in [(lambda: x.narrow(0, 0, 1), RuntimeError, "narrow\\(\\) cannot be applied to a 0-dim"),
+                        (lambda: x.split(1), RuntimeError, "split expects at least a 1-dimensional"),
+                        (lambda: ft.diff(x), RuntimeError, "diff expects input to be at least one-dimensional"),
+                        (lambda: x.select(0, 0), IndexError, "select\\(\\) cannot be applied to a 0-dim"),
+                        (lambda: x.unbind(0), IndexError, "tensor has no dimensions")]:
+        with pytest.raises(err, match=msg):
+            f()
