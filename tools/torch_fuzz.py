@@ -25,7 +25,7 @@ import pathlib
 import sys
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 
@@ -91,13 +91,14 @@ def _dim(rng, ndim: int, allow_none: bool = True):
 class Case:
     """One fuzzed call: ``fn(T, *args, **kwargs)`` with ``T`` torch or fgrad.torch; ``make``
     draws ``(args, kwargs)`` (numpy arrays become tensors, lists of arrays lists of
-    tensors); ``inplace`` names the in-place method run as ``x.clone().<inplace>(*rest)``."""
+    tensors); ``inplace`` names the in-place method run as ``x.clone().<inplace>(*rest)``, or
+    is ``f(y, *rest, **kwargs)`` calling it on ``y`` where its arguments differ."""
     name: str
     fn: Callable
     make: Callable
     grad: bool = True
     second: bool = False
-    inplace: str | None = None
+    inplace: str | Callable | None = None
     tol: float = 1.0
     alias: bool = False
     extra: dict = field(default_factory=dict)
@@ -185,9 +186,11 @@ for _n in BINARY_FUNCS:
     case(_n, (lambda t: lambda T, x, y: _attr(T, t)(x, y))(_n), binary(), second=True,
          inplace=_n + "_" if _n in INPLACE_BINARY else None)
 
-case("add_alpha", lambda T, x, y: T.add(x, y, alpha=2), binary(), inplace="add_")
-case("sub_alpha", lambda T, x, y: T.sub(x, y, alpha=-0.5), binary(FLOATS), inplace="sub_")
-case("div_floor", lambda T, x, y: T.div(x, y, rounding_mode="floor"), binary(REALS), inplace="div_")
+case("add_alpha", lambda T, x, y: T.add(x, y, alpha=2), binary(), inplace=lambda a, b: a.add_(b, alpha=2))
+case("sub_alpha", lambda T, x, y: T.sub(x, y, alpha=-0.5), binary(FLOATS),
+     inplace=lambda a, b: a.sub_(b, alpha=-0.5))
+case("div_floor", lambda T, x, y: T.div(x, y, rounding_mode="floor"), binary(REALS),
+     inplace=lambda a, b: a.div_(b, rounding_mode="floor"))
 case("div_trunc", lambda T, x, y: T.div(x, y, rounding_mode="trunc"), binary(REALS))
 case("op_rsub_scalar", lambda T, x: 2.5 - x, unary())
 case("op_rpow_scalar", lambda T, x: 2 ** x, unary(), second=True)
@@ -198,7 +201,7 @@ case("lerp", lambda T, a, b, w: T.lerp(a, b, w), lambda rng: _ternary(rng, FLOAT
      inplace="lerp_")
 case("lerp_scalar", lambda T, a, b: T.lerp(a, b, 0.3), binary(FLOATS, scalars=False), second=True)
 case("addcmul", lambda T, a, b, c: T.addcmul(a, b, c, value=0.5), lambda rng: _ternary(rng, INEXACT),
-     second=True, inplace="addcmul_")
+     second=True, inplace=lambda a, b, c: a.addcmul_(b, c, value=0.5))
 case("addcdiv", lambda T, a, b, c: T.addcdiv(a, b, c, value=-2), lambda rng: _ternary(rng, FLOATS),
      second=True)
 case("where", lambda T, c, a, b: T.where(c, a, b), lambda rng: _where_args(rng))
@@ -297,9 +300,10 @@ case("unflatten", lambda T, x: x.unflatten(-1, (1, -1)), unary(shapes=SHAPES[1:]
 # indexing and scatter
 case("gather", lambda T, x, i, d: T.gather(x, d, i), lambda rng: _gather_args(rng))
 case("take_along_dim", lambda T, x, i, d: T.take_along_dim(x, i, d), lambda rng: _gather_args(rng))
-case("scatter", lambda T, x, i, d, src: x.scatter(d, i, src), lambda rng: _scatter_args(rng), inplace="scatter_")
+case("scatter", lambda T, x, i, d, src: x.scatter(d, i, src), lambda rng: _scatter_args(rng),
+     inplace=lambda y, i, d, src: y.scatter_(d, i, src))
 case("scatter_add", lambda T, x, i, d, src: x.scatter_add(d, i, src), lambda rng: _scatter_args(rng, True),
-     inplace="scatter_add_")
+     inplace=lambda y, i, d, src: y.scatter_add_(d, i, src))
 case("scatter_reduce_amax", lambda T, x, i, d, src: x.scatter_reduce(d, i, src, "amax"),
      lambda rng: _scatter_args(rng, True))
 case("scatter_reduce_mean", lambda T, x, i, d, src: x.scatter_reduce(d, i, src, "mean", include_self=False),
@@ -308,11 +312,11 @@ case("scatter_reduce_prod", lambda T, x, i, d, src: x.scatter_reduce(d, i, src, 
      lambda rng: _scatter_args(rng, True))
 case("index_select", lambda T, x, i: T.index_select(x, 0, i), lambda rng: _index_args(rng))
 case("index_add", lambda T, x, i, s: x.index_add(0, i, s, alpha=2), lambda rng: _index_args(rng, src=True),
-     inplace="index_add_")
+     inplace=lambda y, i, s: y.index_add_(0, i, s, alpha=2))
 case("index_copy", lambda T, x, i, s: x.index_copy(0, i, s), lambda rng: _index_args(rng, src=True, uniq=True))
 case("index_fill", lambda T, x, i: x.index_fill(0, i, -2.0), lambda rng: _index_args(rng))
 case("index_put_acc", lambda T, x, i, s: x.index_put((i,), s, accumulate=True),
-     lambda rng: _index_args(rng, src=True), inplace="index_put_")
+     lambda rng: _index_args(rng, src=True), inplace=lambda y, i, s: y.index_put_((i,), s, accumulate=True))
 case("getitem_tensor", lambda T, x, i: x[i], lambda rng: _index_args(rng))
 case("setitem_tensor", lambda T, x, i, s: _setitem(x, i, s), lambda rng: _index_args(rng, src=True, uniq=True))
 case("take", lambda T, x, i: T.take(x, i), lambda rng: _index_args(rng, flat=True))
@@ -429,7 +433,7 @@ def _ternary(rng, dtypes):
 
 def _where_args(rng):
     shape = _pick(rng, SHAPES)
-    return [rng.random(shape) < 0.5, draw_values(rng, _pick(rng, NUMS), _bcast_partner(rng, shape)),
+    return [np.asarray(rng.random(shape) < 0.5), draw_values(rng, _pick(rng, NUMS), _bcast_partner(rng, shape)),
             draw_values(rng, _pick(rng, NUMS), _bcast_partner(rng, shape))], {}
 
 
@@ -442,7 +446,8 @@ def _clamp_args(rng):
 
 def _masked(rng):
     shape = _pick(rng, SHAPES)
-    return [draw_values(rng, _pick(rng, NUMS), shape), rng.random(_bcast_partner(rng, shape)) < 0.5], {}
+    mask = np.asarray(rng.random(_bcast_partner(rng, shape)) < 0.5)
+    return [draw_values(rng, _pick(rng, NUMS), shape), mask], {}
 
 
 def _dim_args(rng, dtypes):
@@ -494,6 +499,9 @@ def _linalg_call(T, name, x):
         return T.linalg.matrix_power(x, 3)
     if name == "linalg.cross":
         return T.linalg.cross(x[..., 0, :], x[..., 1, :])
+    if name == "linalg.eigh":  # eigenvectors up to sign/phase: compare V diag(L) V^H and |V|
+        L, V = T.linalg.eigh(x)
+        return L, (V * L.unsqueeze(-2).to(V.dtype)) @ V.mH, V.abs()
     if name == "cholesky_solve":
         return T.cholesky_solve(x.sum(-1, keepdim=True), T.linalg.cholesky(x))
     return _attr(T, name)(x)
@@ -904,7 +912,7 @@ def _check_inplace(found, c, args, kw, torch, ft, seed, least):
         x = targs[0] if hasattr(targs[0], "clone") else T.tensor(targs[0])
         y = x.clone()
         v0 = y._version
-        r = getattr(y, c.inplace)(*targs[1:], **_inplace_kw(c, kw))
+        r = _inplace_call(c, y, targs[1:], kw)
         return y.clone(), r is y, y._version > v0
 
     t, f, ok = _stage(found, "inplace", lambda: plain(torch), lambda: plain(ft))
@@ -923,7 +931,7 @@ def _check_inplace(found, c, args, kw, torch, ft, seed, least):
     def graded(T):
         targs = [_to_module(T, a, True) for a in args]
         y = targs[0] * 1
-        r = getattr(y, c.inplace)(*targs[1:], **_inplace_kw(c, kw))
+        r = _inplace_call(c, y, targs[1:], kw)
         return _grads(T, targs, r, seed, False)
     t, f, ok = _stage(found, "inplace_grad", lambda: graded(torch), lambda: graded(ft))
     if ok and t is not None and f is not None:
@@ -932,18 +940,10 @@ def _check_inplace(found, c, args, kw, torch, ft, seed, least):
             found.append(("inplace_grad", d))
 
 
-def _inplace_kw(c, kw):
-    if c.name == "div_floor":
-        return dict(kw, rounding_mode="floor")
-    if c.name == "add_alpha":
-        return dict(kw, alpha=2)
-    if c.name == "sub_alpha":
-        return dict(kw, alpha=-0.5)
-    if c.name == "addcmul":
-        return dict(kw, value=0.5)
-    if c.name == "masked_fill":
-        return kw
-    return kw
+def _inplace_call(c, y, rest, kw):
+    if callable(c.inplace):
+        return c.inplace(y, *rest, **kw)
+    return getattr(y, c.inplace)(*rest, **kw)
 
 
 def fuzz(only=None, draws: int = 4, seed: int = 0, second: bool = True, verbose: bool = False):

@@ -292,8 +292,8 @@ def addr(input: Tensor, vec1: Shaped[Tensor, " n"], vec2: Shaped[Tensor, " m"], 
     if _dtype_kind(np.dtype(result_dtype(input, vec1, vec2))) in "iub":
         for name, s in (("beta", beta), ("alpha", alpha)):  # PyTorch refuses here (addmm truncates)
             if isinstance(s, float):
-                raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point "
-                                   "number.")
+                raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating "
+                                   "point number.")
 
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.outer(x, y), alpha))

@@ -210,10 +210,21 @@ def test_dim_zero_of_a_zero_d_tensor_as_live_torch(name):
 
 def test_zero_d_refusals_have_pytorchs_types():
     x = ft.tensor(2.0)
-    for f, err, msg in [(lambda: x.narrow(0, 0, 1), RuntimeError, "narrow\\(\\) cannot be applied to a 0-dim"),
+    for f, err, msg in [(lambda: x.narrow(0, 0, 1), RuntimeError, "narrow.. cannot be applied to a 0-dim"),
                         (lambda: x.split(1), RuntimeError, "split expects at least a 1-dimensional"),
-                        (lambda: ft.diff(x), RuntimeError, "diff expects input to be at least one-dimensional"),
+                        (lambda: ft.diff(x), RuntimeError, "diff expects input to be at least one-dim"),
                         (lambda: x.select(0, 0), IndexError, "select\\(\\) cannot be applied to a 0-dim"),
                         (lambda: x.unbind(0), IndexError, "tensor has no dimensions")]:
         with pytest.raises(err, match=msg):
             f()
+
+
+def test_in_place_div_with_rounding_mode_refuses_to_narrow_the_result():
+    # x.div_(float, rounding_mode=...) on an integer tensor wrote the float result truncated
+    x = ft.tensor([3, 4], dtype=ft.int32)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Int"):
+        x.div_(ft.tensor([2.0, 3.0]), rounding_mode="floor")
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        x.div_(2.5, rounding_mode="trunc")
+    assert x.tolist() == [3, 4]
+    assert x.div_(2, rounding_mode="trunc").tolist() == [1, 2]
