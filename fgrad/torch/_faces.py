@@ -630,8 +630,22 @@ _NARROW_SCALAR = {"add": _scalar_rounded, "sub": _scalar_rounded, "mul": _scalar
                   "div": _scalar_float32}
 
 
+# PyTorch functions whose ``other`` has no Scalar overload: a Python number raises TypeError
+TENSOR_OTHER_ONLY = frozenset({
+    "atan2", "arctan2", "hypot", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
+    "logical_xor", "logaddexp", "logaddexp2", "nextafter", "heaviside", "ldexp", "isclose", "dist"})
+
+
+def check_tensor_other(name: str, other, arg: str = "other") -> None:
+    """PyTorch's TypeError for a non-Tensor ``other`` of function ``name`` (in
+    `TENSOR_OTHER_ONLY`; ``torch.maximum(t, 2.0)``, ``t.maximum(2.0)``)."""
+    if name in TENSOR_OTHER_ONLY and not isinstance(other, Tensor):
+        raise TypeError(f"{name}(): argument '{arg}' (position 2) must be Tensor, not {type(other).__name__}")
+
+
 def _binary_function(binop):
     def op(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+        check_tensor_other(binop.name, other)
         return binop(input, other, out=out)
 
     op.__name__ = op.__qualname__ = binop.name

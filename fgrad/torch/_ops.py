@@ -73,6 +73,7 @@ from ._promotion import (  # noqa: F401
 )
 from ._faces import (  # noqa: F401
     _scalar_rounded,
+    check_tensor_other,
     composite_unary,
     as_tensor_arg,
     binary_operands,
@@ -805,6 +806,7 @@ def where(condition: Tensor, input: TensorOrScalar | None = None, other: TensorO
 
 def isclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Tensor:
+    check_tensor_other("isclose", other)
     a = input._buf
     b = other._buf if isinstance(other, Tensor) else other
     if isinstance(other, Tensor) and a.shape != b.shape:
@@ -1299,6 +1301,7 @@ def norm(input: Tensor, p: float | str | None = "fro", dim: Dims = None, keepdim
 
 
 def dist(input: Tensor, other: TensorOrScalar, p: float | str = 2) -> Tensor:
+    check_tensor_other("dist", other)
     a, b = binary_operands(input, other, "dist")
     Rd = result_dtype(a, b)
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -2150,6 +2153,7 @@ def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 
 def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
+    check_tensor_other("heaviside", values, "values")
     res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
     return res if out is None else write_out(out, res, "heaviside")
 
@@ -2173,6 +2177,7 @@ def lcm(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> T
 
 
 def ldexp(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+    check_tensor_other("ldexp", other)
     res = mul(input, pow(2.0, other) if isinstance(other, Tensor) else 2.0**other)
     return res if out is None else write_out(out, res, "ldexp")
 

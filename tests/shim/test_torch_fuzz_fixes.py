@@ -228,3 +228,19 @@ def test_in_place_div_with_rounding_mode_refuses_to_narrow_the_result():
         x.div_(2.5, rounding_mode="trunc")
     assert x.tolist() == [3, 4]
     assert x.div_(2, rounding_mode="trunc").tolist() == [1, 2]
+
+
+TENSOR_OTHER_ONLY = ["atan2", "arctan2", "hypot", "maximum", "minimum", "fmax", "fmin", "logical_and",
+                     "logical_or", "logical_xor", "logaddexp", "logaddexp2", "nextafter", "heaviside", "ldexp",
+                     "isclose", "dist"]
+
+
+@pytest.mark.parametrize("name", TENSOR_OTHER_ONLY)
+def test_functions_without_a_scalar_overload_refuse_a_python_number(name):
+    # PyTorch has no Scalar overload for these: TypeError (fgrad computed with the number)
+    x = ft.tensor([1.5, 2.0])
+    with pytest.raises(TypeError, match="must be Tensor, not float"):
+        getattr(ft, name)(x, 2.0)
+    with pytest.raises(TypeError, match="must be Tensor, not int"):
+        getattr(x, name)(2)
+    getattr(ft, name)(x, ft.tensor(1.0))  # a 0-d tensor is fine
