@@ -231,8 +231,8 @@ def test_in_place_div_with_rounding_mode_refuses_to_narrow_the_result():
 
 
 TENSOR_OTHER_ONLY = ["atan2", "arctan2", "hypot", "maximum", "minimum", "fmax", "fmin", "logical_and",
-                     "logical_or", "logical_xor", "logaddexp", "logaddexp2", "nextafter", "heaviside", "ldexp",
-                     "isclose", "dist"]
+                     "logical_or", "logical_xor", "logaddexp", "logaddexp2", "nextafter", "heaviside",
+                     "ldexp", "isclose", "dist"]
 
 
 @pytest.mark.parametrize("name", TENSOR_OTHER_ONLY)
