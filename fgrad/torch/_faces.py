@@ -320,6 +320,16 @@ def _int_divisor_checked(uf, name: str):
     return checked
 
 
+def refuse_bool_subtraction(a, b) -> None:
+    """PyTorch's RuntimeError for a subtraction with one bool operand (a bool tensor, or a
+    Python bool beside a tensor); two bool operands are refused by the common dtype."""
+    if any(isinstance(v, bool) or (isinstance(v, Tensor) and v._buf.dtype == np.bool_) for v in (a, b)):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert "
+            "a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
 class _BinOp:
     """A binary elementwise op: PyTorch promotion, fast ufunc path, recording."""
 
@@ -399,6 +409,8 @@ class _BinOp:
         Rd = binary_result_dtype(a, b)
         if self.refuse is not None:
             self.refuse(Rd)
+        if self.name == "sub" and Rd.kind != "b":  # (every bool operand takes this path: not fc)
+            refuse_bool_subtraction(a, b)
         if self.kind in "df" and Rd.kind in "biu":
             Rd = D.DEFAULT.float.np
         return Rd

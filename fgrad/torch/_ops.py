@@ -74,6 +74,7 @@ from ._promotion import (  # noqa: F401
 from ._faces import (  # noqa: F401
     _scalar_rounded,
     check_tensor_other,
+    refuse_bool_subtraction,
     composite_unary,
     as_tensor_arg,
     binary_operands,
@@ -278,8 +279,10 @@ def _with_alpha(name: str, input, other, alpha, inplace: bool = False):
         check_no_alias(a._buf, b._buf)
     Rd = binary_result_dtype(a, b)
     _check_alpha(Rd, alpha)
-    if name == "sub" and Rd == np.bool_:
-        BINOPS["subtract"].refuse(Rd)
+    if name == "sub":
+        if Rd == np.bool_:
+            BINOPS["subtract"].refuse(Rd)
+        refuse_bool_subtraction(a, b)
     if _dtype_kind(Rd) == "f" and type(alpha) in (int, float):
         if Rd in _NARROW_FLOATS and type(b) is float:
             b = float(_scalar_rounded(b, Rd))  # PyTorch rounds a number to float16/bfloat16 first
@@ -454,6 +457,9 @@ def rsub(input: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
     Rd = binary_result_dtype(input, other)
+    if Rd == np.bool_:
+        BINOPS["subtract"].refuse(Rd)
+    refuse_bool_subtraction(input, other)
     s = np.asarray(wrapped_int(other, Rd) if type(other) is int and Rd.kind in "iu" else other, Rd)
 
     def fn(x, c):
@@ -1862,7 +1868,7 @@ def _cum_extreme(name, gname, input, dim, better):
     bh = _dev.to_host(b)  # the running indices are found on the host (one copy for a device tensor)
     moved = np.moveaxis(bh, d, -1)
     idx = np.empty(moved.shape, np.int64)
-    best = moved[..., 0].copy()
+    best = moved[..., 0].copy() if moved.shape[-1] else None  # an empty dim: no running extreme
     cur = np.zeros(moved.shape[:-1], np.int64)
     for j in range(moved.shape[-1]):
         v = moved[..., j]

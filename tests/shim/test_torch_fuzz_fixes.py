@@ -244,3 +244,26 @@ def test_functions_without_a_scalar_overload_refuse_a_python_number(name):
     with pytest.raises(TypeError, match="must be Tensor, not int"):
         getattr(x, name)(2)
     getattr(ft, name)(x, ft.tensor(1.0))  # a 0-d tensor is fine
+
+
+def test_cummax_cummin_of_an_empty_dim():
+    # fgrad raised NumPy's IndexError; PyTorch returns empty values and indices
+    x = ft.zeros(2, 0, requires_grad=True)
+    r = ft.cummax(x, 1)
+    assert r.values.shape == (2, 0) and r.indices.dtype == ft.int64 and r.values.requires_grad
+    assert ft.cummin(ft.zeros(0), 0).indices.shape == (0,)
+
+
+@pytest.mark.parametrize("case", ["b - i", "i - b", "b - 1", "1 - b", "f - True", "True - f", "sub_alpha",
+                                  "rsub", "sub_"])
+def test_subtraction_with_one_bool_operand_raises(case):
+    # PyTorch refuses `-` with any bool operand ("If you are trying to invert a mask, use ~"); fgrad
+    # refused only two bool operands
+    b, i, f = ft.tensor([True, False]), ft.tensor([1, 2]), ft.tensor([1.0, 2.0])
+    run = {"b - i": lambda: b - i, "i - b": lambda: i - b, "b - 1": lambda: b - 1, "1 - b": lambda: 1 - b,
+           "f - True": lambda: f - True, "True - f": lambda: True - f,
+           "sub_alpha": lambda: ft.sub(f, b, alpha=2), "rsub": lambda: ft.rsub(f, b),
+           "sub_": lambda: f.clone().sub_(b)}[case]
+    with pytest.raises(RuntimeError, match="with a bool tensor is not supported"):
+        run()
+    assert (2 - i).tolist() == [1, 0] and (f - 1).tolist() == [0.0, 1.0]
