@@ -12,9 +12,11 @@ Usage::
     python tools/torch_fuzz.py                      # every case, 4 draws each
     python tools/torch_fuzz.py --only sin,gather --draws 30 --seed 3
     python tools/torch_fuzz.py --verbose            # one line per difference too
+    python tools/torch_fuzz.py --show acosh:30271   # the inputs of one reported draw
 
 The summary prints the differences grouped by case and by what differs; the exit status is 1
-when any was found. Needs PyTorch installed. See docs/torch-fuzz.md.
+when any was found. Needs PyTorch installed. See docs/shim-conventions.md ("Differential
+fuzzing against PyTorch").
 """
 
 from __future__ import annotations

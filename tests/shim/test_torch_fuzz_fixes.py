@@ -1,6 +1,6 @@
 """Defects found by ``tools/torch_fuzz.py`` (differential fuzzing of ``fgrad.torch`` against
 PyTorch 2.13), each pinned by analytic numbers, finite differences or PyTorch's numbers stored
-here; the live comparison runs where torch is installed. See docs/torch-fuzz.md."""
+here; the live comparison runs where torch is installed. See docs/shim-conventions.md."""
 
 from __future__ import annotations
 
