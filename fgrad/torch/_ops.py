@@ -1095,6 +1095,7 @@ def min(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *
 def amax(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
     axes = _dims(dim, b.ndim)
+    _check_nonempty_dims("amax", b, axes, dim not in ((), [], None))
 
     def fn(x):
         return fnp.max(x, axis=axes, keepdims=keepdim)
@@ -1111,6 +1112,7 @@ def amax(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | 
 def amin(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
     axes = _dims(dim, b.ndim)
+    _check_nonempty_dims("amin", b, axes, dim not in ((), [], None))
 
     def fn(x):
         return fnp.min(x, axis=axes, keepdims=keepdim)
@@ -1135,6 +1137,16 @@ def _check_arg_reduction(name, b, dim) -> None:
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
 
 
+def _check_nonempty_dims(name, b, axes, dim_given: bool = True) -> None:
+    """PyTorch's IndexError for a max/min-like reduction over an empty dimension."""
+    for a in axes:
+        if b.shape[a] == 0:
+            if not dim_given:  # (a RuntimeError here in PyTorch)
+                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == "
+                                   "0. Specify the reduction dim with the 'dim' argument.")
+            raise IndexError(f"{name}(): Expected reduction dim {a} to have non-zero size.")
+
+
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     b = input._buf
     _check_arg_reduction("argmax", b, dim)
@@ -1142,6 +1154,7 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
         r = _argmax_nan(b.reshape(-1), 0)
         return result_tensor(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
     d = _wrap_dim(dim, b.ndim)
+    _check_nonempty_dims("argmax", b, (d,) if b.ndim else ())
     r = _argmax_nan(b, d) if b.ndim else _cst(np.zeros((), _i64), b).copy()
     return result_tensor(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
@@ -1153,6 +1166,7 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
         r = _argmin_nan(b.reshape(-1), 0)
         return result_tensor(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
     d = _wrap_dim(dim, b.ndim)
+    _check_nonempty_dims("argmin", b, (d,) if b.ndim else ())
     r = _argmin_nan(b, d) if b.ndim else _cst(np.zeros((), _i64), b).copy()
     return result_tensor(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
@@ -1690,6 +1704,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
         return return_type("kthvalue")(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
+    _check_nonempty_dims("kthvalue", b, (d,))
     if not 1 <= k <= b.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     idx = _sort_idx(b, d, False)[(slice(None),) * d + (slice(k - 1, k),)].copy()
@@ -1728,6 +1743,7 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
         return return_type("median")(input.clone(), result_tensor(np.zeros((), _i64)))
+    _check_nonempty_dims("median", b, (d,))
     n = b.shape[d]
     order = _sort_idx(b, d, False)
     idx = np.take(order, [(n - 1) // 2], axis=d)
@@ -1756,6 +1772,7 @@ def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False) -> T
     if b.ndim == 0:
         return median(input, dim, keepdim)
     d = _wrap_dim(dim, b.ndim)
+    _check_nonempty_dims("median", b, (d,))  # (PyTorch names median here)
     order = np.argsort(bh, axis=d, kind="stable")  # NaNs sort last
     count = np.sum(~np.isnan(bh), axis=d, keepdims=True)
     idx = np.take_along_axis(order, np.maximum(count - 1, 0) // 2, axis=d)
@@ -1794,6 +1811,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, T
     if b.ndim == 0:
         return return_type("mode")(input.clone(), result_tensor(np.zeros((), _i64)))
     d = _wrap_dim(dim, b.ndim)
+    _check_nonempty_dims("mode", b, (d,))
     moved = np.moveaxis(b, d, -1)
     flat = moved.reshape(-1, moved.shape[-1])
     vals_idx = np.empty(flat.shape[0], np.int64)

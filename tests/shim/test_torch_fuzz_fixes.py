@@ -267,3 +267,21 @@ def test_subtraction_with_one_bool_operand_raises(case):
     with pytest.raises(RuntimeError, match="with a bool tensor is not supported"):
         run()
     assert (2 - i).tolist() == [1, 0] and (f - 1).tolist() == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin", "kthvalue", "median", "nanmedian", "mode", "amax",
+                                  "amin"])
+def test_reductions_over_an_empty_dim_raise_pytorchs_index_error(name):
+    # fgrad raised NumPy's ValueError/IndexError, a RuntimeError or NotImplementedError
+    x = ft.zeros(0, 3)
+    f = {"kthvalue": lambda: ft.kthvalue(x, 1, 0)}.get(name, lambda: getattr(ft, name)(x, 0))
+    shown = "median" if name == "nanmedian" else name  # (PyTorch's wording)
+    with pytest.raises(IndexError, match=f"{shown}\\(\\): Expected reduction dim 0 to have non-zero size"):
+        f()
+    other = getattr(ft, "argmax" if name == "kthvalue" else name)(x, 1)  # the other dim is fine
+    assert (other[0] if isinstance(other, tuple) else other).shape == (0,)
+
+
+def test_amax_of_an_empty_tensor_over_every_dim_raises_runtime_error():
+    with pytest.raises(RuntimeError, match="Expected reduction dim to be specified"):
+        ft.amin(ft.zeros(0, 3))
