@@ -657,7 +657,7 @@ tanh_p = unary("tanh", np.tanh, kernel={"f": "tanh{f}({0})"},
                tangent=lambda t, y, x: mul(t, sub(1.0, mul(y, y))),  # PyTorch's tanh_backward
                jax_tangent=lambda t, y, x: mul(add(t, mul(t, y)), sub(1.0, y)))  # JAX's (t + t y)(1 - y)
 asinh_p = unary("asinh", np.arcsinh, lambda x, y: rsqrt_(add(mul(x, x), 1.0)), kernel={"f": "asinh{f}({0})"})
-acosh_p = unary("acosh", np.arccosh, lambda x, y: rsqrt_(sub(mul(x, x), 1.0)), kernel={"f": "acosh{f}({0})"})
+acosh_p = unary("acosh", np.arccosh, lambda x, y: _acosh_derivative(x), kernel={"f": "acosh{f}({0})"})
 atanh_p = unary("atanh", np.arctanh, lambda x, y: div(1.0, sub(1.0, mul(x, x))),
                 kernel={"f": "atanh{f}({0})"})
 abs_p = unary("abs", np.abs, None,
@@ -773,6 +773,15 @@ def _real_transpose(ct, x):
     """JAX: the transpose of ``real`` is ``complex(ct, 0)``: the cotangent of a complex input
     is complex (so a jvp of a vjp stays complex too)."""
     return (convert_element_type(ct, x.aval.dtype) if dtype_kind(x.aval.dtype) == "c" else ct,)
+
+
+def _acosh_derivative(x):
+    """``1 / sqrt(x^2 - 1)`` for real ``x`` (PyTorch's and JAX's, finite below -1 where acosh is
+    NaN); for complex ``x`` the principal branch's ``1 / (sqrt(x - 1) sqrt(x + 1))``: the
+    single square root has the wrong sign where ``Re x < 0``."""
+    if dtype(x).kind == "c":
+        return mul(rsqrt_(sub(x, 1.0)), rsqrt_(add(x, 1.0)))
+    return rsqrt_(sub(mul(x, x), 1.0))
 
 
 def rsqrt_(x):

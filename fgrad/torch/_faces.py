@@ -320,6 +320,16 @@ def _int_divisor_checked(uf, name: str):
     return checked
 
 
+def refuse_bool_subtraction(a, b) -> None:
+    """PyTorch's RuntimeError for a subtraction with one bool operand (a bool tensor, or a
+    Python bool beside a tensor); two bool operands are refused by the common dtype."""
+    if any(isinstance(v, bool) or (isinstance(v, Tensor) and v._buf.dtype == np.bool_) for v in (a, b)):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert "
+            "a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
 class _BinOp:
     """A binary elementwise op: PyTorch promotion, fast ufunc path, recording."""
 
@@ -399,6 +409,8 @@ class _BinOp:
         Rd = binary_result_dtype(a, b)
         if self.refuse is not None:
             self.refuse(Rd)
+        if self.name == "sub" and Rd.kind != "b":  # (every bool operand takes this path: not fc)
+            refuse_bool_subtraction(a, b)
         if self.kind in "df" and Rd.kind in "biu":
             Rd = D.DEFAULT.float.np
         return Rd
@@ -630,8 +642,22 @@ _NARROW_SCALAR = {"add": _scalar_rounded, "sub": _scalar_rounded, "mul": _scalar
                   "div": _scalar_float32}
 
 
+# PyTorch functions whose ``other`` has no Scalar overload: a Python number raises TypeError
+TENSOR_OTHER_ONLY = frozenset({
+    "atan2", "arctan2", "hypot", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
+    "logical_xor", "logaddexp", "logaddexp2", "nextafter", "heaviside", "ldexp", "isclose", "dist"})
+
+
+def check_tensor_other(name: str, other, arg: str = "other") -> None:
+    """PyTorch's TypeError for a non-Tensor ``other`` of function ``name`` (in
+    `TENSOR_OTHER_ONLY`; ``torch.maximum(t, 2.0)``, ``t.maximum(2.0)``)."""
+    if name in TENSOR_OTHER_ONLY and not isinstance(other, Tensor):
+        raise TypeError(f"{name}(): argument '{arg}' (position 2) must be Tensor, not {type(other).__name__}")
+
+
 def _binary_function(binop):
     def op(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+        check_tensor_other(binop.name, other)
         return binop(input, other, out=out)
 
     op.__name__ = op.__qualname__ = binop.name

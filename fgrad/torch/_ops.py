@@ -73,6 +73,8 @@ from ._promotion import (  # noqa: F401
 )
 from ._faces import (  # noqa: F401
     _scalar_rounded,
+    check_tensor_other,
+    refuse_bool_subtraction,
     composite_unary,
     as_tensor_arg,
     binary_operands,
@@ -277,8 +279,10 @@ def _with_alpha(name: str, input, other, alpha, inplace: bool = False):
         check_no_alias(a._buf, b._buf)
     Rd = binary_result_dtype(a, b)
     _check_alpha(Rd, alpha)
-    if name == "sub" and Rd == np.bool_:
-        BINOPS["subtract"].refuse(Rd)
+    if name == "sub":
+        if Rd == np.bool_:
+            BINOPS["subtract"].refuse(Rd)
+        refuse_bool_subtraction(a, b)
     if _dtype_kind(Rd) == "f" and type(alpha) in (int, float):
         if Rd in _NARROW_FLOATS and type(b) is float:
             b = float(_scalar_rounded(b, Rd))  # PyTorch rounds a number to float16/bfloat16 first
@@ -453,6 +457,9 @@ def rsub(input: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
     Rd = binary_result_dtype(input, other)
+    if Rd == np.bool_:
+        BINOPS["subtract"].refuse(Rd)
+    refuse_bool_subtraction(input, other)
     s = np.asarray(wrapped_int(other, Rd) if type(other) is int and Rd.kind in "iu" else other, Rd)
 
     def fn(x, c):
@@ -805,6 +812,7 @@ def where(condition: Tensor, input: TensorOrScalar | None = None, other: TensorO
 
 def isclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Tensor:
+    check_tensor_other("isclose", other)
     a = input._buf
     b = other._buf if isinstance(other, Tensor) else other
     if isinstance(other, Tensor) and a.shape != b.shape:
@@ -851,7 +859,8 @@ def equal(input: Tensor, other: Tensor) -> bool:
 
 
 def _dims(dim, nd, name="dim"):
-    """Normalized sorted tuple of reduced axes (all if dim is None/empty)."""
+    """Normalized sorted tuple of reduced axes (all if dim is None/empty). A 0-d tensor takes
+    dim 0 or -1 as PyTorch does, reducing over no axis."""
     if dim is None:
         return tuple(range(nd))
     if isinstance(dim, (list, tuple)):
@@ -860,8 +869,9 @@ def _dims(dim, nd, name="dim"):
         ds = [_wrap_dim(d, nd) for d in dim]
         if len(set(ds)) != len(ds):
             raise RuntimeError(f"dim {ds[0]} appears multiple times in the list of dims")
-        return tuple(sorted(ds))
-    return (_wrap_dim(dim, nd),)
+        return tuple(sorted(ds)) if nd else ()
+    d = _wrap_dim(dim, nd)
+    return (d,) if nd else ()
 
 
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
@@ -1085,6 +1095,7 @@ def min(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *
 def amax(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
     axes = _dims(dim, b.ndim)
+    _check_nonempty_dims("amax", b, axes, dim not in ((), [], None))
 
     def fn(x):
         return fnp.max(x, axis=axes, keepdims=keepdim)
@@ -1101,6 +1112,7 @@ def amax(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | 
 def amin(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
     axes = _dims(dim, b.ndim)
+    _check_nonempty_dims("amin", b, axes, dim not in ((), [], None))
 
     def fn(x):
         return fnp.min(x, axis=axes, keepdims=keepdim)
@@ -1125,6 +1137,16 @@ def _check_arg_reduction(name, b, dim) -> None:
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
 
 
+def _check_nonempty_dims(name, b, axes, dim_given: bool = True) -> None:
+    """PyTorch's IndexError for a max/min-like reduction over an empty dimension."""
+    for a in axes:
+        if b.shape[a] == 0:
+            if not dim_given:  # (a RuntimeError here in PyTorch)
+                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == "
+                                   "0. Specify the reduction dim with the 'dim' argument.")
+            raise IndexError(f"{name}(): Expected reduction dim {a} to have non-zero size.")
+
+
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     b = input._buf
     _check_arg_reduction("argmax", b, dim)
@@ -1132,6 +1154,7 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
         r = _argmax_nan(b.reshape(-1), 0)
         return result_tensor(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
     d = _wrap_dim(dim, b.ndim)
+    _check_nonempty_dims("argmax", b, (d,) if b.ndim else ())
     r = _argmax_nan(b, d) if b.ndim else _cst(np.zeros((), _i64), b).copy()
     return result_tensor(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
@@ -1143,6 +1166,7 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
         r = _argmin_nan(b.reshape(-1), 0)
         return result_tensor(_asb(r).reshape((1,) * b.ndim) if keepdim else _asb(r))
     d = _wrap_dim(dim, b.ndim)
+    _check_nonempty_dims("argmin", b, (d,) if b.ndim else ())
     r = _argmin_nan(b, d) if b.ndim else _cst(np.zeros((), _i64), b).copy()
     return result_tensor(np.expand_dims(r, d) if keepdim and b.ndim else r)
 
@@ -1297,6 +1321,7 @@ def norm(input: Tensor, p: float | str | None = "fro", dim: Dims = None, keepdim
 
 
 def dist(input: Tensor, other: TensorOrScalar, p: float | str = 2) -> Tensor:
+    check_tensor_other("dist", other)
     a, b = binary_operands(input, other, "dist")
     Rd = result_dtype(a, b)
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -1344,6 +1369,8 @@ def softmax(input: Tensor, dim: int | None = None, dtype: DType | None = None, *
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
+    if b.ndim == 0:  # PyTorch takes dim 0/-1 of a 0-d tensor: its one element
+        return softmax(x.reshape(1), 0).reshape(())
     _float_kernel("softmax", b, d)
 
     def fn(v):
@@ -1360,6 +1387,8 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: DType | None = Non
     if dim is None:
         dim = 0 if b.ndim in (0, 1, 3) else 1
     d = _wrap_dim(dim, b.ndim)
+    if b.ndim == 0:  # PyTorch takes dim 0/-1 of a 0-d tensor: its one element
+        return log_softmax(x.reshape(1), 0).reshape(())
     _float_kernel("log_softmax", b, d)
 
     def fn(v):
@@ -1675,6 +1704,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
         return return_type("kthvalue")(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
+    _check_nonempty_dims("kthvalue", b, (d,))
     if not 1 <= k <= b.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     idx = _sort_idx(b, d, False)[(slice(None),) * d + (slice(k - 1, k),)].copy()
@@ -1713,6 +1743,7 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
     if b.ndim == 0:
         return return_type("median")(input.clone(), result_tensor(np.zeros((), _i64)))
+    _check_nonempty_dims("median", b, (d,))
     n = b.shape[d]
     order = _sort_idx(b, d, False)
     idx = np.take(order, [(n - 1) // 2], axis=d)
@@ -1741,6 +1772,7 @@ def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False) -> T
     if b.ndim == 0:
         return median(input, dim, keepdim)
     d = _wrap_dim(dim, b.ndim)
+    _check_nonempty_dims("median", b, (d,))  # (PyTorch names median here)
     order = np.argsort(bh, axis=d, kind="stable")  # NaNs sort last
     count = np.sum(~np.isnan(bh), axis=d, keepdims=True)
     idx = np.take_along_axis(order, np.maximum(count - 1, 0) // 2, axis=d)
@@ -1779,6 +1811,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, T
     if b.ndim == 0:
         return return_type("mode")(input.clone(), result_tensor(np.zeros((), _i64)))
     d = _wrap_dim(dim, b.ndim)
+    _check_nonempty_dims("mode", b, (d,))
     moved = np.moveaxis(b, d, -1)
     flat = moved.reshape(-1, moved.shape[-1])
     vals_idx = np.empty(flat.shape[0], np.int64)
@@ -1853,7 +1886,7 @@ def _cum_extreme(name, gname, input, dim, better):
     bh = _dev.to_host(b)  # the running indices are found on the host (one copy for a device tensor)
     moved = np.moveaxis(bh, d, -1)
     idx = np.empty(moved.shape, np.int64)
-    best = moved[..., 0].copy()
+    best = moved[..., 0].copy() if moved.shape[-1] else None  # an empty dim: no running extreme
     cur = np.zeros(moved.shape[:-1], np.int64)
     for j in range(moved.shape[-1]):
         v = moved[..., j]
@@ -2123,9 +2156,15 @@ def angle(input: Tensor, *, out: Tensor | None = None) -> Tensor:
             return fnp.angle(x) if hasattr(fnp, "angle") else ew.atan2_p.bind(ew.imag(x), ew.real(x))
 
         res = apply_op("AngleBackward0", ("angle",), fn, (input,))
+    elif _dtype_kind(b.dtype) == "f":  # pi below 0, NaN kept; recorded (requires grad, gradient 0)
+
+        def real_angle(x):
+            held = stop_gradient(x)
+            return fnp.where(fnp.isnan(held), held, fnp.where(held < 0, math.pi, 0.0).astype(held.dtype))
+
+        res = apply_op("AngleBackward0", ("angle_real",), real_angle, (input,))
     else:
-        x = input if _dtype_kind(b.dtype) == "f" else input.to(D.DEFAULT.float)
-        res = mul(lt(x, 0).to(D.from_np(x._buf.dtype)), math.pi)
+        res = mul(lt(input, 0).to(D.DEFAULT.float), math.pi)
     return res if out is None else write_out(out, res, "angle")
 
 
@@ -2138,6 +2177,7 @@ def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 
 def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
+    check_tensor_other("heaviside", values, "values")
     res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
     return res if out is None else write_out(out, res, "heaviside")
 
@@ -2161,6 +2201,7 @@ def lcm(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> T
 
 
 def ldexp(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+    check_tensor_other("ldexp", other)
     res = mul(input, pow(2.0, other) if isinstance(other, Tensor) else 2.0**other)
     return res if out is None else write_out(out, res, "ldexp")
 
@@ -2188,9 +2229,9 @@ def quantile(input: Tensor, q: float | Tensor, dim: Dims = None, keepdim: bool =
     qv = q._buf if isinstance(q, Tensor) else q
     scalar_q = np.ndim(qv) == 0
     qa = np.asarray(qv, input._buf.dtype)
-    x = input if dim is not None else input.reshape(-1)
+    x = input if dim is not None and input._buf.ndim else input.reshape(-1)  # a 0-d input: dim 0/-1
     d = 0 if dim is None else _wrap_dim(dim, input._buf.ndim)
-    keep = keepdim and dim is not None
+    keep = keepdim and dim is not None and input._buf.ndim > 0
 
     def fn(v, qq):  # the ranks q * (n - 1) in the input's dtype, as PyTorch computes them
         return _quantile_ranked(v, qq, axis=d, keepdims=keep, method=interpolation, rank_dtype=qa.dtype)
@@ -2225,6 +2266,8 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     from ._ops_shape import cat, narrow
 
     x = input
+    if x._buf.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
     d = _wrap_dim(dim, x._buf.ndim)
     if prepend is not None or append is not None:
         parts = [p for p in (prepend, x, append) if p is not None]

@@ -206,6 +206,10 @@ ger = outer
 
 
 def _scaled(x, s):
+    """``s * x``; for integer ``x`` the scalar truncated to an integer first (PyTorch's
+    ``addmm(int_M, A, B, beta=0.5)`` is ``0 * M + A @ B``, int64)."""
+    if _dtype_kind(x.dtype) in "iu":
+        s = int(s)
     return x if s == 1 else ew.mul(x, s)
 
 
@@ -285,6 +289,12 @@ def baddbmm(input: Tensor, batch1: Shaped[Tensor, "b n m"], batch2: Shaped[Tenso
 
 def addr(input: Tensor, vec1: Shaped[Tensor, " n"], vec2: Shaped[Tensor, " m"], *, beta: float = 1,
          alpha: float = 1, out: Tensor | None = None) -> Shaped[Tensor, "n m"]:
+    if _dtype_kind(np.dtype(result_dtype(input, vec1, vec2))) in "iub":
+        for name, s in (("beta", beta), ("alpha", alpha)):  # PyTorch refuses here (addmm truncates)
+            if isinstance(s, float):
+                raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating "
+                                   "point number.")
+
     def fn(c, x, y):
         return ew.add(_scaled(c, beta), _scaled(fnp.outer(x, y), alpha))
 

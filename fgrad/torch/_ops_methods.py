@@ -480,6 +480,11 @@ def div_(self: Tensor, other: TensorOrScalar, *, rounding_mode: str | None = Non
     if rounding_mode is None:
         return BINOPS["divide"].inplace(self, other)
     res = tensor_ops.div(self if not tracks_grad(self) else self.detach(), other, rounding_mode=rounding_mode)
+    if not can_cast(res._buf.dtype, self._buf.dtype):  # as every in-place op: no silent narrowing
+        raise RuntimeError(
+            f"result type {scalar_type_name(res._buf.dtype)} can't be cast to the desired output type "
+            f"{scalar_type_name(self._buf.dtype)}"
+        )
     return tensor_ops.copy_(self, res)
 
 

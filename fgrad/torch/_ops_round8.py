@@ -33,7 +33,7 @@ import fgrad.torch.types as types
 from . import _ops_shape as _shape_ops
 from ._dispatch import apply_op
 from . import _deprecations
-from ._faces import as_tensor_arg
+from ._faces import as_tensor_arg, check_tensor_other
 from ._tensor import Tensor
 from .nn.functional import rms_norm as _rms_norm  # one definition: nn.functional's op
 
@@ -157,6 +157,7 @@ def nextafter(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Ten
         2.220446049250313e-16
     """
     x = as_tensor_arg(input, "nextafter")
+    check_tensor_other("nextafter", other)
     y = _operand(other, x)
     R = torch.result_type(x, y)
     if not R.is_floating_point:

@@ -533,6 +533,8 @@ def movedim(input: Tensor, source: IntOrInts, destination: IntOrInts) -> Tensor:
     dst = [destination] if isinstance(destination, int) else list(destination)
     src = [_wrap_dim(s, nd) for s in src]
     dst = [_wrap_dim(d, nd) for d in dst]
+    if nd == 0:  # PyTorch: dim 0/-1 of a 0-d tensor, nothing to move
+        return permute(input, [])
     order = [n for n in range(nd) if n not in src]
     for d, s in sorted(zip(dst, src, strict=False)):
         order.insert(d, s)
@@ -544,6 +546,8 @@ moveaxis = movedim
 
 def narrow(input: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
     b = input._buf
+    if b.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, b.ndim)
     start = int(start)
     n = b.shape[d]
@@ -556,6 +560,8 @@ def narrow(input: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
 
 def select(input: Tensor, dim: int, index: int) -> Tensor:
     b = input._buf
+    if b.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
     i = int(index)
@@ -585,6 +591,8 @@ def _index_view(input, idx, gname):
 
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     b = input._buf
+    if b.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
     return _multi_view(input, [(slice(None),) * d + (i,) for i in range(n)], "UnbindBackward0",
@@ -649,6 +657,8 @@ def _multi_view(input, idxs, gname, bounds=None, d: int = 0, squeeze: bool = Fal
 
 def split(tensor: Tensor, split_size_or_sections: IntOrInts, dim: int = 0) -> tuple[Tensor, ...]:
     b = tensor._buf
+    if b.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -683,8 +693,9 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     n = b.shape[d]
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
-    size = -(-n // chunks) if n else 1
-    return split(input, size, d) if n else split(input, [0] * 1, d)
+    if n == 0:  # PyTorch: `chunks` empty pieces
+        return split(input, [0] * chunks, d)
+    return split(input, -(-n // chunks), d)
 
 
 def tensor_split(input: Tensor, indices_or_sections: Tensor | int | Sequence[int],
@@ -1847,12 +1858,11 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
     ts = _seq(tensors, "cat")
     shapes = [t._buf.shape for t in ts]
     keep = ts
-    if _EMPTY_1D in shapes:  # legacy: 1-D empty tensors are skipped
-        keep = [t for t, s in zip(ts, shapes) if s != _EMPTY_1D]
+    skipped = False
+    if _EMPTY_1D in shapes:  # legacy: 1-D empty tensors are skipped (by the shape checks)
+        keep = [t for t, s in zip(ts, shapes) if s != _EMPTY_1D] or ts
+        skipped = keep is not ts
         shapes = [t._buf.shape for t in keep]
-    if not keep:
-        res = result_tensor(_dev.xp_of(ts[0]._buf).empty((0,), result_dtype(*ts)))
-        return res if out is None else write_out(out, res, "cat")
     ref = shapes[0]
     nd = len(ref)
     if nd == 0:
@@ -1870,7 +1880,11 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
                     f"Sizes of tensors must match except in dimension {d}. Expected size {ref[k]} but "
                     f"got size {s[k]} for tensor number {i} in the list."
                 )
-    Rd = result_dtype(*keep)
+    if skipped and STATE.enabled and any(t._rg or t._gfn is not None for t in ts):
+        # PyTorch records the skipped ones too (their gradients are empty): as empty pieces
+        piece = ref[:d] + (0,) + ref[d + 1:]
+        keep = [t.reshape(piece) if t._buf.shape == _EMPTY_1D else t for t in ts]
+    Rd = result_dtype(*ts)  # the skipped ones take part in the promotion (PyTorch)
     bufs = _plain_host_bufs(keep, Rd)
     if bufs is not None:
         # host operands of the result's dtype, nothing to record: NumPy's concatenate at once
@@ -1988,7 +2002,7 @@ def flip(input: Tensor, dims: int | Sequence[int]) -> Tensor:
     b = input._buf
     if isinstance(dims, int):
         dims = (dims,)
-    ds = tuple(sorted(_wrap_dim(d, b.ndim) for d in dims))
+    ds = tuple(sorted(_wrap_dim(d, b.ndim) for d in dims)) if b.ndim else ()  # 0-d: dim 0/-1, nothing to flip
 
     def fn(x):
         return fnp.flip(x, ds) if ds else x

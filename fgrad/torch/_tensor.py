@@ -443,7 +443,9 @@ class Tensor(metaclass=_TensorMeta):
         shp = buf.shape
         st = [s // item for s in buf.strides]
         for d in range(len(shp) - 1, -1, -1):
-            if shp[d] == 1 and st[d] == 0:  # NumPy's newaxis/broadcast: PyTorch's convention instead
+            if buf.size == 0 and not any(buf.strides):  # NumPy's empty arrays: PyTorch's contiguous ones
+                st[d] = st[d + 1] * max(shp[d + 1], 1) if d + 1 < len(shp) else 1
+            elif shp[d] == 1 and st[d] == 0:  # NumPy's newaxis/broadcast: PyTorch's convention instead
                 st[d] = st[d + 1] * max(shp[d + 1], 1) if d + 1 < len(shp) else 1
         st = tuple(st)
         return st if dim is None else st[wrap_dim(dim, len(shp))]

@@ -457,8 +457,12 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * hardsigmoid(x)``; PyTorch's gradient: 0 for ``x <= -3``, ``x / 3 + 1/2`` for
     ``-3 < x < 3``, 1 for ``x >= 3``."""
     def fn(x):
-        zero = fnp.zeros_like(x)
-        return fnp.where(x <= -3.0, zero, fnp.where(x >= 3.0, x, x * (x + 3.0) / 6.0))
+        # PyTorch's kernel x * clamp(x + 3, 0, 6) / 6 below -3 too (-0 at -3, NaN at -inf); NaN
+        # takes the last branch (gradient 1, as PyTorch's backward). The middle branch sees only
+        # middle values: at ±inf its derivative times the zero cotangent would make NaN.
+        middle = (x > -3.0) & (x < 3.0)
+        mid = fnp.where(middle, x, fnp.zeros_like(x))
+        return fnp.where(x <= -3.0, x * 0.0, fnp.where(x < 3.0, mid * (mid + 3.0) / 6.0, x))
 
     return _act("HardswishBackward0", ("hardswish",), fn, input, inplace)
 
@@ -1115,19 +1119,10 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                              "conv_transpose3d")
 
 
-def _unfold_kernel(c: int, k: tuple, dtype) -> np.ndarray:
-    """One-hot kernel (C*K, 1, *k) whose grouped convolution copies each window offset into
-    its own channel: ``out[:, c*K + j] = window offset j of channel c``."""
-    kn = int(np.prod(k))
-    e = np.zeros((c, kn, kn), dtype)
-    e[:, np.arange(kn), np.arange(kn)] = 1
-    return e.reshape((c * kn, 1) + tuple(k))
-
-
 def unfold(input: Tensor, kernel_size: types.IntOrInts, dilation: types.IntOrInts = 1,
            padding: types.IntOrInts = 0, stride: types.IntOrInts = 1) -> Tensor:
-    """im2col: (N, C, H, W) -> (N, C * kh * kw, L) blocks (a grouped convolution with a
-    one-hot kernel, so its gradient is a convolution too).
+    """im2col: (N, C, H, W) -> (N, C * kh * kw, L) blocks (strided slices of the padded input,
+    one per kernel offset, so its gradient is exact too).
 
     Example::
 
@@ -1144,28 +1139,33 @@ def unfold(input: Tensor, kernel_size: types.IntOrInts, dilation: types.IntOrInt
     if unb:
         input = input.unsqueeze(0)
         xb = _buf(input)
+    if _dtype_kind(xb.dtype) in "iu":  # PyTorch's CPU kernel has no integer variant (bool it has)
+        raise NotImplementedError(f"\"im2col_out_cpu\" not implemented for '{input.dtype._legacy}'")
     c = xb.shape[1]
     out = tuple(_out_size(xb.shape[2 + i], k[i], s[i], p[i], p[i], d[i]) for i in range(2))
     if any(o <= 0 for o in out):
         raise RuntimeError(f"Given input with spatial size ({xb.shape[2]}, {xb.shape[3]}), kernel_size={k}, "
                            f"dilation={d}, padding={p}, calculated shape of the array of sliding blocks as "
                            f"({out[0]}, {out[1]}), but its components must be at least one.")
-    params = _conv_params(2, s, [(p[0], p[0]), (p[1], p[1])], d, c)
-    kern = _unfold_kernel(c, k, xb.dtype if _dtype_kind(xb.dtype) in "fc" else np.float32)
     L = out[0] * out[1]
 
-    def fn(x, e):
-        y = conv_general_dilated_p.bind(x, e, **params)
-        return fnp.reshape(y, (x.shape[0], -1, L))
+    def fn(x):
+        # strided slices of the zero-padded input, one per kernel offset: exact for every value
+        # (a one-hot convolution turned an inf in one block into NaN in its neighbours)
+        xp = fnp.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
+        blocks = [xp[:, :, i * d[0]: i * d[0] + s[0] * (out[0] - 1) + 1: s[0],
+                     j * d[1]: j * d[1] + s[1] * (out[1] - 1) + 1: s[1]]
+                  for i in range(k[0]) for j in range(k[1])]
+        return fnp.reshape(fnp.stack(blocks, axis=2), (x.shape[0], c * k[0] * k[1], L))
 
-    y = _defop("Im2ColBackward0", ("unfold", k, d, p, s), fn, (input, kern))
+    y = _defop("Im2ColBackward0", ("unfold", k, d, p, s), fn, (input,))
     return y.squeeze(0) if unb else y
 
 
 def fold(input: Tensor, output_size: types.IntOrInts, kernel_size: types.IntOrInts,
          dilation: types.IntOrInts = 1, padding: types.IntOrInts = 0, stride: types.IntOrInts = 1) -> Tensor:
     """col2im, the adjoint of `unfold`: (N, C * kh * kw, L) blocks summed into (N, C, H, W)
-    (a transposed grouped convolution: no scatter-add).
+    (each kernel offset's blocks padded into place: no scatter-add).
 
     Example::
 
@@ -1199,23 +1199,28 @@ def fold(input: Tensor, output_size: types.IntOrInts, kernel_size: types.IntOrIn
                            f"expected size of input's dimension 2 to match the calculated number of sliding "
                            f"blocks {out[0]} * {out[1]} = {out[0] * out[1]}, but got "
                            f"input.size(2)={xb.shape[2]}.")
+    if _dtype_kind(xb.dtype) in "iu":  # PyTorch's CPU kernel has no integer variant (bool it has)
+        raise NotImplementedError(f"\"col2im_out_cpu\" not implemented for '{input.dtype._legacy}'")
     c = xb.shape[1] // kn
-    # the transpose of unfold's convolution: stride -> lhs dilation, the one-hot kernel
-    # flipped with its in/out roles swapped per group
-    pads = []
-    for i in range(2):
-        kd = d[i] * (k[i] - 1) + 1
-        lo = kd - p[i] - 1
-        pads.append((lo, osz[i] + kd - 1 - ((out[i] - 1) * s[i] + 1) - lo))
-    params = _conv_params(2, (1, 1), pads, d, c, lhs_dilation=s)
-    e = _unfold_kernel(1, k, xb.dtype if _dtype_kind(xb.dtype) in "fc" else np.float32)  # (K, 1, *k)
-    kern = np.ascontiguousarray(np.tile(np.flip(e.reshape((1, kn) + k), (2, 3)), (c, 1, 1, 1)))  # (C, K, *k)
 
-    def fn(x, e):
-        y = fnp.reshape(x, (x.shape[0], c * kn) + out)
-        return conv_general_dilated_p.bind(y, e, **params)
+    def fn(x):
+        # the adjoint of unfold's slices: each kernel offset's blocks spread by the stride
+        # (interior padding) into place, cropped by the padding, and summed; an inf stays where
+        # it is (a one-hot transposed convolution made NaN of its neighbours)
+        y = fnp.reshape(x, (x.shape[0], c, k[0], k[1]) + out)
+        zero = fnp.zeros((), y.dtype)
+        total = None
+        for i in range(k[0]):
+            for j in range(k[1]):
+                cfg = [(0, 0, 0), (0, 0, 0)]
+                for ax, off in ((0, i), (1, j)):
+                    lo = off * d[ax] - p[ax]
+                    cfg.append((lo, osz[ax] - (lo + s[ax] * (out[ax] - 1) + 1), s[ax] - 1))
+                part = lax.pad(y[:, :, i, j], zero, cfg)
+                total = part if total is None else total + part
+        return total
 
-    y = _defop("Col2ImBackward0", ("fold", osz, k, d, p, s), fn, (input, kern))
+    y = _defop("Col2ImBackward0", ("fold", osz, k, d, p, s), fn, (input,))
     return y.squeeze(0) if unb else y
 
 
