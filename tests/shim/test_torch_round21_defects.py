@@ -228,3 +228,43 @@ def test_grad_with_no_inputs_is_an_error():
             torch.autograd.grad((x * 2).sum(), ins)
     with pytest.raises(RuntimeError, match="`inputs` argument to `backward\\(\\)` cannot be empty."):
         (x * 2).sum().backward(inputs=[])
+
+
+# ---- LBFGS: the two-loop recursion in the parameters' dtype ----------------------------------
+
+def _lbfgs_state(lib):
+    p = lib.tensor([-1.5, 2.0, 0.5], requires_grad=True)
+    lb = lib.optim.LBFGS([p], lr=1, max_iter=3, history_size=4)
+
+    def closure():
+        lb.zero_grad()
+        loss = ((p - lib.tensor([1.0, 2.0, 3.0])) ** 2 * lib.tensor([1.0, 10.0, 3.0])).sum()
+        loss.backward()
+        return loss
+
+    lb.step(closure)
+    st = lb.state[p]
+    return (sorted(st), [(type(r).__name__, str(r.dtype), r.item()) for r in st["ro"]],
+            [None if a is None else a.item() for a in st["al"]], p.tolist())
+
+
+# PyTorch 2.13's
+_LBFGS = (["H_diag", "al", "d", "func_evals", "n_iter", "old_dirs", "old_stps", "prev_flat_grad", "prev_loss",
+           "ro", "t"], [("Tensor", "torch.float32", 0.2857142984867096)],
+          [2.5714287757873535, None, None, None],
+          [-0.01916360855102539, 2.0, 3.1132404804229736])
+
+
+def test_lbfgs_keeps_pytorch_state_and_float32_arithmetic():
+    """LBFGS computed ``ro = 1/ys``, ``H_diag`` and the two-loop ``al``/``be_i`` as Python
+    floats (float64 arithmetic where PyTorch's is 0-d tensors in the parameters' dtype) and
+    kept no ``al`` buffer in its state: a printed or saved state differed from PyTorch's."""
+    keys, ro, al, x = _lbfgs_state(torch)
+    assert (keys, ro, al) == _LBFGS[:3]
+    assert x == pytest.approx(_LBFGS[3], rel=1e-6)
+
+
+def test_lbfgs_state_as_live_pytorch():
+    real = pytest.importorskip("torch")
+    got, want = _lbfgs_state(torch), _lbfgs_state(real)
+    assert got[:3] == want[:3] and got[3] == pytest.approx(want[3], rel=1e-6)
