@@ -100,6 +100,9 @@ TORCH_LAZY = {
         "Function.apply on dual tensors marks its results; the marks' node class is an autograd node",
     ("fgrad.torch.autograd.gradcheck", "fgrad.torch.autograd.forward_ad"):
         "check_forward_ad evaluates with dual tensors; forward_ad loads after the autograd package",
+    ("fgrad.torch.autograd.gradcheck", "fgrad.torch.testing"):
+        "gradgradcheck draws its grad_outputs with testing.make_tensor, as PyTorch's does; "
+        "torch.testing is built on the whole torch namespace, which loads the autograd package",
     ("fgrad.torch._tensor", "fgrad.torch.overrides"):
         "a Tensor subclass gets the __torch_function__ protocol's routed methods when it is defined; "
         "the protocol's default handler is built on Tensor",

@@ -213,7 +213,7 @@ cdouble = complex128
 long = int64
 int = int32  # noqa: A001
 short = int16
-layout = type(strided)
+from ._layout import layout  # noqa: E402, F401
 memory_format = type(contiguous_format)  # noqa: F405
 
 inf = _math.inf

@@ -31,6 +31,7 @@ import fgrad.torch._dtypes as D
 from ._device import DEV as _DEV
 from ._device import _state as _DEV_STATE
 from . import _meta
+from ._layout import strided
 from ._storage import TypedStorage, UntypedStorage, VersionCounter as _VC, _data_ptr, flat_of
 from ..core.array import ArrayImpl
 from ..core.array import wrap as _awrap
@@ -750,17 +751,6 @@ class Tensor(metaclass=_TensorMeta):
         self.__dict__.update(state)
 
 
-strided = type("layout", (), {"__repr__": lambda self: "torch.strided", "__doc__": """The type of a
-tensor's memory layout: `torch.strided` (PyTorch's dense layout, the only one fgrad's tensors have).
-
-Example::
-
-    >>> import fgrad.torch as torch
-    >>> torch.zeros(2).layout
-    torch.strided
-    >>> isinstance(torch.strided, torch.layout)
-    True
-"""})()
 
 
 def _rebuild_tensor(cls, arr, requires_grad, state=None, grad=None, cuda_index=None):

@@ -26,6 +26,7 @@ Example::
 
 from __future__ import annotations
 
+import _compat_pickle
 import contextlib
 import io
 import os
@@ -47,6 +48,7 @@ import fgrad.torch as torch
 
 import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
+from ._layout import layout, layout_by_name
 from ._safe_unpickler import RestrictedUnpickler
 from ._storage import TypedStorage, UntypedStorage, check_view
 from ._tensor import Tensor, check_device
@@ -115,6 +117,7 @@ _REBUILD_V2 = _GlobalName("torch._utils", "_rebuild_tensor_v2")
 _REBUILD_PARAM = _GlobalName("torch._utils", "_rebuild_parameter")
 _TORCH_SIZE = _GlobalName("torch", "Size")
 _TORCH_DEVICE = _GlobalName("torch", "device")
+_GET_LAYOUT = _GlobalName("torch.serialization", "_get_layout")
 _STORAGE_GLOBALS = {d: _GlobalName("torch", d._legacy + "Storage") for d in D.ALL}
 
 
@@ -176,6 +179,8 @@ class _Pickler(pickle._Pickler):
             return (_TORCH_SIZE, (tuple(obj),))
         if isinstance(obj, torch.device):
             return (_TORCH_DEVICE, (str(obj),))
+        if isinstance(obj, layout):
+            return (_GET_LAYOUT, (repr(obj),))
         return NotImplemented
 
     def persistent_id(self, obj):
@@ -461,6 +466,14 @@ def _weights_only_error(message: str) -> pickle.UnpicklingError:
     )
 
 
+def _blocked_module_error(full: str, module: str) -> pickle.UnpicklingError:
+    """PyTorch's error for a global of a module it never loads from a file (sys, os)."""
+    return pickle.UnpicklingError(
+        f"Weights only load failed. {UNSAFE_MESSAGE}\n\n\nTrying to load unsupported GLOBAL {full} whose "
+        f"module {module} is blocked." + DOCS_MESSAGE
+    )
+
+
 def _fgrad_name(module: str) -> str:
     """PyTorch module names -> fgrad.torch module names (``torch.nn.x`` -> ``fgrad.torch.nn.x``)."""
     if module == "torch" or module.startswith("torch."):
@@ -508,10 +521,14 @@ def _safe_complex(real=0.0, imag=0.0) -> complex:
     return complex(real, imag)
 
 
-def _safe_slice(*args) -> slice:
-    if not 1 <= len(args) <= 3 or any(a is not None and type(a) is not int for a in args):
-        raise pickle.UnpicklingError("slice: expected ints or None in the file")
-    return slice(*args)
+def _get_layout(name) -> layout:
+    """``torch.serialization._get_layout("torch.strided")``: how PyTorch writes a layout."""
+    if type(name) is not str:
+        raise pickle.UnpicklingError("_get_layout: expected a layout's name in the file")
+    try:
+        return layout_by_name(name)
+    except ValueError as e:
+        raise pickle.UnpicklingError(f"_get_layout: {e}") from None
 
 
 def _safe_device(*args) -> torch.device:
@@ -573,14 +590,13 @@ class _Loader:
         ("collections", "OrderedDict"): _plain_ctor(OrderedDict),
         ("collections", "Counter"): _plain_ctor(Counter),
         ("builtins", "set"): _plain_ctor(set),
-        ("builtins", "frozenset"): _plain_ctor(frozenset),
         ("builtins", "complex"): _safe_complex,
-        ("builtins", "slice"): _safe_slice,
         ("builtins", "bytearray"): _safe_bytearray,
         ("_codecs", "encode"): _safe_encode,
         ("torch", "Size"): _safe_size,
         ("torch", "device"): _safe_device,
-    }
+        ("torch.serialization", "_get_layout"): _get_layout,
+    }  # PyTorch's default allow-list (not slice, frozenset, range: add_safe_globals allows them)
 
     def __init__(self, records: "_Records", map_location, trusted: bool = False) -> None:
         self.records, self.map_location, self.trusted = records, map_location, trusted
@@ -613,18 +629,20 @@ class _Loader:
 
     # -- the policy of the restricted unpickler --------------------------------------------
     def find_class(self, module: str, name: str):
-        if module == "__builtin__":
-            module = "builtins"
+        module, name = _python3_name(module, name)
         g = self.names.get((module, name))
         if g is not None:
             return g
         full = f"{module}.{name}"
         if full in _safe_globals:
             return _safe_globals[full]
+        if module in ("sys", "os", "posix", "nt"):
+            raise _blocked_module_error(full, module)
+        shown = name if module == "builtins" else full  # PyTorch's message: "GLOBAL slice", "[slice]"
         raise _weights_only_error(
-            f"Unsupported global: GLOBAL {full} was not an allowed global by default. Please use "
-            f"`torch.serialization.add_safe_globals([{name}])` or the "
-            f"`torch.serialization.safe_globals([{name}])` context manager to allowlist this global if you "
+            f"Unsupported global: GLOBAL {shown} was not an allowed global by default. Please use "
+            f"`torch.serialization.add_safe_globals([{shown}])` or the "
+            f"`torch.serialization.safe_globals([{shown}])` context manager to allowlist this global if you "
             "trust this class/function."
         )
 
@@ -802,6 +820,14 @@ class _Loader:
         return flat
 
 
+def _python3_name(module: str, name: str) -> tuple:
+    """A protocol-2 pickle's Python 2 global as Python 3 names it (``__builtin__.xrange`` ->
+    ``builtins.range``), as pickle's and PyTorch's unpicklers read it."""
+    if (module, name) in _compat_pickle.NAME_MAPPING:
+        return _compat_pickle.NAME_MAPPING[(module, name)]
+    return _compat_pickle.IMPORT_MAPPING.get(module, module), name
+
+
 class _FullUnpickler(pickle.Unpickler):
     """weights_only=False: any global (trusted files only); PyTorch's names map to fgrad.torch's."""
 
@@ -813,8 +839,7 @@ class _FullUnpickler(pickle.Unpickler):
         return self.loader.persistent_load(pid)
 
     def find_class(self, module, name):
-        if module == "__builtin__":
-            module = "builtins"
+        module, name = _python3_name(module, name)
         g = self.loader.names.get((module, name))
         if g is not None and (module, name) not in _Loader._BUILTINS:  # trusted: the real builtins
             return g

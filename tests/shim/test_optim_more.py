@@ -232,6 +232,7 @@ def test_lbfgs_solves_a_quadratic_and_keeps_pytorch_state_names():
         "H_diag",
         "prev_flat_grad",
         "prev_loss",
+        "al",  # PyTorch's two-loop buffer, kept in the state
     }
 
 

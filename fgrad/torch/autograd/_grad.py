@@ -121,7 +121,7 @@ def backward(tensors: TensorOrTensors, grad_tensors: TensorOrTensors | None = No
     if inputs is not None:
         ins = _tensors(inputs)
         if not ins:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     _accumulating.append(ins is None)
     try:
         graph.run_backward(
@@ -156,6 +156,8 @@ def grad(outputs: TensorOrTensors,
     outs = _tensors(outputs)
     single_input = isinstance(inputs, Tensor)
     ins = _tensors(inputs)
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if allow_unused is None:
         allow_unused = materialize_grads
     if grad_outputs is None:

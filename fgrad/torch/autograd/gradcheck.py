@@ -7,6 +7,7 @@ import numpy as np
 from ...core.narrow_floats import dtype_kind as _dtype_kind
 
 import fgrad.torch._device as _dev
+from .._dtypes import float64
 from .._tensor import Tensor, _wrap
 from ._grad import grad as autograd_grad
 from collections.abc import Callable
@@ -70,17 +71,15 @@ def _numerical_jacobian(func, inputs, out_index, in_index, eps):
         base = _outputs(func, inputs)[out_index]
         parts = _parts(buf.dtype)
         jac = np.zeros((n_in * len(parts), _host64(base).size), np.float64)
-        flat = buf.reshape(-1) if buf.flags.c_contiguous else None
-        if flat is None:
-            raise GradcheckError("gradcheck: inputs must be contiguous")
         for i in range(n_in):
-            orig = flat[i].item()
+            at = np.unravel_index(i, buf.shape)  # the i-th element in logical order, any strides
+            orig = buf[at].item()
             for p, part in enumerate(parts):
-                flat[i] = orig - eps * part
+                buf[at] = orig - eps * part
                 lo = _host64(_outputs(func, inputs)[out_index])
-                flat[i] = orig + eps * part
+                buf[at] = orig + eps * part
                 hi = _host64(_outputs(func, inputs)[out_index])
-                flat[i] = orig
+                buf[at] = orig
                 jac[i * len(parts) + p] = (hi - lo) / (2 * eps)
     return jac
 
@@ -180,26 +179,37 @@ def gradgradcheck(func: Callable[..., Any], inputs: TensorOrTensors,
                   nondet_tol: float = 0.0, check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
                   check_batched_grad: bool = False, check_fwd_over_rev: bool = False,
                   check_rev_over_rev: bool = True, fast_mode: bool = False, masked: bool = False) -> bool:
-    """Check second derivatives: gradcheck of ``v -> d<func(x), v>/dx``."""
+    """Check second derivatives: gradcheck of ``(x, v) -> d<func(x), v>/dx``, ``v`` one
+    cotangent per differentiable output (an output that requires grad).  Without
+    ``grad_outputs`` they are drawn as PyTorch draws them: ``torch.testing.make_tensor`` in
+    ``[-1, 1)`` from the global generator (so a program's later random numbers are PyTorch's).
 
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.tensor([0.5, -1.0], dtype=torch.float64, requires_grad=True)
+        >>> torch.autograd.gradgradcheck(lambda x: x.sin() * x, (x,))
+        True
+    """
+    from ..testing import make_tensor
 
     inputs = _as_tuple(inputs)
-    outs = _outputs(func, inputs)
     diff = _diff_inputs(inputs)
     if grad_outputs is None:
-        rng = np.random.default_rng(0)
-        grad_outputs = tuple(_like(_random_like(rng, o._buf), o).requires_grad_() for o in outs)
+        grad_outputs = tuple(
+            make_tensor(o.shape, dtype=o.dtype if o.is_floating_point() or o.is_complex() else float64,
+                        device=o.device, low=-1, high=1, requires_grad=True,
+                        noncontiguous=gen_non_contig_grad_outputs)
+            for o in _differentiable_outputs(func, inputs))
     grad_outputs = _as_tuple(grad_outputs)
     n_in = len(inputs)
 
     def new_func(*args):
         ins, gos = args[:n_in], args[n_in:]
-        o = _outputs(func, ins)
-        pairs = [(oo, g) for oo, g in zip(o, gos, strict=False) if oo.requires_grad]
         gi = autograd_grad(
-            [p[0] for p in pairs],
+            list(_differentiable_outputs(func, ins)),
             [ins[i] for i in diff],
-            [p[1] for p in pairs],
+            list(gos),
             create_graph=True,
             allow_unused=True,
         )
@@ -210,12 +220,10 @@ def gradgradcheck(func: Callable[..., Any], inputs: TensorOrTensors,
     )
 
 
-def _random_like(rng, b) -> np.ndarray:
-    """Standard normal values of ``b``'s shape and dtype (complex: both parts random)."""
-    r = rng.standard_normal(b.shape)
-    if _dtype_kind(b.dtype) == "c":
-        r = r + 1j * rng.standard_normal(b.shape)
-    return np.asarray(r, b.dtype)  # an array also for a 0-d output (gradcheck writes into it)
+def _differentiable_outputs(func, inputs) -> tuple:
+    """The outputs of ``func(*inputs)`` that require grad (PyTorch's gradgradcheck pairs its
+    grad_outputs with these only)."""
+    return tuple(o for o in _outputs(func, inputs) if isinstance(o, Tensor) and o.requires_grad)
 
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]

@@ -241,7 +241,7 @@ class LBFGS(Optimizer):
             else:
                 y = flat_grad.sub(prev_flat_grad)
                 s = d.mul(t)
-                ys = float(y.dot(s))
+                ys = y.dot(s)  # 0-d tensors in the parameters' dtype, as PyTorch computes them
                 if ys > 1e-10:  # keep the pair only when the curvature is positive
                     if len(old_dirs) == history_size:
                         old_dirs.pop(0)
@@ -250,21 +250,22 @@ class LBFGS(Optimizer):
                     old_dirs.append(y)
                     old_stps.append(s)
                     ro.append(1.0 / ys)
-                    H_diag = ys / float(y.dot(y))
-                # two-loop recursion: d = -H g
-                alphas = [0.0] * len(old_dirs)
+                    H_diag = ys / y.dot(y)
+                # two-loop recursion: d = -H g (``al``: PyTorch's buffer, kept in the state)
+                al = state.setdefault("al", [None] * history_size)
                 q = flat_grad.neg()
                 for i in range(len(old_dirs) - 1, -1, -1):
-                    alphas[i] = float(old_stps[i].dot(q)) * ro[i]
-                    q.add_(old_dirs[i], alpha=-alphas[i])
+                    al[i] = old_stps[i].dot(q) * ro[i]
+                    q.add_(old_dirs[i], alpha=-float(al[i]))
                 d = r = q.mul(H_diag)
                 for i in range(len(old_dirs)):
-                    beta = float(old_dirs[i].dot(r)) * ro[i]
-                    r.add_(old_stps[i], alpha=alphas[i] - beta)
+                    beta = old_dirs[i].dot(r) * ro[i]
+                    r.add_(old_stps[i], alpha=float(al[i] - beta))
             prev_flat_grad = flat_grad.clone()
             prev_loss = loss
             if state["n_iter"] == 1:
-                t = min(1.0, 1.0 / float(flat_grad.abs().sum())) * lr
+                inv = 1.0 / flat_grad.abs().sum()  # min(1, inv) * lr in the parameters' dtype, as PyTorch
+                t = float(inv * lr) if inv < 1.0 else lr
             else:
                 t = lr
             gtd = float(flat_grad.dot(d))

@@ -440,18 +440,21 @@ class ReduceLROnPlateau(LRScheduler):
         else:
             self.default_min_lr = min_lr
             self.min_lrs = [min_lr] * len(optimizer.param_groups)
-        self._last_lr = _group_lrs(optimizer)
         self.patience = patience
         self.cooldown = cooldown
         self.eps = eps
         self.last_epoch = 0
+        self._last_lr = _group_lrs(optimizer)
+        self._init_is_better(mode, threshold, threshold_mode)
+        self._reset()  # the attributes in PyTorch's order: state_dict() lists them so
+
+    def _init_is_better(self, mode: str, threshold: float, threshold_mode: str) -> None:
         if mode not in {"min", "max"}:
             raise ValueError("mode " + mode + " is unknown!")
         if threshold_mode not in {"rel", "abs"}:
             raise ValueError("threshold mode " + threshold_mode + " is unknown!")
-        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
         self.mode_worse = math.inf if mode == "min" else -math.inf
-        self._reset()
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
 
     def _reset(self) -> None:
         self.best = self.mode_worse
@@ -465,7 +468,7 @@ class ReduceLROnPlateau(LRScheduler):
         else:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = epoch
-        if self.is_better(current, self.best):
+        if self._is_better(current, self.best):
             self.best = current
             self.num_bad_epochs = 0
         else:
@@ -474,11 +477,7 @@ class ReduceLROnPlateau(LRScheduler):
             self.cooldown_counter -= 1
             self.num_bad_epochs = 0
         if self.num_bad_epochs > self.patience:
-            for i, group in enumerate(self.optimizer.param_groups):
-                old_lr = float(group["lr"])
-                new_lr = max(old_lr * self.factor, self.min_lrs[i])
-                if old_lr - new_lr > self.eps:
-                    group["lr"] = new_lr
+            self._reduce_lr()
             self.cooldown_counter = self.cooldown
             self.num_bad_epochs = 0
         self._last_lr = _group_lrs(self.optimizer)
@@ -487,7 +486,37 @@ class ReduceLROnPlateau(LRScheduler):
     def in_cooldown(self) -> bool:
         return self.cooldown_counter > 0
 
-    def is_better(self, a: float, best: float) -> bool:
+    def _reduce_lr(self) -> None:
+        groups = self.optimizer.param_groups
+        if len(groups) != len(self.min_lrs):  # a param group added since
+            if self.default_min_lr is None:
+                raise RuntimeError(
+                    f"The number of param groups in the `optimizer` ({len(groups)}) differs from when "
+                    f"`ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due to a new param "
+                    "group being added to the optimizer. Please modify the `min_lrs` field to match the "
+                    "length of the `optimizer` param groups.")
+            self.min_lrs = [self.default_min_lr] * len(groups)
+        for i, group in enumerate(groups):
+            old_lr = float(group["lr"])
+            new_lr = max(old_lr * self.factor, self.min_lrs[i])
+            if old_lr - new_lr > self.eps:
+                group["lr"] = new_lr
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        """Restore ``state_dict()`` (and re-check its mode and threshold mode).
+
+        Example::
+
+            >>> import fgrad.torch as torch
+            >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+            >>> s = torch.optim.lr_scheduler.ReduceLROnPlateau(opt)
+            >>> s.load_state_dict({**s.state_dict(), "mode": "max"}); s.mode_worse
+            -inf
+        """
+        self.__dict__.update(state_dict)
+        self._init_is_better(self.mode, self.threshold, self.threshold_mode)
+
+    def _is_better(self, a: float, best: float) -> bool:
         if self.mode == "min" and self.threshold_mode == "rel":
             return a < best * (1.0 - self.threshold)
         if self.mode == "min" and self.threshold_mode == "abs":

@@ -33,13 +33,13 @@ from .._tensor import Size, Tensor
 from ..overrides import _disabled_torch_function_impl
 from ..autograd.grad_mode import no_grad
 from fgrad.torch.types import Device, DType, Layout, SizeLike
+from .._layout import sparse_coo
 from typing import Any
 from collections.abc import Sequence
 from fgrad.torch.types import memory_format
 
 __all__ = ["SparseTensor", "sparse_coo", "sparse_coo_tensor", "to_sparse"]
 
-sparse_coo = type("layout", (), {"__repr__": lambda self: "torch.sparse_coo"})()
 
 
 def _op_name_from_stack() -> str:

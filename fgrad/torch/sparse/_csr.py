@@ -29,9 +29,9 @@ from .._ops_creation import tensor as _tensor
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from fgrad.torch.types import Device, DType, Layout, SizeLike
+from .._layout import sparse_csr
 from ._coo import SparseTensor, sparse_coo, to_sparse as _to_sparse_coo
 
-sparse_csr = type("layout", (), {"__repr__": lambda self: "torch.sparse_csr"})()
 
 
 def _host_ints(x: Any, name: str) -> np.ndarray:
