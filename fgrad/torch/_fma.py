@@ -34,10 +34,21 @@ _F32D = np.dtype(_F32)
 _INF = np.float64(np.inf)
 
 
+_SPLIT_MAX = 2.0 ** 995  # Veltkamp's 134217729 * v overflows beyond this
+
+
 def _split(v):
-    t = 134217729.0 * v  # 2**27 + 1 (Veltkamp)
-    hi = t - (t - v)
-    return hi, v - hi
+    """``v = hi + lo``, each half of v's 53 bits (Veltkamp); a value over `_SPLIT_MAX` is
+    split scaled down by 2**28 and its halves scaled back (powers of two: exact), where the
+    plain split's ``134217729 * v`` would overflow to inf and the halves be NaN."""
+    big = np.abs(v) > _SPLIT_MAX
+    w = np.where(big, v * 2.0 ** -28, v) if big.any() else v
+    t = 134217729.0 * w  # 2**27 + 1 (Veltkamp)
+    hi = t - (t - w)
+    lo = w - hi
+    if w is v:
+        return hi, lo
+    return np.where(big, hi * 2.0 ** 28, hi), np.where(big, lo * 2.0 ** 28, lo)
 
 
 def fma32(a, b, c, scratch=None) -> np.ndarray:
@@ -94,6 +105,8 @@ def fma64(a, b, c) -> np.ndarray:
         s = p + c
         bb = s - p
         es = (p - (s - bb)) + (c - bb)
+        if not np.isfinite(ep).all():  # a product's halves overflowing (p near the largest
+            ep = np.where(np.isfinite(ep), ep, 0.0)  # double): its error term is dropped
         r = s + (es + ep)
         if not np.isfinite(r).all():  # an infinite operand or product: the plain sum's value
             r = np.where(np.isfinite(s), r, s)

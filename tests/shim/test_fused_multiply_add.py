@@ -225,3 +225,29 @@ def test_live_random_inputs():
                 if (want != got).any():
                     differ[case, dname, n] = int((want != got).sum())
     assert not differ, differ
+
+
+def test_fma64_of_huge_operands_is_exact():
+    """Veltkamp's split of a value over 2**995 overflowed (``134217729 * v`` = inf), so the
+    product's error term was NaN and lerp/addcmul of huge float64 values gave NaN where
+    PyTorch's fused result is finite (RAdam diverging on Rosenbrock: NaN, PyTorch 2.4e101)."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(21)
+    for _ in range(2000):
+        ea = int(rng.integers(900, 1020))
+        a = float(rng.uniform(1, 2) * 2.0 ** ea * rng.choice([-1, 1]))
+        b = float(rng.uniform(1, 2) * 2.0 ** int(rng.integers(-900, 1020 - ea)) * rng.choice([-1, 1]))
+        c = -a * b * (1 + float(rng.normal()) * 1e-9) if rng.random() < 0.5 else float(rng.normal()) * 1e300
+        exact = Fraction(a) * Fraction(b) + Fraction(c)
+        assert float(_fma.fma64(np.float64(a), np.float64(b), np.float64(c))) == float(exact), (a, b, c)
+
+
+def test_lerp_of_huge_float64_is_pytorchs():
+    m = ft.tensor([-1.0e300, 1e300, 3e307], dtype=ft.float64)
+    g = ft.tensor([5.43382032e306, -5.4e306, -1.7e308], dtype=ft.float64)
+    # PyTorch 2.13's bits (float.hex)
+    want_01 = ["0x1.8c2f917bcda7bp+1015", "-0x1.89b84d8503d08p+1015", "-inf"]
+    want_07 = ["0x1.5aa9c322aebebp+1018", "-0x1.588167aabe227p+1018", "inf"]
+    assert [float(v).hex() for v in m.lerp(g, 0.1).tolist()] == want_01
+    assert [float(v).hex() for v in m.lerp(g, 0.7).tolist()] == want_07
