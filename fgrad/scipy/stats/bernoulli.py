@@ -53,7 +53,8 @@ def cdf(k: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
         Array(0.75, dtype=float64)
     """
     k, p = promote(k, p)
-    return fnp.where(k < 0, fnp.zeros_like(k * p), fnp.where(k < 1, 1.0 - p, fnp.ones_like(k * p)))
+    out = fnp.where(k < 0, fnp.zeros_like(k * p), fnp.where(k < 1, 1.0 - p, fnp.ones_like(k * p)))
+    return masked(~(fnp.isnan(k) | (p < 0) | (p > 1)), out, fnp.nan)
 
 
 def ppf(q: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
@@ -66,7 +67,7 @@ def ppf(q: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
     """
     q, p = promote(q, p)
     out = fnp.where(q > 1.0 - p, fnp.ones_like(q * p), fnp.zeros_like(q * p))
-    return fnp.where((q < 0) | (q > 1) | fnp.isnan(q), fnp.nan, out)
+    return fnp.where((q < 0) | (q > 1) | fnp.isnan(q) | ~((p >= 0) & (p <= 1)), fnp.nan, out)
 
 
 __all__ = ["logpmf", "pmf", "cdf", "ppf"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...typing import Array, ArrayLike, Float
 
 from ... import numpy as fnp
-from ._util import masked, quantile, safe, standardized
+from ._util import log1mexp, masked, quantile, safe, standardized
 
 
 def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
@@ -24,7 +24,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
         Array(-1., dtype=float64)
     """
     z, scale = standardized(x, loc, scale)
-    ok = z >= 0
+    ok = ~(z < 0)  # NaN stays NaN, as JAX
     return masked(ok, -safe(ok, z) - fnp.log(scale), -fnp.inf)
 
 
@@ -48,7 +48,7 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
         Array(0.63212056, dtype=float64)
     """
     z, _ = standardized(x, loc, scale)
-    ok = z >= 0
+    ok = ~(z < 0)
     return masked(ok, -fnp.expm1(-safe(ok, z)), 0.0)
 
 
@@ -61,8 +61,8 @@ def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
         Array(-0.45867515, dtype=float64)
     """
     z, _ = standardized(x, loc, scale)
-    ok = z > 0
-    return masked(ok, fnp.log(-fnp.expm1(-safe(ok, z))), -fnp.inf)
+    ok = ~(z <= 0)
+    return masked(ok, log1mexp(safe(ok, z)), -fnp.inf)
 
 
 def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
@@ -97,7 +97,13 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
         >>> ppf(0.0)
         Array(0., dtype=float64)
     """
-    return quantile(q, loc, scale, lambda p: -fnp.log1p(-p))
+    return quantile(q, loc, scale, _standard_ppf)
+
+
+def _standard_ppf(p):
+    """``-log1p(-p)`` on [0, 1], NaN outside (as JAX), with zero gradients there."""
+    ok = (p >= 0) & (p <= 1)
+    return masked(ok | fnp.isnan(p), -fnp.log1p(-safe(ok, p, 0.5)), fnp.nan)
 
 
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"]

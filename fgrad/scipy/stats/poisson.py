@@ -57,7 +57,7 @@ def cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """
     k, mu, loc = promote(k, mu, loc)
     y = k - loc
-    ok = y >= 0
+    ok = ~(y < 0)  # NaN stays NaN, as JAX
     ys = safe(ok, fnp.floor(y), 0.0)
     return masked(ok, special.gammaincc(ys + 1.0, mu), 0.0)
 
