@@ -13,6 +13,10 @@ probabilities). Each differing element is classified:
 
 Run ``python tools/stats_parity.py [--dist NAME] [--fn NAME] [--verbose]``; it prints each
 differing check and ``bad N of M``. Needs JAX (``jax_enable_x64`` is switched on).
+
+``python tools/stats_parity.py --store`` writes JAX's values and gradients at the regression
+cases below (``REGRESSION_CASES``) to ``tests/stored/scipy_stats_parity21.json``, which
+``tests/test_scipy_stats_parity21.py`` checks fgrad against.
 """
 
 from __future__ import annotations
@@ -34,6 +38,90 @@ SKIP = {"multivariate_normal", "dirichlet", "multinomial", "gaussian_kde", "wrap
         "vonmises_fisher", "mode", "rankdata", "sem"}
 PARAM_SETS = [(0.6, 1.7, 2.2), (1.7, 0.6, 2.2), (2.5, 3.0, 0.5)]
 TRUNCNORM_SETS = [(-1.0, 1.5), (0.5, 3.0), (2.0, 1.0), (-np.inf, 0.5)]
+
+
+NAN, INF = float("nan"), float("inf")
+# (function, arguments (the first one a list, the rest scalars broadcast to it), dtype, the
+# positional arguments to differentiate in: JAX raises for betainc's shape parameters)
+REGRESSION_CASES = [
+    ("stats.bernoulli.logpmf", [[-1.0, 0.0, 0.3, 1.0, 1.5, NAN], 0.3], "float64", [0, 1]),
+    ("stats.geom.logpmf", [[-1.0, 0.0, 0.5, 1.0, 3.0, NAN], 0.4], "float64", [0, 1]),
+    ("stats.poisson.logpmf", [[-2.0, 0.5, 1.0, 3.5, 2.0], 2.0, 0.5], "float64", [1]),
+    ("stats.binom.logpmf", [[-1.0, 0.0, 2.5, 3.0, 3.5, 5.0], 3.0, 0.4], "float64", [0, 2]),
+    # (JAX's betaln is off by 1e-5 in the shape gradients here: only d/dk is compared)
+    ("stats.betabinom.logpmf", [[-1.0, 0.0, 1.5, 2.0, 5.5, 6.0], 5.0, 2.0, 3.0], "float64", [0]),
+    ("stats.nbinom.logpmf", [[0.0, 2.5, 4.0, NAN], 2.0, 0.5], "float64", [2]),
+    ("stats.truncnorm.cdf", [[-3.0, -1.0, 0.0, 1.5, 3.0], -1.0, 1.5], "float64", [0]),
+    ("stats.truncnorm.logcdf", [[-3.0, -2.0, 0.0], -1.0, 1.5], "float64", [0, 1, 2]),
+    ("stats.truncnorm.sf", [[0.0, 2.0, 3.0], -1.0, 1.5], "float64", [0, 1, 2]),
+    ("stats.truncnorm.logsf", [[-2.0, 0.0, 0.3, 2.0], -INF, 0.5], "float64", [0]),
+    ("stats.truncnorm.logpdf", [[0.0, 1.5, 3.0, NAN], 2.0, 1.0], "float64", [0]),
+    ("stats.beta.cdf", [[-1.0, 0.3, 2.0], 0.6, 1.7], "float64", [0]),
+    ("stats.beta.logsf", [[-1.0, 0.3, 2.0], 0.6, 1.7], "float64", [0]),
+    ("stats.beta.logpdf", [[0.3, NAN], 2.5, 3.0], "float64", [0]),
+    ("stats.gamma.cdf", [[-1.0, 0.5, INF], 0.6], "float64", [0]),
+    ("stats.chi2.sf", [[-1.0, 2.0, 5.0], 1.2], "float64", [0]),
+    ("stats.uniform.cdf", [[-1.0, 0.0, 0.5, 1.0, 2.0, NAN]], "float64", [0]),
+    ("stats.uniform.pdf", [[-1.0, 0.5, NAN]], "float64", [0]),
+    ("stats.expon.ppf", [[-0.1, 0.5, 1.2]], "float64", [0]),
+    ("stats.expon.logcdf", [[0.5, 10.0]], "float32", [0]),
+    ("stats.expon.logpdf", [[0.5, NAN]], "float64", [0]),
+    ("stats.pareto.ppf", [[-0.1, 0.5], 2.0], "float64", [0]),
+    ("stats.bernoulli.cdf", [[-1.0, 0.5, 2.0, NAN], 1.7], "float64", [0]),
+    ("stats.bernoulli.ppf", [[0.2, 0.5], 1.7], "float64", [0]),
+    ("stats.poisson.cdf", [[1.0, NAN], 1.7], "float64", [1]),
+    ("stats.gumbel_r.sf", [[-3.0, -1.0, 0.5]], "float32", [0]),
+    ("stats.gumbel_l.cdf", [[1.0, -0.5]], "float32", [0]),
+    ("special.digamma", [[0.0, -1.0, 0.5]], "float64", []),
+    ("special.polygamma", [2, [0.0, -1.0, 0.5]], "float64", []),
+]
+
+
+def regression_function(module, name):
+    """``module.name`` for a dotted case name such as ``stats.beta.cdf`` (``module`` is
+    ``jax.scipy`` or ``fgrad.scipy``); polygamma's order comes first and is not an array."""
+    obj = module
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def regression_arrays(args, dtype, xp):
+    """The case's arguments as ``xp`` arrays of one shape: the list one as given, the scalars
+    broadcast to it (so the gradient of the sum is the per-element gradient); a Python int
+    (polygamma's order) stays an integer."""
+    size = next(len(a) for a in args if isinstance(a, list))
+    return [xp.asarray(np.asarray(a if isinstance(a, list) else [a] * size,
+                                  np.int32 if isinstance(a, int) else dtype)) for a in args]
+
+
+def regression_results(module, xp, grad, name, args, dtype, argnums):
+    """``(value, [gradient per argnum])`` of one regression case as float64 lists."""
+    fn = regression_function(module, name)
+    arrays = regression_arrays(args, dtype, xp)
+    value = np.asarray(fn(*arrays), np.float64).tolist()
+    grads = []
+    if argnums:
+        g = grad(lambda *z: xp.sum(fn(*z)), argnums=tuple(argnums))(*arrays)
+        grads = [np.asarray(gi, np.float64).tolist() for gi in g]
+    return value, grads
+
+
+def store(path):
+    """Write JAX's results at ``REGRESSION_CASES`` to ``path`` (JSON)."""
+    import json
+
+    import jax
+    import jax.numpy as jnp
+    import jax.scipy as jsp
+    jax.config.update("jax_enable_x64", True)
+    out = {"jax": jax.__version__, "cases": []}
+    for name, args, dtype, argnums in REGRESSION_CASES:
+        value, grads = regression_results(jsp, jnp, jax.grad, name, args, dtype, argnums)
+        out["cases"].append({"name": name, "args": args, "dtype": dtype, "argnums": argnums,
+                             "value": value, "grads": grads})
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
 
 
 def _required(fn):
@@ -83,7 +171,12 @@ def main() -> None:
     parser.add_argument("--dist")
     parser.add_argument("--fn")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--store", action="store_true")
     opts = parser.parse_args()
+    if opts.store:
+        store(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "tests", "stored", "scipy_stats_parity21.json"))
+        return
     bad = total = 0
     tally: dict[str, int] = {}
     for dist in sorted(dir(jsp.stats)):
