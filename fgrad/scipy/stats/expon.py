@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...typing import Array, ArrayLike, Float
 
 from ... import numpy as fnp
-from ._util import log1mexp, masked, quantile, safe, standardized
+from ._util import log1mexp, masked, promote, quantile, safe, standardized
 
 
 def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
@@ -85,7 +85,7 @@ def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array
         Array(-1., dtype=float64)
     """
     z, _ = standardized(x, loc, scale)
-    ok = z >= 0
+    ok = ~(z < 0)  # NaN stays NaN, as JAX
     return masked(ok, -safe(ok, z), 0.0)
 
 
@@ -97,13 +97,10 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
         >>> ppf(0.0)
         Array(0., dtype=float64)
     """
-    return quantile(q, loc, scale, _standard_ppf)
-
-
-def _standard_ppf(p):
-    """``-log1p(-p)`` on [0, 1], NaN outside (as JAX), with zero gradients there."""
-    ok = (p >= 0) & (p <= 1)
-    return masked(ok | fnp.isnan(p), -fnp.log1p(-safe(ok, p, 0.5)), fnp.nan)
+    q, loc, scale = promote(q, loc, scale)
+    ok = (q >= 0) & (q <= 1)  # NaN outside [0, 1] (as JAX), with zero gradients there
+    val = quantile(safe(ok, q, 0.5), loc, scale, lambda p: -fnp.log1p(-p))
+    return masked(ok, val, fnp.nan)
 
 
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"]
