@@ -4,7 +4,7 @@ gradients where JAX's formulas would leak a masked branch.
 
 The numbers are JAX's, stored by ``python tools/stats_parity.py --store``
 (``tests/stored/scipy_stats_parity21.json``); with JAX installed they are also recomputed
-live. fgrad must reproduce every value and gradient, with one deliberate exception (listed in
+live (``-m slow``). fgrad must reproduce every value and gradient, with one deliberate exception (listed in
 docs/jax-semantics.md): where JAX's gradient is NaN at a point whose value is not NaN -- a
 constant region outside the support, where JAX's unselected ``where`` branch leaks NaN --
 fgrad's gradient is the true one, 0.
@@ -63,6 +63,7 @@ def test_matches_stored_jax(case):
     _check(stored["value"], stored["grads"], case)
 
 
+@pytest.mark.slow  # JAX compiles each function (up to 4 s for truncnorm)
 @pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="JAX not installed")
 @pytest.mark.parametrize("case", REGRESSION_CASES, ids=_ids)
 def test_matches_live_jax(case):
