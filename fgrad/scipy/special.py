@@ -110,14 +110,30 @@ gammaln = _elementwise(
     "gammaln", _sf.lgamma,
     "``log |Gamma(x)|``.",
     "gammaln(3.0)", "Array(0.69314718, dtype=float64, weak_type=True)")
+def _at_poles(n, x, y):
+    """``y`` with NaN at the poles ``x = 0, -1, ...`` of an even-order ``polygamma(n, .)``
+    (digamma included): there the sign flips across the pole, and JAX says NaN (SciPy's
+    digamma says -inf at 0; the odd orders are +inf on both sides and stay so)."""
+    pole = (x <= 0) & (x == fnp.floor(x)) & (fnp.fmod(n, 2.0) == 0)
+    return fnp.where(pole, fnp.full_like(y, fnp.nan), y)
+
+
+def _digamma(x):
+    return _at_poles(0.0, x, _sf.digamma(x))
+
+
+def _polygamma(n, x):
+    return _at_poles(n, x, _sf.polygamma(n, x))
+
+
 digamma = _elementwise(
-    "digamma", _sf.digamma,
+    "digamma", _digamma,
     "The logarithmic derivative of Gamma.",
     "digamma(1.0)", "Array(-0.57721566, dtype=float64, weak_type=True)")
 
 
 polygamma = _elementwise(
-    "polygamma", _sf.polygamma,
+    "polygamma", _polygamma,
     "The ``n``-th derivative of `digamma` (``n`` integer-valued; not differentiable in ``n``).",
     "polygamma(1, 1.0)", "Array(1.64493407, dtype=float64, weak_type=True)", params=("n", "x"))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ... import lax
 from ... import numpy as fnp
 from .._dtypes import inexact_dtype
 
@@ -17,6 +18,13 @@ def safe(cond, x, fill=1.0):
     """``x`` where ``cond``, ``fill`` elsewhere (keeps unselected branches finite, so their
     zero cotangents stay zero)."""
     return fnp.where(cond, x, fnp.full_like(x, fill))
+
+
+def clamp(lo, x, hi):
+    """``x`` clipped to ``[lo, hi]`` with `lax.clamp`'s derivative, as JAX's distributions: the
+    gradient reaches ``x`` only strictly inside, and a clipped point keeps a zero gradient even
+    where the function's partial there is infinite (``jnp.clip``'s ``0 * inf`` is NaN)."""
+    return lax.clamp(fnp.asarray(lo, x.dtype), x, fnp.asarray(hi, x.dtype))
 
 
 def masked(cond, value, other):

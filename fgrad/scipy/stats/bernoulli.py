@@ -13,11 +13,12 @@ from ...typing import Array, ArrayLike, Float
 
 from ... import numpy as fnp
 from .. import special
-from ._util import masked, promote
+from ._util import masked, promote, safe
 
 
 def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
-    """Log probability of ``k`` in {0, 1} (``-inf`` elsewhere).
+    """Log probability of ``k``: ``k log p + (1 - k) log(1 - p)`` on ``[0, 1]`` (JAX's
+    convention: a ``k`` between 0 and 1 gets the formula's value), ``-inf`` outside.
 
     Example::
 
@@ -26,8 +27,9 @@ def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."
     """
     k, p, loc = promote(k, p, loc)
     y = k - loc
-    ok = (y == 0) | (y == 1)
-    val = special.xlogy(y, p) + special.xlog1py(1.0 - y, -p)
+    ok = ~((y < 0) | (y > 1))
+    ys = safe(ok, y, 0.0)
+    val = special.xlogy(ys, p) + special.xlog1py(1.0 - ys, -p)
     return masked(ok, val, -fnp.inf)
 
 
@@ -51,7 +53,8 @@ def cdf(k: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
         Array(0.75, dtype=float64)
     """
     k, p = promote(k, p)
-    return fnp.where(k < 0, fnp.zeros_like(k * p), fnp.where(k < 1, 1.0 - p, fnp.ones_like(k * p)))
+    out = fnp.where(k < 0, fnp.zeros_like(k * p), fnp.where(k < 1, 1.0 - p, fnp.ones_like(k * p)))
+    return masked(~(fnp.isnan(k) | (p < 0) | (p > 1)), out, fnp.nan)
 
 
 def ppf(q: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
@@ -64,7 +67,7 @@ def ppf(q: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
     """
     q, p = promote(q, p)
     out = fnp.where(q > 1.0 - p, fnp.ones_like(q * p), fnp.zeros_like(q * p))
-    return fnp.where((q < 0) | (q > 1) | fnp.isnan(q), fnp.nan, out)
+    return fnp.where((q < 0) | (q > 1) | fnp.isnan(q) | ~((p >= 0) & (p <= 1)), fnp.nan, out)
 
 
 __all__ = ["logpmf", "pmf", "cdf", "ppf"]

@@ -13,7 +13,7 @@ from ...typing import Array, ArrayLike, Float
 
 from ... import numpy as fnp
 from .. import special
-from ._util import masked, promote, safe
+from ._util import clamp, masked, promote, safe
 
 
 def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
@@ -27,7 +27,7 @@ def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
     """
     x, a, b, loc, scale = promote(x, a, b, loc, scale)
     y = (x - loc) / scale
-    ok = (y >= 0) & (y <= 1)
+    ok = ~((y < 0) | (y > 1))  # NaN stays NaN, as JAX
     ys = safe(ok, y, 0.5)
     val = (special.xlogy(a - 1.0, ys) + special.xlog1py(b - 1.0, -ys) - special.betaln(a, b)
            - fnp.log(scale))
@@ -56,8 +56,7 @@ def cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
         Array(0.5, dtype=float64)
     """
     x, a, b, loc, scale = promote(x, a, b, loc, scale)
-    y = fnp.clip((x - loc) / scale, 0.0, 1.0)
-    return special.betainc(a, b, y)
+    return special.betainc(a, b, clamp(0.0, (x - loc) / scale, 1.0))
 
 
 def logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
@@ -82,8 +81,7 @@ def sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
         Array(0.5, dtype=float64)
     """
     x, a, b, loc, scale = promote(x, a, b, loc, scale)
-    y = fnp.clip((x - loc) / scale, 0.0, 1.0)
-    return special.betainc(b, a, 1.0 - y)
+    return special.betainc(b, a, 1.0 - clamp(0.0, (x - loc) / scale, 1.0))
 
 
 def logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,

@@ -1,6 +1,6 @@
 """The beta-binomial distribution (``jax.scipy.stats.betabinom``): ``comb(n, k) B(k + a, n - k
-+ b) / B(a, b)``; ``-inf`` log probability outside ``0 <= k <= n`` and for non-integer
-``k`` (as SciPy), NaN for ``a <= 0`` or ``b <= 0``.
++ b) / B(a, b)``. As JAX: a non-integer ``k`` counts as ``floor(k)``; the log probability is
+``-inf`` outside ``0 <= floor(k) - loc <= n``, NaN for ``n < 0``, ``a <= 0`` or ``b <= 0``.
 
 Example::
 
@@ -27,13 +27,12 @@ def logpmf(k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLik
         Array(-1.43508453, dtype=float64)
     """
     k, n, a, b, loc = promote(k, n, a, b, loc)
-    y = k - loc
-    ok = (y >= 0) & (y <= n) & (y == fnp.round(y))
-    ys = safe(ok, y, 0.0)
-    ns = fnp.where(ok, n, fnp.zeros_like(n))
-    positive = (a > 0) & (b > 0)
+    y = fnp.floor(k) - loc
+    positive = ~((n < 0) | (a <= 0) | (b <= 0))
+    ok = ~((y < -loc) | (y > n) | (y + a <= 0)) & positive
+    ys, ns = safe(ok, y, 0.0), safe(ok, n, 0.0)
     as_, bs = safe(positive, a), safe(positive, b)
-    log_comb = special.gammaln(ns + 1.0) - special.gammaln(ys + 1.0) - special.gammaln(ns - ys + 1.0)
+    log_comb = -(fnp.log1p(ns) + special.betaln(ns - ys + 1.0, ys + 1.0))
     val = log_comb + special.betaln(ys + as_, ns - ys + bs) - special.betaln(as_, bs)
     return masked(positive, masked(ok, val, -fnp.inf), fnp.nan)
 

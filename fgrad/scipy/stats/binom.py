@@ -17,7 +17,8 @@ from ._util import masked, promote, safe
 
 
 def logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
-    """Log probability of ``k`` successes in ``n`` trials (``-inf`` outside [0, n]).
+    """Log probability of ``k`` successes in ``n`` trials: the formula's value (also at a
+    non-integer ``k``) for ``0 <= k - loc < n + 1``, ``-inf`` outside (JAX's convention).
 
     Example::
 
@@ -26,7 +27,7 @@ def logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Floa
     """
     k, n, p, loc = promote(k, n, p, loc)
     y = k - loc
-    ok = (y >= 0) & (y <= n)
+    ok = (k >= loc) & (k < loc + n + 1.0)
     ys = safe(ok, y, 0.0)
     comb = special.gammaln(n + 1.0) - special.gammaln(ys + 1.0) - special.gammaln(n - ys + 1.0)
     val = comb + special.xlogy(ys, p) + special.xlog1py(n - ys, -p)

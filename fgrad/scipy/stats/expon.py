@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...typing import Array, ArrayLike, Float
 
 from ... import numpy as fnp
-from ._util import masked, quantile, safe, standardized
+from ._util import log1mexp, masked, promote, quantile, safe, standardized
 
 
 def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
@@ -24,7 +24,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
         Array(-1., dtype=float64)
     """
     z, scale = standardized(x, loc, scale)
-    ok = z >= 0
+    ok = ~(z < 0)  # NaN stays NaN, as JAX
     return masked(ok, -safe(ok, z) - fnp.log(scale), -fnp.inf)
 
 
@@ -48,7 +48,7 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
         Array(0.63212056, dtype=float64)
     """
     z, _ = standardized(x, loc, scale)
-    ok = z >= 0
+    ok = ~(z < 0)
     return masked(ok, -fnp.expm1(-safe(ok, z)), 0.0)
 
 
@@ -61,8 +61,8 @@ def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
         Array(-0.45867515, dtype=float64)
     """
     z, _ = standardized(x, loc, scale)
-    ok = z > 0
-    return masked(ok, fnp.log(-fnp.expm1(-safe(ok, z))), -fnp.inf)
+    ok = ~(z <= 0)
+    return masked(ok, log1mexp(safe(ok, z)), -fnp.inf)
 
 
 def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
@@ -85,7 +85,7 @@ def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array
         Array(-1., dtype=float64)
     """
     z, _ = standardized(x, loc, scale)
-    ok = z >= 0
+    ok = ~(z < 0)  # NaN stays NaN, as JAX
     return masked(ok, -safe(ok, z), 0.0)
 
 
@@ -97,7 +97,10 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
         >>> ppf(0.0)
         Array(0., dtype=float64)
     """
-    return quantile(q, loc, scale, lambda p: -fnp.log1p(-p))
+    q, loc, scale = promote(q, loc, scale)
+    ok = (q >= 0) & (q <= 1)  # NaN outside [0, 1] (as JAX), with zero gradients there
+    val = quantile(safe(ok, q, 0.5), loc, scale, lambda p: -fnp.log1p(-p))
+    return masked(ok, val, fnp.nan)
 
 
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"]

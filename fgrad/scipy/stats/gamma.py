@@ -13,7 +13,7 @@ from ...typing import Array, ArrayLike, Float
 
 from ... import numpy as fnp
 from .. import special
-from ._util import masked, promote, safe
+from ._util import clamp, masked, promote, safe
 
 
 def logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
@@ -52,8 +52,7 @@ def cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) ->
         Array(0.63212056, dtype=float64)
     """
     x, a, loc, scale = promote(x, a, loc, scale)
-    y = fnp.maximum((x - loc) / scale, fnp.zeros_like(x))
-    return special.gammainc(a, y)
+    return special.gammainc(a, clamp(0.0, (x - loc) / scale, fnp.inf))
 
 
 def logcdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
@@ -76,8 +75,7 @@ def sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> 
         Array(0.36787944, dtype=float64)
     """
     x, a, loc, scale = promote(x, a, loc, scale)
-    y = fnp.maximum((x - loc) / scale, fnp.zeros_like(x))
-    return special.gammaincc(a, y)
+    return special.gammaincc(a, clamp(0.0, (x - loc) / scale, fnp.inf))
 
 
 def logsf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:

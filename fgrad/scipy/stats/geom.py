@@ -17,7 +17,8 @@ from ._util import masked, promote, safe
 
 
 def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
-    """Log probability that the first success is trial ``k`` (``-inf`` below 1).
+    """Log probability that the first success is trial ``k``, ``(k - 1) log(1 - p) + log p``
+    for ``k > 0`` (JAX's convention: not only at integers), ``-inf`` at or below 0.
 
     Example::
 
@@ -26,7 +27,7 @@ def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."
     """
     k, p, loc = promote(k, p, loc)
     y = k - loc
-    ok = y >= 1
+    ok = ~(y <= 0)
     ys = safe(ok, y, 1.0)
     return masked(ok, special.xlog1py(ys - 1.0, -p) + fnp.log(p), -fnp.inf)
 

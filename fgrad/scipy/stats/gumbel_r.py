@@ -63,7 +63,9 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
 
 
 def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
-    """Survival function ``1 - exp(-exp(-z))`` (as ``-expm1``: accurate in the right tail).
+    """Survival function ``1 - exp(-exp(-z))``: as ``-expm1`` where ``exp(-z) <= 1`` (accurate
+    in the right tail), as written left of the mode, where ``expm1``'s derivative ``y + 1``
+    would cancel to 0 in float32 (the true one is ``exp(-exp(-z))``).
 
     Example::
 
@@ -71,7 +73,9 @@ def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "
         Array(0.63212056, dtype=float64)
     """
     z, scale = standardized(x, loc, scale)
-    return masked(scale > 0, -fnp.expm1(-fnp.exp(-z)), fnp.nan)
+    e = fnp.exp(-z)
+    val = fnp.where(e > 1, 1.0 - fnp.exp(-e), -fnp.expm1(-e))
+    return masked(scale > 0, val, fnp.nan)
 
 
 def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:

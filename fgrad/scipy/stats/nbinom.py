@@ -18,7 +18,8 @@ from ._util import masked, promote, safe
 
 
 def logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
-    """Log probability of ``k`` failures (``-inf`` below 0).
+    """Log probability of ``k`` failures (``-inf`` below 0; the formula's value at a
+    non-integer ``k``, as JAX).
 
     Example::
 
@@ -27,10 +28,10 @@ def logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Floa
     """
     k, n, p, loc = promote(k, n, p, loc)
     y = k - loc
-    ok = y >= 0
+    ok = ~(y < 0)
     ys = safe(ok, y, 0.0)
     comb = special.gammaln(n + ys) - special.gammaln(n) - special.gammaln(ys + 1.0)
-    return masked(ok, comb + n * fnp.log(p) + special.xlog1py(ys, -p), -fnp.inf)
+    return masked(ok, comb + special.xlogy(n, p) + special.xlog1py(ys, -p), -fnp.inf)
 
 
 def pmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:

@@ -101,7 +101,8 @@ def ppf(q: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) ->
         Array(2., dtype=float64)
     """
     q, b, loc, scale = promote(q, b, loc, scale)
-    return loc + scale * fnp.exp(-fnp.log1p(-q) / b)
+    ok = (q >= 0) & (q <= 1)
+    return masked(ok | fnp.isnan(q), loc + scale * fnp.exp(-fnp.log1p(-safe(ok, q, 0.5)) / b), fnp.nan)
 
 
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"]

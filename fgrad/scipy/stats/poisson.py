@@ -20,8 +20,8 @@ from ._util import masked, promote, safe
 
 
 def logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
-    """Log probability of ``k`` (``-inf`` for negative or non-integer ``k``); differentiable
-    in ``mu``.
+    """Log probability of ``k`` (``-inf`` for ``k - loc < 0`` and for ``k`` not an integer,
+    NaN included, as JAX); differentiable in ``mu``.
 
     Example::
 
@@ -30,7 +30,7 @@ def logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "...
     """
     k, mu, loc = promote(k, mu, loc)
     y = k - loc
-    ok = (y >= 0) & (y == fnp.round(y))
+    ok = ~((y < 0) | (fnp.round(k) != k))
     ys = safe(ok, y, 0.0)
     val = special.xlogy(ys, mu) - special.gammaln(ys + 1.0) - mu
     return masked(ok, val, -fnp.inf)
@@ -57,7 +57,7 @@ def cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     """
     k, mu, loc = promote(k, mu, loc)
     y = k - loc
-    ok = y >= 0
+    ok = ~(y < 0)  # NaN stays NaN, as JAX
     ys = safe(ok, fnp.floor(y), 0.0)
     return masked(ok, special.gammaincc(ys + 1.0, mu), 0.0)
 

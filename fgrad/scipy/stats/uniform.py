@@ -12,11 +12,12 @@ from __future__ import annotations
 from ...typing import Array, ArrayLike, Float
 
 from ... import numpy as fnp
-from ._util import promote, standardized
+from ._util import promote
 
 
 def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
-    """Log density ``-log(scale)`` on the interval, ``-inf`` outside.
+    """Log density ``-log(scale)`` on the interval, ``-inf`` outside (JAX's convention at a
+    NaN ``x``: not outside, so ``-log(scale)``).
 
     Example::
 
@@ -24,8 +25,8 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
         Array(-0.69314718, dtype=float64)
     """
     x, loc, scale = promote(x, loc, scale)
-    val = -fnp.log(scale) + 0.0 * x
-    return fnp.where((x >= loc) & (x <= loc + scale), val, -fnp.inf)
+    val = -fnp.log(scale) + fnp.zeros_like(x)
+    return fnp.where((x < loc) | (x > loc + scale), -fnp.inf, val)
 
 
 def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
@@ -40,15 +41,18 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
 
 
 def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
-    """CDF, ``(x - loc) / scale`` clipped to [0, 1].
+    """CDF: ``(x - loc) / scale`` on the closed interval (so the gradient at either end is
+    ``1 / scale``, as JAX), 0 below, 1 above, and 0 at a NaN ``x`` (JAX's ``select`` default).
 
     Example::
 
         >>> cdf(0.25)
         Array(0.25, dtype=float64)
     """
-    z, _ = standardized(x, loc, scale)
-    return fnp.clip(z, 0.0, 1.0)
+    x, loc, scale = promote(x, loc, scale)
+    inside = (x >= loc) & (x <= loc + scale)
+    outside = fnp.where(x > loc + scale, fnp.ones_like(x), fnp.zeros_like(x))
+    return fnp.where(inside, (x - loc) / scale, outside)
 
 
 def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:
