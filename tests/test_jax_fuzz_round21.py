@@ -74,3 +74,20 @@ def test_gelu_of_a_python_number_is_strongly_typed(name, jax, jnp, lax):
     assert (jnp.ones(2, np.float32) + jax.nn.gelu(0.5)).dtype == np.float64
     assert jax.nn.gelu(jnp.ones(2, np.float32)).dtype == np.float32
     np.testing.assert_allclose(float(jax.nn.gelu(2.0)), 1.954597694087775, rtol=1e-15)
+
+
+@face
+@pytest.mark.parametrize("fn", ["erf", "is_finite", "exp", "tanh", "lgamma", "sqrt", "logistic"])
+def test_float_only_lax_functions_refuse_a_python_int(name, jax, jnp, lax, fn):
+    """A Python int is an int64 to ``lax``: ``lax.erf(3)`` raises JAX's TypeError (fgrad
+    computed it in floats); a Python float is accepted."""
+    f = getattr(lax, fn)
+    with pytest.raises(TypeError, match="does not accept dtype int64"):
+        f(3)
+    with pytest.raises(TypeError, match="does not accept dtype bool"):
+        f(True)
+    assert f(0.5).dtype == (np.bool_ if fn == "is_finite" else np.float64)
+    with pytest.raises(TypeError, match="does not accept dtype int64"):
+        lax.atan2(2, 2.5)  # the position is checked, whatever the other operand
+    assert lax.neg(3).dtype == np.int64  # integers where accepted
+    assert float(lax.round(2.5, 0)) == 3.0 and float(lax.round(2.5, 1)) == 2.0  # (a rounding method)

@@ -282,8 +282,8 @@ def _one(found, what, jax_call, fgrad_call, host, ulps, floor):
 
 
 def _batched(rng, host):
-    """Each array input stacked with a second draw of it (a batch of 2); Python scalars
-    stay unbatched (``None``)."""
+    """Each array input stacked with a second value of it (a batch of 2): floats scaled and
+    shifted, bools negated, integers shuffled; Python scalars stay unbatched (``None``)."""
     out = []
     for v in host:
         if not isinstance(v, np.ndarray) and not isinstance(v, np.generic):
@@ -292,8 +292,8 @@ def _batched(rng, host):
         v = np.asarray(v)
         if v.dtype == bool:
             other = ~v
-        elif v.dtype.kind in "iu":
-            other = v + np.asarray(rng.integers(-1, 2, v.shape), v.dtype)
+        elif v.dtype.kind in "iu":  # the same values shuffled: indices and selectors stay in range
+            other = rng.permutation(v.ravel()).reshape(v.shape) if v.ndim else -v
         else:
             other = (v * 0.5 - 0.25).astype(v.dtype)
         out.append(np.stack([v, other]))
