@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # this checkout's fgrad
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # jax_fuzz_cases
 
 UNARY = {
     "numpy": ["abs", "negative", "sign", "floor", "ceil", "round", "trunc", "exp", "exp2", "expm1", "log",
@@ -118,7 +119,8 @@ def _ulps(a, b, floor: float = 0.0):
         return 0.0, 0
     spacing = np.spacing(np.abs(a64).astype(a.dtype)).astype(np.float64)
     tiny = np.finfo(a.dtype).tiny
-    gap = np.where(finite, np.abs(a64 - b64), 0.0)
+    with np.errstate(invalid="ignore"):  # inf - inf where both are the same infinity
+        gap = np.where(finite, np.abs(a64 - b64), 0.0)
     gap = np.where(gap <= floor * np.finfo(a.dtype).eps, 0.0, gap)
     units = gap / np.maximum(spacing, tiny)
     where = int(np.argmax(units))
@@ -146,11 +148,27 @@ def _ones(face, x):
     return 1.0 if isinstance(x, float) else (1 + 0j if isinstance(x, complex) else face.numpy.ones_like(x))
 
 
-def _run(face, fn, args, mode):
+def _scalar_of(face, fn):
+    """``fn`` summed to one real number over its float/complex outputs (all outputs when none
+    is: then ``grad`` raises in both libraries)."""
     np_ = face.numpy
 
     def scalar(*a):
-        return np_.sum(np_.real(fn(*a)))
+        leaves = face.tree_util.tree_leaves(fn(*a))
+        inexact = [leaf for leaf in leaves if _inexact(leaf)]
+        if not inexact:
+            return np_.sum(leaves[0])
+        total = np_.sum(np_.real(inexact[0]))
+        for leaf in inexact[1:]:
+            total = total + np_.sum(np_.real(leaf))
+        return total
+    return scalar
+
+
+def _run(face, fn, args, mode, batch=None):
+    """``fn`` of ``args`` under ``mode``. ``batch``: the arguments with a leading batch axis
+    (``None`` for unbatched ones) for the batching modes; by default the rows of ``args``."""
+    scalar = _scalar_of(face, fn)
     if mode == "plain":
         return fn(*args)
     if mode == "jit":
@@ -158,7 +176,10 @@ def _run(face, fn, args, mode):
     if mode == "grad":
         return face.grad(scalar)(*args)
     if mode == "vmap":
-        return face.vmap(fn)(*args)
+        if batch is None:
+            return face.vmap(fn)(*args)
+        axes = tuple(None if b is None else 0 for b in batch)
+        return face.vmap(fn, in_axes=axes)(*[a if b is None else b for a, b in zip(args, batch)])
     g, xs = _on_inexact(fn, args)
     if not xs:
         return None  # nothing to differentiate
@@ -168,12 +189,20 @@ def _run(face, fn, args, mode):
         out, f_jvp = face.linearize(g, *xs)
         return out, f_jvp(*[_ones(face, x) for x in xs])
     h, _ = _on_inexact(scalar, args)
-    if mode == "vmap_grad_jit":  # per row of the first float argument, the others shared
-        def row(x0, *rest):
-            return face.grad(face.jit(h))(x0, *rest)
-        return face.vmap(row, in_axes=(0,) + (None,) * (len(xs) - 1))(*xs)
+    if mode in ("vmap_grad_jit", "jit_vmap_grad"):  # over the first float argument, the others shared
+        first = xs[0]
+        if batch is not None:
+            first = batch[[i for i, a in enumerate(args) if _inexact(a)][0]]
+        axes = (0,) + (None,) * (len(xs) - 1)
+        if mode == "vmap_grad_jit":
+            return face.vmap(face.grad(face.jit(h)), in_axes=axes)(first, *xs[1:])
+        return face.jit(face.vmap(face.grad(h), in_axes=axes))(first, *xs[1:])
     if mode == "jacfwd_jacrev":
         return face.jacfwd(face.jacrev(h))(*xs)
+    if mode == "jacfwd_vs_jacrev":  # the Jacobian of the (real) outputs both ways
+        def real_out(*a):
+            return [face.numpy.real(leaf) for leaf in face.tree_util.tree_leaves(g(*a)) if _inexact(leaf)]
+        return face.jacfwd(real_out)(*xs), face.jacrev(real_out)(*xs)
     if mode == "jvp_custom_vjp":
         f = face.custom_vjp(h)
         f.defvjp(lambda *a: face.vjp(h, *a), lambda pullback, ct: pullback(ct))
@@ -182,7 +211,8 @@ def _run(face, fn, args, mode):
 
 
 BASE_MODES = ("plain", "jit", "grad", "vmap")
-COMPOSED_MODES = ("jvp", "linearize", "vmap_grad_jit", "jacfwd_jacrev", "jvp_custom_vjp")
+COMPOSED_MODES = ("jvp", "linearize", "vmap_grad_jit", "jit_vmap_grad", "jacfwd_jacrev", "jacfwd_vs_jacrev",
+                  "jvp_custom_vjp")
 
 
 def _compare(jax_out, fg_out, ulps, floor=1.0):
@@ -213,15 +243,78 @@ def _compare(jax_out, fg_out, ulps, floor=1.0):
     return None
 
 
-def fuzz(x64: bool, only=None, draws: int = 3, ulps: float = 2.0, seed: int = 0,
-         modes=BASE_MODES, floor: float = 1.0) -> list[str]:
-    """Run the comparison in one 64-bit mode: the lines describing each difference."""
+class _Printed(list):
+    """A list of difference lines that prints each line as it is appended (long runs show
+    their progress)."""
+
+    def append(self, line: str) -> None:
+        print(line, flush=True)
+        super().append(line)
+
+
+def _one(found, what, jax_call, fgrad_call, host, ulps, floor):
+    """Call both, and append to ``found`` what differs (exception types, or results)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            jout, jerr = jax_call(), None
+        except Exception as e:  # noqa: BLE001 - any JAX error is compared by type
+            jout, jerr = None, type(e)
+        try:
+            fout, ferr = fgrad_call(), None
+        except Exception as e:  # noqa: BLE001
+            fout, ferr = None, e
+    if jerr is not None or ferr is not None:
+        if jerr is None:
+            found.append(f"{what}: fgrad raised {type(ferr).__name__}: {str(ferr)[:120]}")
+        elif ferr is None:
+            found.append(f"{what}: JAX raised {jerr.__name__}, fgrad returned")
+        elif not isinstance(ferr, jerr) and not issubclass(jerr, type(ferr)):
+            found.append(f"{what}: fgrad raised {type(ferr).__name__}, JAX {jerr.__name__}")
+        return
+    try:
+        diff = _compare(jout, fout, ulps, floor)
+    except Exception as e:  # noqa: BLE001 - reported, the run goes on
+        diff = f"could not compare: {type(e).__name__}: {e}"
+    if diff:
+        inputs = ", ".join(np.array2string(np.asarray(v), precision=17, threshold=8) for v in host)
+        found.append(f"{what}: {diff} inputs: {inputs}")
+
+
+def _batched(rng, host):
+    """Each array input stacked with a second value of it (a batch of 2): floats scaled and
+    shifted, bools negated, integers shuffled; Python scalars stay unbatched (``None``)."""
+    out = []
+    for v in host:
+        if not isinstance(v, np.ndarray) and not isinstance(v, np.generic):
+            out.append(None)
+            continue
+        v = np.asarray(v)
+        if v.dtype == bool:
+            other = ~v
+        elif v.dtype.kind in "iu":  # the same values shuffled: indices and selectors stay in range
+            other = rng.permutation(v.ravel()).reshape(v.shape) if v.ndim else -v
+        else:
+            other = (v * 0.5 - 0.25).astype(v.dtype)
+        out.append(np.stack([v, other]))
+    return out
+
+
+def _setup(x64):
     import fgrad
     import jax
     jax.config.update("jax_enable_x64", x64)
     fgrad.config.update("jax_enable_x64", x64)
+    return jax, fgrad
+
+
+def fuzz(x64: bool, only=None, draws: int = 3, ulps: float = 2.0, seed: int = 0,
+         modes=BASE_MODES, floor: float = 1.0, found: list | None = None) -> list[str]:
+    """Run the comparison of the elementwise/reduction tables in one 64-bit mode: the lines
+    describing each difference."""
+    jax, fgrad = _setup(x64)
     rng = np.random.default_rng(seed)
-    found = []
+    found = [] if found is None else found
     table = [(ns, n, 1) for ns, names in UNARY.items() for n in names]
     table += [(ns, n, 2) for ns, names in BINARY.items() for n in names]
     for ns, name, arity in table:
@@ -239,44 +332,46 @@ def fuzz(x64: bool, only=None, draws: int = 3, ulps: float = 2.0, seed: int = 0,
             for mode in modes:
                 if mode == "vmap" and (shape == () or all(h[0] == "weak" for h in host)):
                     continue
-                if mode == "vmap_grad_jit" and (shape in ((), (0,)) or not _inexact(host[0][1])
-                                                or host[0][0] == "weak"):
+                if mode in ("vmap_grad_jit", "jit_vmap_grad") and (
+                        shape in ((), (0,)) or not _inexact(host[0][1]) or host[0][0] == "weak"):
                     continue  # batched over the first argument's rows
-                if mode == "jacfwd_jacrev" and np.prod(shape) > 3:
+                if mode in ("jacfwd_jacrev", "jacfwd_vs_jacrev") and np.prod(shape) > 3:
                     continue  # a Hessian per draw: small shapes only
                 jargs = [v if how == "weak" else jax.numpy.asarray(v) for how, v in host]
                 fargs = [v if how == "weak" else fgrad.numpy.asarray(v) for how, v in host]
-                if mode == "vmap":  # weak scalars stay unbatched
-                    jargs = [a for a in jargs]
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    try:
-                        jout = _run(jax, jfn, jargs if mode != "vmap" else jargs, mode)
-                        jerr = None
-                    except Exception as e:  # noqa: BLE001 - any JAX error is compared by type
-                        jout, jerr = None, type(e)
-                    try:
-                        fout = _run(fgrad, ffn, fargs, mode)
-                        ferr = None
-                    except Exception as e:  # noqa: BLE001
-                        fout, ferr = None, e
-                what = f"x64={x64} {mode} {ns}.{name}{tuple(kinds)} shape={shape}"
-                if jerr is not None or ferr is not None:
-                    if jerr is None:
-                        found.append(f"{what}: fgrad raised {type(ferr).__name__}: {str(ferr)[:120]}")
-                    elif ferr is None:
-                        found.append(f"{what}: JAX raised {jerr.__name__}, fgrad returned")
-                    elif not isinstance(ferr, jerr) and not issubclass(jerr, type(ferr)):
-                        found.append(f"{what}: fgrad raised {type(ferr).__name__}, JAX {jerr.__name__}")
+                _one(found, f"x64={x64} {mode} {ns}.{name}{tuple(kinds)} shape={shape}",
+                     lambda: _run(jax, jfn, jargs, mode), lambda: _run(fgrad, ffn, fargs, mode),
+                     [v for _, v in host], ulps, floor)
+    return found
+
+
+def fuzz_cases(x64: bool, only=None, draws: int = 3, ulps: float = 2.0, seed: int = 0,
+               modes=BASE_MODES, floor: float = 1.0, found: list | None = None) -> list[str]:
+    """Run the structured cases of ``tools/jax_fuzz_cases.py`` in one 64-bit mode."""
+    from jax_fuzz_cases import CASES
+    jax, fgrad = _setup(x64)
+    rng = np.random.default_rng(seed)
+    found = [] if found is None else found
+    for name, (sample, fn) in CASES.items():
+        if only and name not in only and name.split(".")[0] not in only:
+            continue
+        for _ in range(draws):
+            dtype = ("float32", "float64")[int(rng.integers(2))]
+            host = sample(rng, dtype)
+            batch = _batched(rng, host)
+            size = max(int(np.size(v)) for v in host)
+            for mode in modes:
+                if mode in ("jacfwd_jacrev", "jacfwd_vs_jacrev") and size > 12:
                     continue
-                try:
-                    diff = _compare(jout, fout, ulps, floor)
-                except Exception as e:  # noqa: BLE001 - reported, the run goes on
-                    diff = f"could not compare: {type(e).__name__}: {e}"
-                if diff:
-                    inputs = ", ".join(np.array2string(np.asarray(v), precision=17, threshold=8)
-                                       for _, v in host)
-                    found.append(f"{what}: {diff} inputs: {inputs}")
+                arrays = [isinstance(v, (np.ndarray, np.generic)) for v in host]
+                jargs = [jax.numpy.asarray(v) if a else v for v, a in zip(host, arrays)]
+                fargs = [fgrad.numpy.asarray(v) if a else v for v, a in zip(host, arrays)]
+                jb = [None if b is None else jax.numpy.asarray(b) for b in batch]
+                fb = [None if b is None else fgrad.numpy.asarray(b) for b in batch]
+                _one(found, f"x64={x64} {mode} {name} {dtype}",
+                     lambda: _run(jax, lambda *a: fn(jax, *a), jargs, mode, jb),
+                     lambda: _run(fgrad, lambda *a: fn(fgrad, *a), fargs, mode, fb),
+                     host, ulps, floor)
     return found
 
 
@@ -289,16 +384,19 @@ def main(argv=None) -> int:
     p.add_argument("--floor", type=float, default=1.0,
                    help="differences below ulps*floor units of 1's last place count as equal")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--table", choices=["elementwise", "cases", "both"], default="both",
+                   help="the elementwise/reduction tables, jax_fuzz_cases.py's structured cases, or both")
     p.add_argument("--modes", default=",".join(BASE_MODES),
                    help=f"comma-separated, or 'all' (adds {', '.join(COMPOSED_MODES)})")
     a = p.parse_args(argv)
     only = set(filter(None, a.only.split(",")))
-    found = []
+    found = _Printed()
     for x64 in {"on": [True], "off": [False], "both": [True, False]}[a.x64]:
         modes = BASE_MODES + COMPOSED_MODES if a.modes == "all" else tuple(a.modes.split(","))
-        found += fuzz(x64, only, a.draws, a.ulps, a.seed, modes, a.floor)
-    for line in found:
-        print(line)
+        if a.table in ("elementwise", "both"):
+            fuzz(x64, only, a.draws, a.ulps, a.seed, modes, a.floor, found)
+        if a.table in ("cases", "both"):
+            fuzz_cases(x64, only, a.draws, a.ulps, a.seed, modes, a.floor, found)
     print(f"{len(found)} difference(s)")
     return 1 if found else 0
 

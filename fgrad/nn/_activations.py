@@ -114,8 +114,17 @@ def selu(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
 
 def gelu(x: Shaped[ArrayLike, "*shape"], approximate: bool = True) -> Inexact[Array, "*shape"]:
     """Gaussian error linear unit: ``x * Phi(x)``; the tanh approximation by default (JAX),
-    the exact form with `erf` for ``approximate=False``."""
+    the exact form with `erf` for ``approximate=False``. The result is strongly typed (JAX's
+    constants are NumPy scalars of ``x``'s dtype): ``gelu(0)`` is a strong float64, as in JAX.
+
+    Example::
+
+        >>> gelu(1.0)
+        Array(0.84119199, dtype=float64)
+    """
     x = _inexact(x)
+    if _get_aval(x).weak_type:
+        x = _ew.convert_element_type(x, _get_aval(x).dtype)
     if approximate:
         cube = fnp.multiply(x, fnp.square(x))
         inner = fnp.multiply(math.sqrt(2.0 / math.pi), fnp.add(x, fnp.multiply(0.044715, cube)))
@@ -515,9 +524,19 @@ def one_hot(x: ArrayLike, num_classes: int, *, dtype: DTypeLike = float, axis: A
 
 def standardize(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1, mean: ArrayLike | None = None,
                 variance: ArrayLike | None = None, epsilon: ArrayLike = 1e-5,
-                where: ArrayLike | None = None) -> Inexact[Array, "*shape"]:
+                where: ArrayLike | None = None, *, algorithm: str = "fast") -> Inexact[Array, "*shape"]:
     """``(x - mean) / sqrt(variance + epsilon)`` along ``axis`` (statistics computed when not
-    given; ``where`` restricts them to the selected entries)."""
+    given; ``where`` restricts them to the selected entries). ``algorithm="fast"`` computes the
+    variance as ``mean(x**2) - mean**2``, clipped at 0 (it can round below 0); ``"stable"`` as
+    ``mean((x - mean)**2)``. As in JAX, a computed variance of complex input raises
+    ``ValueError`` (the clip).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> standardize(fnp.asarray([1.0, 2.0, 3.0]), algorithm="stable")
+        Array([-1.22473569,  0.        ,  1.22473569], dtype=float64)
+    """
     x = _arr(x)
     axes = _red_axes(x, axis)
     if where is not None:
@@ -532,7 +551,12 @@ def standardize(x: Shaped[ArrayLike, "*shape"], axis: Axis = -1, mean: ArrayLike
     if mean is None:
         mean = _mean(x)
     if variance is None:
-        variance = fnp.subtract(_mean(fnp.square(x)), fnp.square(mean))
+        if algorithm == "stable":
+            variance = _mean(fnp.square(fnp.subtract(x, mean)))
+        elif algorithm == "fast":  # may round below 0: clipped, as JAX does (else sqrt gives NaN)
+            variance = fnp.clip(fnp.subtract(_mean(fnp.square(x)), fnp.square(mean)), 0)
+        else:
+            raise ValueError(f"Unknown algorithm '{algorithm}'. Expected 'fast' or 'stable'.")
     return fnp.multiply(fnp.subtract(x, mean), fnp.divide(1.0, fnp.sqrt(fnp.add(variance, epsilon))))
 
 

@@ -126,7 +126,22 @@ def clip(a: ArrayLike, min: ArrayLike | None = None, max: ArrayLike | None = Non
     >>> fnp.clip(fnp.asarray([-2.0, 0.5, 3.0]), -1.0, 1.0)
     Array([-1. ,  0.5,  1. ], dtype=float64)
     """
-    return _clip(a, a_min if min is None else min, a_max if max is None else max)
+    lo, hi = a_min if min is None else min, a_max if max is None else max
+    for v in (a, lo, hi):
+        if v is not None and (isinstance(v, complex) or dtype_kind(_dtype_or_none(v)) == "c"):
+            raise ValueError("Clip received a complex value either through the input or the min/max "
+                             "keywords. Complex values have no ordering and cannot be clipped. Please "
+                             "convert to a real value or array by taking the real or imaginary components "
+                             "via fgrad.numpy.real/imag respectively.")
+    return _clip(a, lo, hi)
+
+
+def _dtype_or_none(v):
+    """``v``'s dtype, or bool's for a value that is no array (the clip reports it)."""
+    try:
+        return get_aval(v).dtype
+    except TypeError:
+        return np.dtype(bool)
 
 
 def _clip_body(a, lo, hi):

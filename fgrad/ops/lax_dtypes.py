@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core.array import get_aval
 from ..core.narrow_floats import dtype_kind
+from ..core.x64_mode import canonical_dtype
 
 __all__ = ["LAX_ACCEPTS", "check_lax_dtypes", "with_lax_dtype_check"]
 
@@ -48,6 +49,8 @@ _LATER_ACCEPTS: dict[str, str] = {"pow": "iufc"}
 _KIND_NAMES = {"b": "bool", "i": "signedinteger", "u": "unsignedinteger", "f": "floating",
                "c": "complexfloating", "F": "floating point (float32, float64)"}
 _WIDE = (np.dtype(np.float32), np.dtype(np.float64))
+_PYTHON_SCALAR_DTYPES = {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np.float64),
+                         complex: np.dtype(np.complex128)}
 
 
 def _accepted(kinds: str, dt: np.dtype) -> bool:
@@ -56,20 +59,21 @@ def _accepted(kinds: str, dt: np.dtype) -> bool:
 
 
 def check_lax_dtypes(name: str, *args: Any) -> None:
-    """Raise JAX's TypeError when an array argument of ``lax.<name>`` has a dtype JAX's
-    ``lax.<name>`` does not accept (Python scalars take the other operand's type: not
-    checked)."""
+    """Raise JAX's TypeError when an argument of ``lax.<name>`` has a dtype JAX's
+    ``lax.<name>`` does not accept. A Python scalar counts as its default dtype, as in JAX:
+    ``lax.erf(3)`` is refused (int64), ``lax.erf(3.0)`` is not."""
     kinds = LAX_ACCEPTS.get(name)
     if kinds is None:
         return
     for i, a in enumerate(args):
-        if isinstance(a, (bool, int, float, complex)) and not isinstance(a, np.generic):
-            continue
         kinds = LAX_ACCEPTS[name] if i == 0 else _LATER_ACCEPTS.get(name, LAX_ACCEPTS[name])
-        try:
-            dt = np.dtype(a.dtype) if isinstance(a, (np.ndarray, np.generic)) else get_aval(a).dtype
-        except TypeError:
-            continue  # not an array: the function reports it
+        if type(a) in _PYTHON_SCALAR_DTYPES:
+            dt = canonical_dtype(_PYTHON_SCALAR_DTYPES[type(a)])
+        else:
+            try:
+                dt = np.dtype(a.dtype) if isinstance(a, (np.ndarray, np.generic)) else get_aval(a).dtype
+            except TypeError:
+                continue  # not an array: the function reports it
         if not _accepted(kinds, dt):
             accepted = ", ".join(_KIND_NAMES[k] for k in kinds)
             raise TypeError(f"lax.{name} does not accept dtype {dt.name}. Accepted dtypes are subtypes "
@@ -78,10 +82,11 @@ def check_lax_dtypes(name: str, *args: Any) -> None:
 
 def with_lax_dtype_check(name: str, f: Callable) -> Callable:
     """``f`` (the function ``lax.<name>``) checking its array arguments' dtypes first; the
-    first argument only for ``integer_pow`` (its exponent is a Python int)."""
+    first argument only for ``integer_pow`` and ``round`` (their second is an exponent or a
+    rounding method)."""
     if name not in LAX_ACCEPTS:
         return f
-    checked = 1 if name == "integer_pow" else None
+    checked = 1 if name in ("integer_pow", "round") else None  # (an exponent, a rounding method)
 
     @functools.wraps(f)
     def g(*args, **kwargs):

@@ -404,6 +404,9 @@ def entr(x: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
         Array(-0., dtype=float64, weak_type=True)
     """
     x = _float(x)
+    if _dtype_kind(x.dtype) == "c":
+        raise ValueError(f"entr does not support complex-valued inputs (got {x.dtype}), as in JAX; "
+                         "take the real part or the absolute value first")
     neg = x < 0  # the rule reads a safe 1 there: no NaN gradient below 0
     return fnp.where(neg, -fnp.inf, _neg_xlogx(fnp.where(neg, fnp.ones_like(x), x)))
 

@@ -1,0 +1,306 @@
+"""Structured cases for ``tools/jax_fuzz.py``: functions with parameters (``lax`` ops with
+windows, modes and keys, ``jnp`` reductions with ``where=``/``dtype=``, ``jnp.linalg``,
+special functions at edge points), each with its own input sampler.
+
+A case is ``name -> (sample, fn)``: ``sample(rng, float_dtype)`` returns the host inputs
+(NumPy arrays, or Python scalars passed as weak values) and ``fn(face, *inputs)`` calls
+``face`` (``jax`` or ``fgrad``). The first input is the one ``grad`` differentiates, so it
+is a float array wherever a derivative exists. Example::
+
+    python tools/jax_fuzz.py --only lax.reduce_window_max,linalg.slogdet --modes all
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# values where special functions and their derivatives change behaviour
+EDGE_POINTS = [0.0, -0.0, 1.0, -1.0, 2.0, 0.5, -0.5, 1e-30, -1e-30, 1e30, -1e30, 40.0, -40.0,
+               np.inf, -np.inf, np.nan, 3.0, -2.0, 1.0 - 1e-7, 1e-300]
+
+
+def _f(rng, dtype, *shape, scale=2.0):
+    return (rng.standard_normal(shape) * scale).astype(dtype)
+
+
+def _edge(rng, dtype, n=4):
+    return np.asarray(rng.choice(np.asarray(EDGE_POINTS), n)).astype(dtype)
+
+
+def _wellposed(rng, dtype, n=3):
+    """A square matrix far from singular (random plus ``n`` times the identity)."""
+    return (rng.standard_normal((n, n)) + n * np.eye(n)).astype(dtype)
+
+
+def _gather_numbers(face):
+    lax = face.lax
+    return lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+
+
+def _scatter_numbers(face):
+    lax = face.lax
+    return lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,),
+                                       scatter_dims_to_operand_dims=(0,))
+
+
+def _sym(face, x):
+    return x @ x.T + x.shape[0] * face.numpy.eye(x.shape[0], dtype=x.dtype)
+
+
+def _sign_fixed(face, v):
+    """Eigen/singular vectors up to sign: each column's largest entry made positive."""
+    jnp = face.numpy
+    pick = jnp.take_along_axis(v, jnp.argmax(jnp.abs(v), axis=0)[None], axis=0)
+    return v * jnp.sign(pick)
+
+
+def _lax_cases():
+    c = {}
+    c["lax.reduce_window_max"] = (
+        lambda r, d: [_f(r, d, 4, 5)],
+        lambda m, x: m.lax.reduce_window(x, -m.numpy.inf, m.lax.max, (2, 2), (1, 2), "SAME"))
+    c["lax.reduce_window_add_dilated"] = (
+        lambda r, d: [_f(r, d, 5, 6)],
+        lambda m, x: m.lax.reduce_window(x, 0.0, m.lax.add, (2, 3), (2, 1), ((1, 0), (0, 2)),
+                                         base_dilation=(1, 2), window_dilation=(2, 1)))
+    c["lax.reduce_window_min_valid"] = (
+        lambda r, d: [_f(r, d, 3, 7)],
+        lambda m, x: m.lax.reduce_window(x, m.numpy.inf, m.lax.min, (1, 3), (1, 2), "VALID"))
+    c["lax.select_n_bool"] = (
+        lambda r, d: [_f(r, d, 2, 3), _f(r, d, 2, 3), r.integers(0, 2, (2, 3)).astype(bool)],
+        lambda m, x, y, p: m.lax.select_n(p, x, y))
+    c["lax.select_n_int3"] = (
+        lambda r, d: [_f(r, d, 4), _f(r, d, 4), _f(r, d, 4), r.integers(0, 3, (4,)).astype(np.int32)],
+        lambda m, x, y, z, p: m.lax.select_n(p, x, y, z))
+    c["lax.select_n_scalar_pred"] = (
+        lambda r, d: [_f(r, d, 3), _f(r, d, 3), np.asarray(bool(r.integers(0, 2)))],
+        lambda m, x, y, p: m.lax.select_n(p, x, y))
+    c["lax.clamp"] = (
+        lambda r, d: [_f(r, d, 5), _f(r, d, 5) - 1, _f(r, d, 5) + 1],
+        lambda m, x, lo, hi: m.lax.clamp(lo, x, hi))
+    c["lax.clamp_scalar_bounds"] = (
+        lambda r, d: [_f(r, d, 2, 3), np.asarray(-0.5, d), np.asarray(0.7, d)],
+        lambda m, x, lo, hi: m.lax.clamp(lo, x, hi))
+    c["lax.clamp_crossed_bounds"] = (  # min > max: XLA gives max
+        lambda r, d: [_f(r, d, 4)],
+        lambda m, x: m.lax.clamp(m.numpy.asarray(1.0, x.dtype), x, m.numpy.asarray(-1.0, x.dtype)))
+    c["lax.clamp_at_bounds"] = (  # ties: the derivative at a bound
+        lambda r, d: [np.asarray([-1.0, 1.0, 0.0, 2.0], d)],
+        lambda m, x: m.lax.clamp(m.numpy.asarray(-1.0, x.dtype), x, m.numpy.asarray(1.0, x.dtype)))
+    c["lax.rem_float"] = (
+        lambda r, d: [_f(r, d, 6), _f(r, d, 6)],
+        lambda m, x, y: m.lax.rem(x, y))
+    c["lax.rem_int"] = (
+        lambda r, d: [r.integers(-9, 10, (6,)).astype(np.int32), r.integers(1, 5, (6,)).astype(np.int32)
+                      * r.choice([-1, 1], 6).astype(np.int32)],
+        lambda m, x, y: m.lax.rem(x, y))
+    for op in ("cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp"):
+        for reverse in (False, True):
+            c[f"lax.{op}{'_reverse' if reverse else ''}"] = (
+                lambda r, d: [_f(r, d, 3, 4, scale=1.0)],
+                lambda m, x, op=op, reverse=reverse: getattr(m.lax, op)(x, axis=1, reverse=reverse))
+    c["lax.cummax_ties"] = (  # equal values: which one the derivative goes to
+        lambda r, d: [np.asarray([1.0, 3.0, 3.0, 2.0, 3.0], d)],
+        lambda m, x: m.lax.cummax(x, reverse=False))
+    c["lax.cumsum_int_reverse"] = (
+        lambda r, d: [r.integers(-5, 6, (2, 4)).astype(np.int32)],
+        lambda m, x: m.lax.cumsum(x, axis=0, reverse=True))
+    c["lax.sort_two_operands"] = (
+        lambda r, d: [_f(r, d, 6), r.integers(-3, 3, (6,)).astype(np.float32).astype(d)],
+        lambda m, x, k: m.lax.sort((k, x), num_keys=1))
+    c["lax.sort_two_keys"] = (
+        lambda r, d: [_f(r, d, 2, 6), r.integers(0, 2, (2, 6)).astype(np.int32),
+                      r.integers(0, 3, (2, 6)).astype(np.int32)],
+        lambda m, x, k1, k2: m.lax.sort((k1, k2, x), dimension=1, num_keys=2))
+    c["lax.sort_ties_nan"] = (
+        lambda r, d: [np.asarray([2.0, np.nan, -0.0, 0.0, 2.0, -np.inf], d), _f(r, d, 6)],
+        lambda m, k, x: m.lax.sort((k, x), num_keys=1))
+    c["lax.argsort_stable"] = (
+        lambda r, d: [r.integers(0, 3, (7,)).astype(d)],
+        lambda m, x: m.numpy.argsort(x, stable=True))
+    c["lax.top_k"] = (
+        lambda r, d: [_f(r, d, 2, 5)],
+        lambda m, x: m.lax.top_k(x, 3))
+    c["lax.dynamic_slice_oob"] = (
+        lambda r, d: [_f(r, d, 5, 4), np.int32(r.integers(-7, 9)), np.int32(r.integers(-3, 6))],
+        lambda m, x, i, j: m.lax.dynamic_slice(x, (i, j), (3, 2)))
+    c["lax.dynamic_update_slice_oob"] = (
+        lambda r, d: [_f(r, d, 5, 4), _f(r, d, 2, 3), np.int32(r.integers(-6, 8)),
+                      np.int32(r.integers(-3, 6))],
+        lambda m, x, u, i, j: m.lax.dynamic_update_slice(x, u, (i, j)))
+    c["lax.dynamic_index_in_dim_neg"] = (
+        lambda r, d: [_f(r, d, 5, 2), np.int32(r.integers(-8, 8))],
+        lambda m, x, i: m.lax.dynamic_index_in_dim(x, i, axis=0, keepdims=False))
+    for mode in ("clip", "fill", "promise_in_bounds"):
+        c[f"lax.gather_{mode}"] = (
+            lambda r, d, mode=mode: [_f(r, d, 5, 3), r.integers(-3 if mode != "promise_in_bounds" else 0,
+                                                                7 if mode != "promise_in_bounds" else 4,
+                                                                (4, 1)).astype(np.int32)],
+            lambda m, x, idx, mode=mode: m.lax.gather(x, idx, _gather_numbers(m), (1, 3), mode=mode))
+    for mode in ("clip", "fill"):
+        for combine in ("scatter_add", "scatter_mul", "scatter_max", "scatter_min", "scatter"):
+            unique = combine == "scatter"
+            c[f"lax.{combine}_{mode}"] = (
+                lambda r, d, unique=unique: [
+                    _f(r, d, 5, 3), _f(r, d, 4, 3),
+                    (r.permutation(np.arange(-2, 7))[:4] if unique else r.integers(-2, 7, 4))
+                    .astype(np.int32)[:, None]],
+                lambda m, x, u, idx, combine=combine, mode=mode: getattr(m.lax, combine)(
+                    x, idx, u, _scatter_numbers(m), mode=mode))
+    for method in ("get", "set", "add", "multiply", "min", "max"):
+        for mode in ("clip", "drop", "fill"):
+            if method != "get" and mode == "fill" or method == "get" and mode == "drop":
+                continue
+            c[f"at.{method}_{mode}"] = (
+                lambda r, d, method=method: [
+                    _f(r, d, 6), _f(r, d, 4),
+                    (r.permutation(np.arange(-8, 9))[:4] if method == "set" else r.integers(-8, 9, 4))
+                    .astype(np.int32)],
+                lambda m, x, u, idx, method=method, mode=mode: (
+                    x.at[idx].get(mode=mode, fill_value=-7.0) if method == "get"
+                    else getattr(x.at[idx], method)(u, mode=mode)))
+    c["numpy.take_wrap"] = (
+        lambda r, d: [_f(r, d, 3, 4), r.integers(-9, 9, (5,)).astype(np.int32)],
+        lambda m, x, idx: m.numpy.take(x, idx, axis=1, mode="wrap"))
+    c["numpy.take_along_axis_fill"] = (
+        lambda r, d: [_f(r, d, 3, 4), r.integers(-6, 6, (3, 2)).astype(np.int32)],
+        lambda m, x, idx: m.numpy.take_along_axis(x, idx, axis=1, mode="fill", fill_value=np.nan))
+    return c
+
+
+def _numpy_cases():
+    c = {}
+
+    def mask(r, *shape):
+        return r.integers(0, 2, shape).astype(bool)
+    for fn in ("sum", "prod", "mean", "var", "std", "nansum", "nanmean", "any", "all"):
+        c[f"numpy.{fn}_where"] = (
+            lambda r, d: [_f(r, d, 3, 4), mask(r, 3, 4)],
+            lambda m, x, w, fn=fn: getattr(m.numpy, fn)(x, axis=1, where=w))
+    for fn in ("max", "min"):
+        c[f"numpy.{fn}_where_initial"] = (
+            lambda r, d: [_f(r, d, 3, 4), mask(r, 3, 4)],
+            lambda m, x, w, fn=fn: getattr(m.numpy, fn)(x, axis=0, where=w, initial=0.5))
+    c["numpy.std_ddof_where"] = (
+        lambda r, d: [_f(r, d, 2, 5), mask(r, 2, 5)],
+        lambda m, x, w: m.numpy.std(x, axis=-1, ddof=1, where=w, keepdims=True))
+    c["numpy.mean_where_all_false"] = (
+        lambda r, d: [_f(r, d, 2, 3)],
+        lambda m, x: m.numpy.mean(x, axis=1, where=m.numpy.zeros((2, 3), bool)))
+    for fn, dt in (("sum", "int32"), ("sum", "float32"), ("mean", "float32"), ("prod", "float32"),
+                   ("cumsum", "float32"), ("cumsum", "int32"), ("cumprod", "float32"), ("mean", "int32"),
+                   ("var", "float32"), ("sum", "complex64"), ("nancumsum", "float32"), ("trace", "float32")):
+        c[f"numpy.{fn}_dtype_{dt}"] = (
+            lambda r, d: [_f(r, d, 3, 4)],
+            lambda m, x, fn=fn, dt=dt: getattr(m.numpy, fn)(x, dtype=dt))
+        c[f"numpy.{fn}_int_dtype_{dt}"] = (
+            lambda r, d: [r.integers(-5, 6, (3, 4)).astype(np.int32)],
+            lambda m, x, fn=fn, dt=dt: getattr(m.numpy, fn)(x, dtype=dt))
+    c["numpy.sum_bool_promote"] = (
+        lambda r, d: [mask(r, 3, 4)],
+        lambda m, x: m.numpy.sum(x, axis=0))
+    c["numpy.average_weights"] = (
+        lambda r, d: [_f(r, d, 3, 4), np.abs(_f(r, d, 4)) + 0.1],
+        lambda m, x, w: m.numpy.average(x, axis=1, weights=w, returned=True))
+    c["nn.softmax_where"] = (
+        lambda r, d: [_f(r, d, 3, 4), mask(r, 3, 4) | np.eye(3, 4, dtype=bool)],
+        lambda m, x, w: m.nn.softmax(x, axis=1, where=w))
+    c["nn.logsumexp_where"] = (
+        lambda r, d: [_f(r, d, 3, 4), mask(r, 3, 4)],
+        lambda m, x, w: m.scipy.special.logsumexp(x, axis=1, where=w))
+    c["special.logsumexp_b_sign"] = (
+        lambda r, d: [_f(r, d, 2, 4), _f(r, d, 2, 4)],
+        lambda m, x, b: m.scipy.special.logsumexp(x, axis=1, b=b, return_sign=True))
+    c["numpy.linalg_norm_where_like"] = (
+        lambda r, d: [_f(r, d, 3, 4)],
+        lambda m, x: m.numpy.linalg.norm(m.numpy.where(x > 0, x, 0.0), axis=1))
+    return c
+
+
+def _linalg_cases():
+    c = {}
+    la = "numpy.linalg"
+    sq = _wellposed
+    c["linalg.det"] = (lambda r, d: [sq(r, d)], lambda m, x: m.numpy.linalg.det(x))
+    c["linalg.slogdet"] = (lambda r, d: [_f(r, d, 3, 3)], lambda m, x: tuple(m.numpy.linalg.slogdet(x)))
+    c["linalg.inv"] = (lambda r, d: [sq(r, d)], lambda m, x: m.numpy.linalg.inv(x))
+    c["linalg.solve"] = (lambda r, d: [sq(r, d), _f(r, d, 3, 2)], lambda m, a, b: m.numpy.linalg.solve(a, b))
+    c["linalg.solve_vector"] = (lambda r, d: [_f(r, d, 3), sq(r, d)],
+                                lambda m, b, a: m.numpy.linalg.solve(a, b))
+    c["linalg.cholesky"] = (lambda r, d: [_f(r, d, 3, 3)], lambda m, x: m.numpy.linalg.cholesky(_sym(m, x)))
+    c["linalg.cholesky_upper"] = (lambda r, d: [_f(r, d, 3, 3)],
+                                  lambda m, x: m.numpy.linalg.cholesky(_sym(m, x), upper=True))
+    c["linalg.eigvalsh"] = (lambda r, d: [_f(r, d, 3, 3)], lambda m, x: m.numpy.linalg.eigvalsh(x + x.T))
+    c["linalg.eigh_vectors"] = (lambda r, d: [_f(r, d, 3, 3)],
+                                lambda m, x: _sign_fixed(m, m.numpy.linalg.eigh(x + x.T)[1]))
+    c["linalg.eigh_lower_false"] = (lambda r, d: [_f(r, d, 3, 3)],
+                                    lambda m, x: m.numpy.linalg.eigh(x, UPLO="U")[0])
+    c["linalg.svd_values"] = (lambda r, d: [_f(r, d, 3, 2)],
+                              lambda m, x: m.numpy.linalg.svd(x, compute_uv=False))
+    c["linalg.svd_vectors"] = (lambda r, d: [_f(r, d, 3, 2)],
+                               lambda m, x: _sign_fixed(m, m.numpy.linalg.svd(x, full_matrices=False)[0]))
+    c["linalg.qr_r"] = (lambda r, d: [_f(r, d, 4, 3)],
+                        lambda m, x: m.numpy.abs(m.numpy.linalg.qr(x)[1]))
+    c["linalg.qr_q"] = (lambda r, d: [_f(r, d, 3, 3)],
+                        lambda m, x: _sign_fixed(m, m.numpy.linalg.qr(x)[0]))
+    c["linalg.pinv"] = (lambda r, d: [_f(r, d, 3, 2)], lambda m, x: m.numpy.linalg.pinv(x))
+    c["linalg.matrix_power3"] = (lambda r, d: [_f(r, d, 3, 3, scale=0.7)],
+                                 lambda m, x: m.numpy.linalg.matrix_power(x, 3))
+    c["linalg.matrix_power_neg2"] = (lambda r, d: [sq(r, d)], lambda m, x: m.numpy.linalg.matrix_power(x, -2))
+    for ordr in (None, 1, 2, -1, -2, np.inf, -np.inf, "fro", "nuc"):
+        c[f"linalg.norm_matrix_{ordr}"] = (lambda r, d: [_f(r, d, 3, 3)],
+                                           lambda m, x, o=ordr: m.numpy.linalg.norm(x, ord=o))
+    for ordr in (None, 0, 1, 3, 0.5, np.inf, -np.inf, -1):
+        c[f"linalg.norm_vector_{ordr}"] = (lambda r, d: [_f(r, d, 4)],
+                                           lambda m, x, o=ordr: m.numpy.linalg.norm(x, ord=o))
+    c["linalg.norm_vector_at_zero"] = (lambda r, d: [np.zeros(3, d)], lambda m, x: m.numpy.linalg.norm(x))
+    c["linalg.lstsq"] = (lambda r, d: [_f(r, d, 4, 2), _f(r, d, 4)],
+                         lambda m, a, b: m.numpy.linalg.lstsq(a, b)[0])
+    c["linalg.matrix_rank"] = (lambda r, d: [_f(r, d, 3, 3)], lambda m, x: m.numpy.linalg.matrix_rank(x))
+    c["linalg.cond"] = (lambda r, d: [sq(r, d)], lambda m, x: m.numpy.linalg.cond(x))
+    c["linalg.tensorsolve"] = (lambda r, d: [sq(r, d, 4).reshape(2, 2, 4), _f(r, d, 2, 2)],
+                               lambda m, a, b: m.numpy.linalg.tensorsolve(a, b))
+    c["linalg.multi_dot"] = (lambda r, d: [_f(r, d, 2, 3), _f(r, d, 3, 4), _f(r, d, 4, 2)],
+                             lambda m, a, b, cc: m.numpy.linalg.multi_dot([a, b, cc]))
+    c["linalg.eigvals_sym"] = (lambda r, d: [_f(r, d, 3, 3)],
+                               lambda m, x: m.numpy.sort(m.numpy.real(m.numpy.linalg.eigvals(x + x.T))))
+    c["scipy.linalg.expm"] = (lambda r, d: [_f(r, d, 3, 3, scale=0.5)], lambda m, x: m.scipy.linalg.expm(x))
+    c["scipy.linalg.solve_triangular"] = (
+        lambda r, d: [_f(r, d, 3, 2), sq(r, d)],
+        lambda m, b, a: m.scipy.linalg.solve_triangular(a, b, lower=True))
+    c["scipy.linalg.lu_factor_solve"] = (
+        lambda r, d: [sq(r, d), _f(r, d, 3)],
+        lambda m, a, b: m.scipy.linalg.lu_solve(m.scipy.linalg.lu_factor(a), b))
+    del la
+    return c
+
+
+SPECIAL_UNARY_EDGE = ["gammaln", "digamma", "erf", "erfc", "erfinv", "expit", "logit", "ndtr", "ndtri",
+                      "log_ndtr", "i0e", "i1e", "i0", "i1", "entr", "xlogy_self", "spence", "gamma", "rgamma",
+                      "erfcx", "expm1_", "log1p_", "sinc_", "softplus_", "log_sigmoid_", "sqrt_", "cbrt_",
+                      "arcsin_", "arctanh_", "arccosh_", "logaddexp_self"]
+SPECIAL_BINARY_EDGE = ["xlogy", "xlog1py", "betaln", "gammainc", "gammaincc", "rel_entr", "kl_div", "zeta"]
+
+
+def _special_fn(m, name):
+    sp = m.scipy.special
+    jnp = m.numpy
+    extra = {"xlogy_self": lambda x: sp.xlogy(x, x), "expm1_": jnp.expm1, "log1p_": jnp.log1p,
+             "sinc_": jnp.sinc, "softplus_": m.nn.softplus, "log_sigmoid_": m.nn.log_sigmoid,
+             "sqrt_": jnp.sqrt, "cbrt_": jnp.cbrt, "arcsin_": jnp.arcsin, "arctanh_": jnp.arctanh,
+             "arccosh_": jnp.arccosh, "logaddexp_self": lambda x: jnp.logaddexp(x, x)}
+    return extra.get(name) or getattr(sp, name)
+
+
+def _special_cases():
+    c = {}
+    for name in SPECIAL_UNARY_EDGE:
+        c[f"edge.{name}"] = (lambda r, d: [_edge(r, d)],
+                             lambda m, x, name=name: _special_fn(m, name)(x))
+    for name in SPECIAL_BINARY_EDGE:
+        c[f"edge.{name}"] = (lambda r, d: [_edge(r, d), _edge(r, d)],
+                             lambda m, x, y, name=name: _special_fn(m, name)(x, y))
+    return c
+
+
+CASES = {**_lax_cases(), **_numpy_cases(), **_linalg_cases(), **_special_cases()}
