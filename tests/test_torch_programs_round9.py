@@ -141,6 +141,7 @@ def program_tests(programs: Path, names: list, fast: set, min_count: int,
     @pytest.mark.parametrize("name", names)
     def test_program_prints_what_live_pytorch_prints(name):
         pytest.importorskip("torch")
+        skip_on_device_rounding(name)  # (the live PyTorch's exact 0 is the stored one)
         _check(name, _run(name, programs=programs), _run(name, True, programs), "the installed PyTorch")
 
     def test_every_program_has_a_stored_output_and_imports_torch_only():
