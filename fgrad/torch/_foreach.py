@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ._faces import BINOPS
 from ._ops import vector_norm
 from ._tensor import Tensor
 
@@ -64,8 +65,13 @@ def _binary(name: str, inplace: bool) -> Callable[..., Any]:
     def op(self: Sequence[Tensor], other: Any, *, alpha: float | None = None) -> Any:
         others = _per_entry(name, self, other)
         kw = {} if alpha is None else {"alpha": alpha}
-        if inplace and name in ("maximum", "minimum"):
-            outs = [t.copy_(getattr(t, name)(o)) for t, o in zip(self, others)]
+        if name in ("maximum", "minimum"):
+            # (a scalar is PyTorch's ``_foreach_maximum.Scalar``: the binop itself, which
+            # ``Tensor.maximum`` refuses a number for)
+            binop = BINOPS[name]
+            outs = [binop(t, o) for t, o in zip(self, others)]
+            if inplace:
+                outs = [t.copy_(r) for t, r in zip(self, outs)]
         else:
             outs = [getattr(t, _method(name, inplace))(o, **kw) for t, o in zip(self, others)]
         return list(self) if inplace else tuple(outs)
