@@ -32,7 +32,7 @@ from .. import numpy as fnp
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 from ._dtypes import inexact_dtype as _inexact_dtype
 
-_DIRECT_MAX = 8
+_SHIFTED_COPIES_MAX = 64  # a smaller operand convolves as shifted copies, a bigger one as a conv
 
 
 def _check(in1, in2, mode, method, fn):
@@ -68,6 +68,26 @@ def _full_direct(a, b):
     return out
 
 
+def _full_conv(a, b):
+    """The same full convolution as one ``lax.conv_general_dilated`` (a correlation of ``a``,
+    padded by ``m - 1`` on each side, with ``b`` flipped): for big real operands, where one
+    shifted copy per element of ``b`` is too many array operations."""
+    from .. import lax  # (fgrad.lax imports fgrad.scipy helpers: imported at call time)
+
+    rhs = fnp.flip(b, axis=tuple(range(b.ndim)))
+    out = lax.conv_general_dilated(a[None, None], rhs[None, None], (1,) * a.ndim,
+                                   [(m - 1, m - 1) for m in b.shape])
+    return out[0, 0]
+
+
+def _full_direct_any(a, b):
+    """The direct full convolution (JAX's ``method='direct'``/``'auto'``: no FFT, so integer
+    and integer-valued inputs convolve exactly), ``b`` the smaller operand."""
+    if b.size <= _SHIFTED_COPIES_MAX or _dtype_kind(a.dtype) == "c":
+        return _full_direct(a, b)
+    return _full_conv(a, b)
+
+
 def _full_fft(a, b):
     shape = tuple(n + m - 1 for n, m in zip(a.shape, b.shape))
     axes = tuple(range(a.ndim))
@@ -87,11 +107,9 @@ def _convolve(in1, in2, mode, method, fn):
     if in1.size == 0 or in2.size == 0:
         raise ValueError(f"fgrad.scipy.signal.{fn}: inputs must not be empty, got shapes {in1.shape} and "
                          f"{in2.shape}")
-    if method == "auto":
-        method = "direct" if min(in1.size, in2.size) <= _DIRECT_MAX else "fft"
-    if method == "direct":
+    if method in ("auto", "direct"):  # (JAX's 'auto' is direct: it never picks the FFT)
         small_second = in2.size <= in1.size
-        full = _full_direct(in1, in2) if small_second else _full_direct(in2, in1)
+        full = _full_direct_any(in1, in2) if small_second else _full_direct_any(in2, in1)
     else:
         full = _full_fft(in1, in2)
     if mode == "full":
@@ -166,8 +184,7 @@ def convolve2d(in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: str
                [1., 1.]], dtype=float64)
     """
     in1, in2 = _check_2d(in1, in2, boundary, fillvalue, "convolve2d")
-    return _convolve(in1, in2, mode, "direct" if min(in1.size, in2.size) <= _DIRECT_MAX else "fft",
-                     "convolve2d")
+    return _convolve(in1, in2, mode, "direct", "convolve2d")  # (JAX's: direct, never the FFT)
 
 
 def correlate2d(in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: str = "fill",
