@@ -35,3 +35,20 @@ def skip_where_avx512_rounds_otherwise(what: str) -> None:
     if AVX512:
         pytest.skip(f"{what} pins the rounding of an AVX2 host's vector kernels; this host runs "
                     "AVX-512 ones (docs/numerics.md, 'Numbers that depend on the host')")
+
+
+def avx2_environment() -> dict:
+    """Environment variables that make a subprocess's NumPy and OpenBLAS run their AVX2
+    kernels on an AVX-512 host ({} elsewhere): NumPy's ``NPY_DISABLE_CPU_FEATURES`` naming the
+    host's AVX-512 features and ``OPENBLAS_CORETYPE=Haswell``.  For the programs whose float32
+    output amplifies the last bits of those kernels (an adaptive ODE adjoint, a hyperbolic
+    embedding's training, SVGD) and whose stored numbers an AVX2 host's kernels made.
+
+    >>> env = avx2_environment()
+    >>> env == {} or env["OPENBLAS_CORETYPE"] == "Haswell"
+    True
+    """
+    if not AVX512:
+        return {}
+    features = sorted(k for k, v in _cpu_features().items() if v and k.startswith("AVX512"))
+    return {"NPY_DISABLE_CPU_FEATURES": " ".join(features), "OPENBLAS_CORETYPE": "Haswell"}
