@@ -2,11 +2,11 @@
 semantics, modes ``full``/``same``/``valid``), differentiable in both inputs; detrending and
 spectral analysis (`detrend`, `stft`, `istft`, `welch`, `csd`) as ``jax.scipy.signal``.
 
-Two methods, as SciPy: ``direct`` sums one shifted copy of the first input per element of
-the second (exact; cost ``in2.size`` array operations), ``fft`` multiplies spectra from
-`fgrad.numpy.fft` (``rfftn``/``irfftn`` for real inputs); ``auto`` picks ``direct`` when
-the smaller input has at most 8 elements (measured: a 33-tap kernel on 4096 samples takes
-4.4 ms direct, 0.8 ms by FFT).  Both are built from differentiable fgrad ops.
+Two methods, as SciPy: ``direct`` sums one shifted copy of the larger input per element of
+the smaller (at most 64 elements; a bigger one is one ``lax.conv_general_dilated``), ``fft``
+multiplies spectra from `fgrad.numpy.fft` (``rfftn``/``irfftn`` for real inputs).  ``auto``
+is ``direct``, as JAX's (which never picks the FFT): integer inputs convolve exactly.  Both
+are built from differentiable fgrad ops.
 
 Example::
 
