@@ -65,7 +65,7 @@ import threading
 import numpy as np
 
 from .._lru import LRU, Box
-from ..core.ir import Literal
+from ..core.ir import Literal, external_inputs
 from ..ops.elementwise import saturates
 from .codegen import BLOCK, BLOCK_MIN, SCRATCH_MIN, Executable, Gen
 
@@ -613,7 +613,7 @@ def _declare(vs, prefix) -> tuple:
 def elementwise_spec(eqns, outputs, shape) -> KernelSpec:
     """An ElementwiseKernel computing ``outputs`` from the equations ``eqns`` (a closed,
     ordered slice of a fusion group): inputs are the values the slice reads from outside."""
-    inputs = _external_inputs(eqns)
+    inputs = external_inputs(eqns)
     in_names, in_params = _declare(inputs, "x")
     out_names, out_params = _declare(outputs, "y")
     body = Body()
@@ -675,7 +675,7 @@ def reduction_spec(eqns, red) -> KernelSpec:
     """A ReductionKernel: the prologue ``eqns`` (an ordered slice ending in the reduction's
     input, possibly empty) as the ``__device__`` function ``fg_map``, then ``red``."""
     check_reduction(red)
-    inputs = _external_inputs(list(eqns) + [red])
+    inputs = external_inputs(list(eqns) + [red])
     in_names, in_params = _declare(inputs, "x")
     out = red.outvars[0]
     out_names, out_params = _declare([out], "y")
@@ -701,14 +701,6 @@ def reduction_spec(eqns, red) -> KernelSpec:
                       shape=tuple(x.aval.shape), axes=tuple(red.params["axes"])).finish()
 
 
-def _external_inputs(eqns) -> list:
-    inside = {v for e in eqns for v in e.outvars}
-    ext: list = []
-    for e in eqns:
-        for a in e.invars:
-            if type(a) is not Literal and a not in inside and a not in ext:
-                ext.append(a)
-    return ext
 
 
 # ---------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from ..backends import NUMPY, backend_of_buffer, backend_of_xp, put_buffer, to_host
-from .ir import Jaxpr, Literal, has_effects
+from .ir import Jaxpr, Literal, external_inputs, has_effects
 from .quiet import quiet
 
 # ufuncs whose positional third argument NumPy deprecates (it might mean a third input)
@@ -399,12 +399,7 @@ def _emit_native(native: Callable, members: list, start: int, lines: list, ns: d
     native kernel ``native`` makes for it, with those lines as the branch taken when the
     kernel declines; nothing changes where ``native`` makes none.  ``read_later``: the values
     read after the run (or returned); ``dying``: the names the run's lines delete."""
-    made = {v for e in members for v in e.outvars}
-    ext: list = []
-    for e in members:
-        for v in e.invars:
-            if type(v) is not Literal and v not in made and v not in ext:
-                ext.append(v)
+    ext = external_inputs(members)
     escaping = [v for e in members for v in e.outvars if v in read_later]
     shape = tuple(members[0].outvars[0].aval.shape)
     ext_shapes = {v: thin_shape[v] for v in ext if v in thin_shape}

@@ -111,6 +111,26 @@ def is_noop_convert(eqn: Eqn) -> bool:
     return type(x) is not Literal and x.aval.dtype == eqn.outvars[0].aval.dtype
 
 
+def external_inputs(eqns) -> list:
+    """The variables the equations ``eqns`` read but do not define, in first-read order
+    (literals left out): the inputs of a run of equations made into one kernel.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> cj = fgrad.make_jaxpr(lambda x, y: fnp.sin(x) * y + 1.0)(1.0, 2.0)
+        >>> external_inputs(cj.jaxpr.eqns) == list(cj.jaxpr.invars)
+        True
+    """
+    inside = {v for e in eqns for v in e.outvars}
+    ext: list = []
+    for e in eqns:
+        for a in e.invars:
+            if type(a) is not Literal and a not in inside and a not in ext:
+                ext.append(a)
+    return ext
+
+
 def has_effects(eqn: Eqn) -> bool:
     """Whether running ``eqn`` has a side effect: its primitive is effectful (a callback, a
     collective) or a program in its parameters (a ``cond`` branch, a loop body, a
