@@ -33,7 +33,11 @@ _nd = np.ndarray
 
 def _finish(buf, requires_grad=False, out=None, index=None) -> Tensor:
     """A new tensor over ``buf`` (a host array), moved to CUDA device ``index`` (None: stays
-    on the host), or written into ``out`` (on ``out``'s device)."""
+    on the host), or written into ``out`` (on ``out``'s device).  A NumPy scalar (what a ufunc
+    on 0-d arrays returns: a random draw of a 0-d shape) becomes a 0-d array: a tensor's
+    buffer is always an array."""
+    if isinstance(buf, np.generic):
+        buf = np.asarray(buf)
     if out is not None:
         from ._dispatch import write_out
 

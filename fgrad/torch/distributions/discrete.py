@@ -405,10 +405,25 @@ class Binomial(BinaryProbsLogits, Distribution):
         value, total_count, probs = broadcast_all(value, self.total_count, self.probs)
         return scipy_op("BinomialLogProbBackward", _binom.logpmf, value, total_count, probs)
 
-    def enumerate_support(self, expand: bool = True) -> Tensor:
+    def _homogeneous_total(self, method: str) -> int:
         total = int(self.total_count.max())
         if not bool((self.total_count == total).all()):
-            raise NotImplementedError("Inhomogeneous total count not supported by `enumerate_support`.")
+            raise NotImplementedError(f"Inhomogeneous total count not supported by `{method}`.")
+        return total
+
+    def entropy(self) -> Tensor:
+        """``-sum_k p(k) log p(k)`` over ``k = 0..total_count`` (one total count for the batch).
+
+        >>> import fgrad.torch as torch
+        >>> torch.distributions.Binomial(4, torch.tensor([0.5])).entropy()
+        tensor([1.3421])
+        """
+        self._homogeneous_total("entropy")
+        log_prob = self.log_prob(self.enumerate_support(False))
+        return -(torch.exp(log_prob) * log_prob).sum(0)
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        total = self._homogeneous_total("enumerate_support")
         values = torch.arange(1 + total, dtype=self._param.dtype, device=self._param.device)
         values = values.view((-1,) + (1,) * len(self._batch_shape))
         return values.expand((-1,) + self._batch_shape) if expand else values

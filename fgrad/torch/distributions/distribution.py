@@ -376,7 +376,32 @@ class ExponentialFamily(Distribution):
         >>> import fgrad.torch as torch
         >>> isinstance(torch.distributions.Normal(0.0, 1.0), torch.distributions.ExponentialFamily)
         True
+
+    A subclass that gives its natural parameters ``theta``, log normalizer ``F(theta)`` and
+    mean carrier measure ``E[k(x)]`` gets PyTorch's entropy by the Bregman identity
+    ``H = F(theta) - <theta, grad F(theta)> - E[k(x)]`` (``grad F`` by autograd), and the KL
+    divergence between two members of the family (``kl_divergence``).
     """
+
+    @property
+    def _natural_params(self) -> tuple:
+        raise NotImplementedError
+
+    def _log_normalizer(self, *natural_params: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    @property
+    def _mean_carrier_measure(self) -> Tensor | float:
+        raise NotImplementedError
+
+    def entropy(self) -> Tensor:
+        nparams = [p.detach().requires_grad_() for p in self._natural_params]
+        log_normalizer = self._log_normalizer(*nparams)
+        grads = torch.autograd.grad(log_normalizer.sum(), nparams, create_graph=True)
+        result = log_normalizer - self._mean_carrier_measure
+        for theta, g in zip(nparams, grads):
+            result = result - (theta * g).reshape(self._batch_shape + (-1,)).sum(-1)
+        return result
 
 
 def _tril_mask(n: int, diag: int):

@@ -69,6 +69,11 @@ class Independent(Distribution):
     def has_enumerate_support(self) -> bool:
         return False if self.reinterpreted_batch_ndims > 0 else self.base_dist.has_enumerate_support
 
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        if self.reinterpreted_batch_ndims > 0:
+            raise NotImplementedError("Enumeration over cartesian product is not implemented")
+        return self.base_dist.enumerate_support(expand=expand)
+
     @constraints.dependent_property
     def support(self) -> Any:
         result = self.base_dist.support

@@ -18,7 +18,7 @@ import fgrad.torch.nn.functional as F
 
 from .continuous import Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Categorical, OneHotCategorical, Poisson
-from .distribution import sum_rightmost
+from .distribution import ExponentialFamily, sum_rightmost
 from .gamma_family import Beta, Dirichlet, Gamma
 from .independent import Independent
 from .multivariate_normal import MultivariateNormal, batch_mahalanobis, tril_solve
@@ -82,6 +82,23 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
             f"{q.__class__.__name__}"
         )
     return fun(p, q)
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p, q):
+    """The Bregman divergence of the log normalizer ``F`` between the natural parameters:
+    ``F(theta_q) - F(theta_p) - <theta_q - theta_p, grad F(theta_p)>`` (one family only)."""
+    if type(p) is not type(q):
+        raise NotImplementedError("The cross KL-divergence between different exponential families cannot "
+                                  "be computed using Bregman divergences")
+    p_params = [t.detach().requires_grad_() for t in p._natural_params]
+    q_params = q._natural_params
+    log_normalizer = p._log_normalizer(*p_params)
+    grads = torch.autograd.grad(log_normalizer.sum(), p_params, create_graph=True)
+    result = q._log_normalizer(*q_params) - log_normalizer
+    for tp, tq, g in zip(p_params, q_params, grads):
+        result = result - sum_rightmost((tq - tp) * g, len(q.event_shape))
+    return result
 
 
 @register_kl(Normal, Normal)
