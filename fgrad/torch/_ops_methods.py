@@ -454,10 +454,30 @@ def _ipow(self, other):
     return pow_(self, other)
 
 
+def _ints_or_one_sequence(dims: tuple) -> Any:
+    """A method's dims given as varargs ints (``t.flip(0, 1)``) or one sequence (``t.flip((0,
+    1))``), as the one sequence the function form takes."""
+    return dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims
+
+
 def _tile(self: Tensor, *dims: int | Sequence[int]) -> Tensor:
     """``Tensor.tile(2, 3)`` or ``Tensor.tile((2, 3))`` (the method takes ints as varargs;
     ``torch.tile`` takes one sequence)."""
-    return view_ops.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
+    return view_ops.tile(self, _ints_or_one_sequence(dims))
+
+
+def _flip(self: Tensor, *dims: int | Sequence[int], **kw: Any) -> Tensor:
+    """``Tensor.flip(0, 1)``, ``Tensor.flip((0, 1))`` or ``Tensor.flip(dims=...)`` (the method
+    takes ints as varargs; ``torch.flip`` takes one sequence)."""
+    if "dims" in kw:
+        if dims or len(kw) > 1:
+            raise TypeError(f"flip() received an invalid combination of arguments: {dims} and {sorted(kw)}")
+        return view_ops.flip(self, kw["dims"])
+    if kw:
+        raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kw))}'")
+    if not dims:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
+    return view_ops.flip(self, _ints_or_one_sequence(dims))
 
 
 def add_(self: Tensor, other: TensorOrScalar, *, alpha: float = 1) -> Tensor:
@@ -702,6 +722,7 @@ def _bind() -> None:
     for n in shape_ops:
         m[n] = getattr(view_ops, n)
     m["tile"] = _tile
+    m["flip"] = _flip
     m.update(
         real=property(view_ops.real),
         imag=property(view_ops.imag),
