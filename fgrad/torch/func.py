@@ -85,11 +85,11 @@ def _is_functional_value(v) -> bool:
 
 
 def _resolve(module, name):
-    parts = name.split(".")
-    mod = module
-    for p in parts[:-1]:
-        mod = getattr(mod, p)
-    return mod, parts[-1]
+    """The module holding the tensor ``name`` and its last name; a path through a missing
+    submodule raises ``get_submodule``'s error ("Sequential has no attribute `0`"), as
+    PyTorch's functional_call."""
+    prefix, _, attr = name.rpartition(".")
+    return (module.get_submodule(prefix) if hasattr(module, "get_submodule") else module), attr
 
 
 @contextlib.contextmanager
