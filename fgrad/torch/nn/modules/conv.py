@@ -235,16 +235,13 @@ class _ConvTransposeNd(_ConvNd):
             raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or "
                              f"{n + 2} elements (got {len(output_size) + 2})")
         spatial = input.shape[-n:]
-        res = []
-        for d in range(n):
-            lo = ((spatial[d] - 1) * self.stride[d] - 2 * self.padding[d] + self.dilation[d] *
-                  (self.kernel_size[d] - 1) + 1)
-            hi = lo + self.stride[d] - 1
-            if not lo <= output_size[d] <= hi:
-                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from "
-                                 f"{[lo]} to {[hi]} (for an input of {list(spatial)})")
-            res.append(output_size[d] - lo)
-        return tuple(res)
+        lows = [(spatial[d] - 1) * self.stride[d] - 2 * self.padding[d]
+                + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(n)]
+        highs = [lo + st - 1 for lo, st in zip(lows, self.stride)]
+        if any(not lo <= size <= hi for size, lo, hi in zip(output_size, lows, highs)):
+            raise ValueError(f"requested an output size of {output_size}, but valid sizes range from "
+                             f"{lows} to {highs} (for an input of {spatial})")
+        return tuple(size - lo for size, lo in zip(output_size, lows))
 
     def forward(self, input: Tensor, output_size: list[int] | None = None) -> Tensor:
         op = self._output_padding(input, output_size)
