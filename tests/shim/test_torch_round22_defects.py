@@ -178,7 +178,8 @@ def _set_submodule(lib):
 def test_set_submodule():
     """``nn.Module.set_submodule`` was missing (LoRA code swaps Linear layers by it)."""
     out = _set_submodule(torch)
-    assert out[0] == "Sequential(\n  (0): Linear(in_features=3, out_features=2, bias=True)\n  (extra): Tanh()\n)"
+    assert out[0] == ("Sequential(\n  (0): Linear(in_features=3, out_features=2, bias=True)\n"
+                      "  (extra): Tanh()\n)")
     assert out[1:] == [  # PyTorch 2.13's errors
         "ValueError: Cannot set the submodule without a target name!",
         "ValueError: `module` is not an nn.Module, found <class 'str'>",

@@ -22,7 +22,7 @@ best = true_p.max()
 def run_thompson(gen):
     alpha, beta = torch.ones(K), torch.ones(K)
     regret, pulls = [], torch.zeros(K, dtype=torch.long)
-    for t in range(T):
+    for _ in range(T):
         theta = Beta(alpha, beta).sample()
         a = int(theta.argmax())
         r = Bernoulli(true_p[a]).sample()
@@ -36,7 +36,7 @@ def run_thompson(gen):
 def run_eps_greedy(eps=0.1):
     counts, values = torch.zeros(K), torch.zeros(K)
     regret = []
-    for t in range(T):
+    for _ in range(T):
         if torch.rand(()) < eps:
             a = int(torch.randint(K, ()))
         else:

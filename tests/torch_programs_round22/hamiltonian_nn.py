@@ -74,7 +74,7 @@ def rk4(f, x, dt, steps):
 
 def train(model, deriv, x, dx, steps=150, lr=1e-2):
     opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=1e-5)
-    for s in range(steps):
+    for _ in range(steps):
         loss = (deriv(x) - dx).pow(2).mean()
         opt.zero_grad()
         loss.backward()

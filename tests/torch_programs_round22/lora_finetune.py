@@ -77,7 +77,7 @@ print("label shift", (y_pre != y_new).float().mean().item())
 
 base = build_model()
 opt = torch.optim.Adam(base.parameters(), lr=1e-2)
-for ep in range(60):
+for _ in range(60):
     loss = F.cross_entropy(base(X), y_pre)
     opt.zero_grad()
     loss.backward()
@@ -155,7 +155,7 @@ for n, p in pm.named_parameters():
     p.requires_grad_("lora_" in n)
 print("parametrized keys", [k for k in pm.state_dict() if "parametrizations" in k])
 opt = torch.optim.Adam([p for p in pm.parameters() if p.requires_grad], lr=1e-2)
-for ep in range(40):
+for _ in range(40):
     loss = F.cross_entropy(pm(X), y_new)
     opt.zero_grad()
     loss.backward()

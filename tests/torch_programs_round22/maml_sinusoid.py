@@ -107,7 +107,7 @@ print("functional meta-grad", sorted(meta_g), round(meta_g["out.bias"].item(), 5
 baseline = nn.Sequential(nn.Linear(1, 40), nn.ReLU(), nn.Linear(40, 40), nn.ReLU(), nn.Linear(40, 1))
 baseline.load_state_dict({k.replace("l1", "0").replace("l2", "2").replace("out", "4"): v for k, v in params0.items()})
 bopt = torch.optim.Adam(baseline.parameters(), lr=1e-3)
-for it in range(60):
+for _ in range(60):
     t = data.sample_task()
     x, y = data.sample_data(t, 20)
     loss = F.mse_loss(baseline(x), y)
@@ -121,7 +121,7 @@ yt = 2.0 * torch.sin(xt - 0.5)
 for name, net in (("maml", model), ("baseline", baseline)):
     p = {k: v.detach().requires_grad_() for k, v in net.named_parameters()}
     curve = []
-    for step in range(4):
+    for _ in range(4):
         curve.append(round(F.mse_loss(functional_call(net, p, (xt,)), yt).item(), 4))
         p = {k: v.detach().requires_grad_() for k, v in inner_adapt(p, xs, ys, steps=1, lr=0.01, first_order=True, net=net).items()}
     print(name, "adaptation curve", curve)

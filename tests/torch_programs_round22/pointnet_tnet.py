@@ -49,7 +49,6 @@ class PointNetCls(nn.Module):
         self.head = nn.Sequential(nn.Linear(64, 32, bias=False), nn.BatchNorm1d(32), nn.ReLU(), nn.Dropout(p=0.3), nn.Linear(32, k))
 
     def global_feature(self, x):
-        n = x.size(2)
         trans = self.stn(x)
         x = torch.bmm(x.transpose(2, 1), trans).transpose(2, 1)
         x = F.relu(self.bn1(self.conv1(x)))

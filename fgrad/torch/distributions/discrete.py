@@ -416,7 +416,7 @@ class Binomial(BinaryProbsLogits, Distribution):
 
         >>> import fgrad.torch as torch
         >>> torch.distributions.Binomial(4, torch.tensor([0.5])).entropy()
-        tensor([1.3421])
+        tensor([1.4075])
         """
         self._homogeneous_total("entropy")
         log_prob = self.log_prob(self.enumerate_support(False))
