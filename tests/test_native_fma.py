@@ -16,8 +16,9 @@ from fgrad.core import native_fma, native_loops
 from fgrad.torch import _fma
 from tests._peers import torch_or_none
 
-HAS_CC = native_loops.enabled() and native_loops._compiler() is not None and native_loops.cache_dir() is not None
-needs_cc = pytest.mark.skipif(not HAS_CC, reason="native loops off, no C compiler or no private cache directory")
+HAS_CC = (native_loops.enabled() and native_loops._compiler() is not None
+          and native_loops.cache_dir() is not None)
+needs_cc = pytest.mark.skipif(not HAS_CC, reason="native loops off, no C compiler or no private cache dir")
 
 
 def _numpy_forms(fn, *args):
