@@ -22,13 +22,15 @@ def _grads(dtype, seed=0):
         # magnitudes over 2**-30..2**30: any change in the sum's order shows in the last bits
         g = rng.standard_normal(shape) * 2.0 ** rng.integers(-30, 30, shape)
         out.append(np.asarray(g, dtype))
+    out += [np.asfortranarray(out[2]), np.asfortranarray(rng.standard_normal((1024, 700)).astype(dtype)),
+            np.asfortranarray(rng.standard_normal((3, 5, 700)).astype(dtype))]  # (matmul weight grads)
     return out
 
 
-def _clip(grads, max_norm, tensor_ops: bool, monkeypatch=None):
+def _clip(grads, max_norm, tensor_ops: bool):
     ps = [ft.nn.Parameter(ft.zeros(g.shape, dtype=ft.from_numpy(g).dtype)) for g in grads]
     for p, g in zip(ps, grads):
-        p.grad = ft.from_numpy(g.copy())
+        p.grad = ft.from_numpy(g.copy(order="K"))
     if tensor_ops:
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(clip_grad, "_plain_total_norm", lambda tensors: None)
@@ -45,12 +47,19 @@ def test_the_tensor_ops_bits(dtype, max_norm):
     grads = _grads(dtype)
     assert clip_grad._plain_total_norm([ft.from_numpy(g) for g in grads]) is not None  # (taken)
     total, got, ps = _clip(grads, max_norm, False)
+    assert ps[-1].grad._buf.flags.f_contiguous and not ps[-1].grad._buf.flags.c_contiguous
     want_total, want, _ = _clip(grads, max_norm, True)
     assert total.dtype == want_total.dtype and total.shape == () and total.grad_fn is None
     assert total.numpy().tobytes() == want_total.numpy().tobytes()
     for a, b in zip(got, want):
         assert a.shape == b.shape and a.tobytes() == b.tobytes()
     assert all(p.grad._version == 1 for p in ps)  # one in-place op each, as ``mul_``
+    for g in grads:  # each gradient's norm (the total above is dominated by the largest)
+        t = ft.from_numpy(g)
+        fast = ft.nn.utils.get_total_norm([t])
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(clip_grad, "_plain_total_norm", lambda tensors: None)
+            assert fast.numpy().tobytes() == ft.nn.utils.get_total_norm([t]).numpy().tobytes()
 
 
 def test_what_it_does_not_take_goes_the_tensor_op_way(monkeypatch):
@@ -66,7 +75,8 @@ def test_what_it_does_not_take_goes_the_tensor_op_way(monkeypatch):
     for name, gs in cases.items():
         assert clip_grad._plain_total_norm(gs) is None, name
     assert clip_grad._plain_total_norm([base.t().contiguous(), base]) is not None
-    assert clip_grad._plain_total_norm([base.t()]) is None  # (not C-contiguous)
+    assert clip_grad._plain_total_norm([base.t()]) is None  # (a view)
+    assert clip_grad._plain_total_norm([ft.from_numpy(np.ones((6, 8), np.float32)[:, ::2])]) is None
     p = ft.nn.Parameter(ft.ones(4))
     p.grad = ft.full((4,), 3.0, requires_grad=True)  # a gradient with autograd history (create_graph)
     total = ft.nn.utils.clip_grad_norm_([p], 1.0)
@@ -82,7 +92,7 @@ def test_matches_pytorch():
         total, got, _ = _clip(grads, 1.0, False)
         tps = [torch.nn.Parameter(torch.zeros(g.shape, dtype=torch.from_numpy(g).dtype)) for g in grads]
         for p, g in zip(tps, grads):
-            p.grad = torch.from_numpy(g.copy())
+            p.grad = torch.from_numpy(g.copy(order="K"))
         ttotal = torch.nn.utils.clip_grad_norm_(tps, 1.0)
         rtol = 1e-5 if dtype == np.float32 else 1e-12
         np.testing.assert_allclose(total.item(), ttotal.item(), rtol=rtol)

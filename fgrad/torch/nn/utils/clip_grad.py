@@ -40,12 +40,14 @@ def _plain_grad(g, dtype, contiguous: bool = True) -> bool:
     """Whether `get_total_norm` and `clip_grads_with_norm_` may work on ``g``'s buffer
     directly (the NumPy calls its tensor ops make, without their dispatch: several
     hundred microseconds a step for a model's few dozen gradients): a plain host tensor of
-    ``dtype`` (float32 or float64), C-contiguous where the sum reads it (``contiguous``), no
-    view, no autograd history, not traced, no profiler recording."""
+    ``dtype`` (float32 or float64), C- or Fortran-contiguous where the sum reads it
+    (``contiguous``; a matmul's weight gradient is often the latter), no view, no autograd
+    history, not traced, no profiler recording."""
     b = getattr(g, "_buf", None)
     return (type(g) is Tensor and type(b) is np.ndarray and b.dtype == dtype and dtype in _PLAIN
-            and (b.flags.c_contiguous or not contiguous) and b.flags.writeable and g._base is None
-            and g._gfn is None and not g._rg and _profile_state.recorder is None)
+            and (b.flags.c_contiguous or b.flags.f_contiguous or not contiguous)
+            and b.flags.writeable and g._base is None and g._gfn is None and not g._rg
+            and _profile_state.recorder is None)
 
 
 def _plain_total_norm(tensors: list) -> Tensor | None:
