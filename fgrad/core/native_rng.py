@@ -152,14 +152,11 @@ typedef uint32_t (*next32_fn)(void *);
 void uniform24_f32(next32_fn next, void *state, float *out, long n) {
     for (long i = 0; i < n; i++) out[i] = (float)(next(state) & 0xFFFFFFu) * F32(0x33800000u);
 }
-/* the low 53 bits of each 64-bit draw (two 32-bit words, the first the high half: NumPy's
-   MT19937 ``next_uint64``) below ``threshold``: a float64 uniform below p, compared as integers */
-void bernoulli53(next32_fn next, void *state, uint8_t *out, long n, uint64_t threshold) {
-    for (long i = 0; i < n; i++) {
-        uint64_t hi = next(state) & 0x1FFFFFu;
-        uint64_t lo = next(state);
-        out[i] = ((hi << 32) | lo) < threshold;
-    }
+/* the low 53 bits of each 64-bit draw (NumPy's MT19937 ``next_uint64``: two 32-bit words,
+   the first the high half) below ``threshold``: a float64 uniform below p, compared as integers */
+typedef uint64_t (*next64_fn)(void *);
+void bernoulli53(next64_fn next, void *state, uint8_t *out, long n, uint64_t threshold) {
+    for (long i = 0; i < n; i++) out[i] = (next(state) & 0x1FFFFFFFFFFFFFull) < threshold;
 }
 /* ``word % span + low`` in wrapping 64-bit arithmetic (1 <= span < 2**32) */
 void randint32(next32_fn next, void *state, int64_t *out, long n, uint32_t span, uint64_t low) {
@@ -177,8 +174,9 @@ def _draw(name: str, bits: np.random.BitGenerator, out: np.ndarray, *extra) -> b
     if fn is None:
         return False
     iface = bits.ctypes
+    step = iface.next_uint64 if name == "bernoulli53" else iface.next_uint32
     with bits.lock:
-        fn(ctypes.cast(iface.next_uint32, _P).value, iface.state_address, out.ctypes.data, out.size, *extra)
+        fn(ctypes.cast(step, _P).value, iface.state_address, out.ctypes.data, out.size, *extra)
     return True
 
 
