@@ -12,12 +12,11 @@ import fgrad
 import fgrad.numpy as fnp
 from fgrad import lax
 from fgrad.backends import NUMPY, default_backend
-from fgrad.core import native_casts, native_loops
+from fgrad.core import native_casts
+from tests._native_switch import native_loops_off, needs_native
 from fgrad.core.narrow_floats import bfloat16
 
-HAS_CC = (native_loops.enabled() and native_loops._compiler() is not None
-          and native_loops.cache_dir() is not None)
-needs_cc = pytest.mark.skipif(not HAS_CC, reason="native loops off, no C compiler or no private cache dir")
+needs_cc = needs_native
 
 
 def _patterns() -> np.ndarray:
@@ -53,11 +52,8 @@ def test_declines_what_it_does_not_take():
     assert native_casts.f32_to_bf16(x.T) is None  # not C-contiguous
     assert native_casts.f32_to_bf16(x[:10]) is None  # small: NumPy's cast
     assert native_casts.f32_to_bf16(x.astype(np.float64)) is None
-    fgrad.config.update("native_loops", False)
-    try:
+    with native_loops_off():
         assert native_casts.f32_to_bf16(x) is None
-    finally:
-        fgrad.config.update("native_loops", None)
 
 
 @pytest.mark.skipif(default_backend() is not NUMPY, reason="the device backends have no bfloat16 arrays")
@@ -73,11 +69,8 @@ def test_convert_element_type_is_the_same_with_native_loops_off():
         return eager, jitted
 
     on = casts()
-    fgrad.config.update("native_loops", False)
-    try:
+    with native_loops_off():
         off = casts()
-    finally:
-        fgrad.config.update("native_loops", None)
     for a, b in zip(on, off):
         assert a.dtype == np.dtype(bfloat16)
         np.testing.assert_array_equal(a.view(np.uint16), b.view(np.uint16))

@@ -11,25 +11,19 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import fgrad
-from fgrad.core import native_fma, native_loops
+from fgrad.core import native_fma
 from fgrad.torch import _fma
+from tests._native_switch import native_loops_off, needs_native
 from tests._peers import torch_or_none
 
-HAS_CC = (native_loops.enabled() and native_loops._compiler() is not None
-          and native_loops.cache_dir() is not None)
-needs_cc = pytest.mark.skipif(not HAS_CC, reason="native loops off, no C compiler or no private cache dir")
+needs_cc = needs_native
 
 
 def _numpy_forms(fn, *args):
     """``fn(*args)`` with the native loops off: `_fma`'s NumPy forms (under the shim's quiet
     error state, as their callers run them)."""
-    fgrad.config.update("native_loops", False)
-    try:
-        with np.errstate(all="ignore"):
-            return fn(*args)
-    finally:
-        fgrad.config.update("native_loops", None)
+    with native_loops_off(), np.errstate(all="ignore"):
+        return fn(*args)
 
 
 def _operands(dt, n=4096, seed=0):

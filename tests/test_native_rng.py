@@ -25,6 +25,7 @@ from fgrad.backends import NUMPY, default_backend
 from fgrad.core import native_loops, native_rng
 from fgrad.ops import special, threefry
 from fgrad.torch import _cpu_rng
+from tests._native_switch import native_loops_off
 
 HAS_CC = native_loops._compiler() is not None and native_loops.cache_dir() is not None
 needs_cc = pytest.mark.skipif(not HAS_CC, reason="no C compiler or no private cache directory")
@@ -323,10 +324,7 @@ def test_dropout_masks_are_the_same_with_the_kernel_on_and_off():
         return out + [ftorch.rand(5).numpy()]
 
     on = draws()
-    fgrad.config.update("native_loops", False)
-    try:
+    with native_loops_off():
         off = draws()
-    finally:
-        fgrad.config.update("native_loops", None)
     for a, b in zip(on, off):
         np.testing.assert_array_equal(_bits(a), _bits(b))
