@@ -10,6 +10,8 @@ compiler (the NumPy code runs); JAX's and PyTorch's own numbers are compared liv
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -23,6 +25,7 @@ from fgrad.backends import NUMPY, default_backend
 from fgrad.core import native_loops, native_rng
 from fgrad.ops import special, threefry
 from fgrad.torch import _cpu_rng
+from tests._native_switch import native_loops_off
 
 HAS_CC = native_loops._compiler() is not None and native_loops.cache_dir() is not None
 needs_cc = pytest.mark.skipif(not HAS_CC, reason="no C compiler or no private cache directory")
@@ -240,13 +243,15 @@ def test_no_compiler_runs_the_numpy_code(monkeypatch):
     draws = lambda: [np.asarray(random.normal(k, (5000,), np.float32)),  # noqa: E731
                      np.asarray(random.bits(k, (33,), np.uint32)), *_torch_draws(ftorch, 2, 200)]
     before = draws()
-    monkeypatch.setattr(native_loops, "load", lambda source: None)
+    monkeypatch.setattr(native_loops, "load", lambda source, *a, **k: None)
+    monkeypatch.setattr(native_loops, "_functions", {})  # (`compiled_function`'s: `native_fma`)
     monkeypatch.setattr(native_rng, "_kernels", {})
     assert native_rng.threefry2x32(np.uint32(0), np.uint32(0), np.uint32(0), np.uint32(0)) is None
     assert native_rng.erf_inv_f32(np.zeros(3, F32), special._GILES_CENTRAL, special._GILES_TAIL) is None
     assert not native_rng.fill16_f32(np.zeros(16, F32), 0.0, 1.0, _cpu_rng._CEPHES)
     assert native_rng.uniform24_f32(np.random.MT19937(0), 5) is None
     assert native_rng.randint32(np.random.MT19937(0), 5, 0, 3) is None
+    assert native_rng.bernoulli53(np.random.MT19937(0), 5, 3) is None
     for g, w in zip(draws(), before):
         np.testing.assert_array_equal(_bits(g), _bits(w))
 
@@ -287,3 +292,39 @@ def test_mt19937_draw_kernels_equal_random_raw(seed, n, low, span):
     want = ((b.random_raw(n) % np.uint64(span)) + np.uint64(low % 2 ** 64)).view(np.int64)
     np.testing.assert_array_equal(got, want)
     assert a.random_raw() == b.random_raw()
+
+
+@needs_cc
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), n=st.integers(0, 6000), p=st.floats(0.0, 1.0))
+def test_bernoulli_kernel_equals_the_wide_draws(seed, n, p):
+    """``bernoulli53`` reads NumPy's MT19937 64-bit draws (`_wide_draws`, first word high):
+    the same booleans as their low 53 bits compared with ``ceil(p * 2**53)``, and the stream
+    continues where the draws leave it."""
+    a, b = np.random.MT19937(0), np.random.MT19937(0)
+    a._legacy_seeding(seed)
+    b._legacy_seeding(seed)
+    threshold = math.ceil(p * 2.0 ** 53)
+    got = native_rng.bernoulli53(a, n, threshold)
+    m = np.random.Generator(b).integers(0, 1 << 64, n, dtype=np.uint64) & np.uint64(2 ** 53 - 1)
+    np.testing.assert_array_equal(got, m < np.uint64(threshold))
+    assert got.dtype == np.bool_
+    assert a.random_raw() == b.random_raw()
+
+
+def test_dropout_masks_are_the_same_with_the_kernel_on_and_off():
+    """The shim's dropout and ``bernoulli_(p)`` (which take `bernoulli53` from 64 values on)
+    draw the same masks, and leave the generator at the same place, with native loops off."""
+    def draws():
+        ftorch.manual_seed(7)
+        x = ftorch.ones(3000)
+        drop = ftorch.nn.functional.dropout
+        out = [drop(x, 0.3).numpy(), ftorch.empty(100).bernoulli_(0.25).numpy(),
+               ftorch.empty(40).bernoulli_(0.5).numpy(), drop(ftorch.ones(8, 700), 0.1).numpy()]
+        return out + [ftorch.rand(5).numpy()]
+
+    on = draws()
+    with native_loops_off():
+        off = draws()
+    for a, b in zip(on, off):
+        np.testing.assert_array_equal(_bits(a), _bits(b))

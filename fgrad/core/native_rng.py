@@ -1,6 +1,7 @@
 """Random-number cores compiled to native code: Threefry-2x32 (`fgrad.random`'s keys and bits),
 float32 ``erf_inv`` as XLA computes it (`fgrad.random.normal`), and PyTorch's float32
-uniforms, integers and Box-Muller blocks (``torch.rand``/``randint``/``randn`` in the shim),
+uniforms, integers, Bernoulli draws and Box-Muller blocks (``torch.rand``/``randint``/``randn``,
+``bernoulli_``/dropout in the shim),
 each the same computation as its NumPy twin written as one C loop, so a million values take
 one pass instead of ~5-115 array passes.
 
@@ -151,6 +152,12 @@ typedef uint32_t (*next32_fn)(void *);
 void uniform24_f32(next32_fn next, void *state, float *out, long n) {
     for (long i = 0; i < n; i++) out[i] = (float)(next(state) & 0xFFFFFFu) * F32(0x33800000u);
 }
+/* the low 53 bits of each 64-bit draw (NumPy's MT19937 ``next_uint64``: two 32-bit words,
+   the first the high half) below ``threshold``: a float64 uniform below p, compared as integers */
+typedef uint64_t (*next64_fn)(void *);
+void bernoulli53(next64_fn next, void *state, uint8_t *out, long n, uint64_t threshold) {
+    for (long i = 0; i < n; i++) out[i] = (next(state) & 0x1FFFFFFFFFFFFFull) < threshold;
+}
 /* ``word % span + low`` in wrapping 64-bit arithmetic (1 <= span < 2**32) */
 void randint32(next32_fn next, void *state, int64_t *out, long n, uint32_t span, uint64_t low) {
     for (long i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)(next(state) % span) + low);
@@ -161,13 +168,15 @@ void randint32(next32_fn next, void *state, int64_t *out, long n, uint32_t span,
 def _draw(name: str, bits: np.random.BitGenerator, out: np.ndarray, *extra) -> bool:
     """Run ``name`` of `_MT_DRAWS` on ``bits``' MT19937 words into ``out`` (under the
     generator's lock); False where the kernel is not available."""
-    argtypes = {"uniform24_f32": [], "randint32": [ctypes.c_uint32, ctypes.c_uint64]}[name]
+    argtypes = {"uniform24_f32": [], "randint32": [ctypes.c_uint32, ctypes.c_uint64],
+                "bernoulli53": [ctypes.c_uint64]}[name]
     fn = _kernel(_MT_DRAWS, name, [_P, _P, _P, _L, *argtypes])
     if fn is None:
         return False
     iface = bits.ctypes
+    step = iface.next_uint64 if name == "bernoulli53" else iface.next_uint32
     with bits.lock:
-        fn(ctypes.cast(iface.next_uint32, _P).value, iface.state_address, out.ctypes.data, out.size, *extra)
+        fn(ctypes.cast(step, _P).value, iface.state_address, out.ctypes.data, out.size, *extra)
     return True
 
 
@@ -202,6 +211,24 @@ def uniform24_f32(bits: np.random.BitGenerator, n: int) -> np.ndarray | None:
     """
     out = np.empty(n, _F32)
     return out if _draw("uniform24_f32", bits, out) else None
+
+
+def bernoulli53(bits: np.random.BitGenerator, n: int, threshold: int) -> np.ndarray | None:
+    """``n`` booleans ``(draw & (2**53 - 1)) < threshold`` of the next 64-bit draws of NumPy's
+    MT19937 ``bits`` (each two 32-bit words, the first the high half, as its ``next_uint64``;
+    PyTorch's ``bernoulli_(p)`` and dropout masks with ``threshold = ceil(p * 2**53)``), in one
+    native loop; None where the kernel is not available.
+
+    Example::
+
+        >>> x = bernoulli53(np.random.MT19937(0), 4, 2 ** 53)
+        >>> x is None or x.tolist() == [True] * 4
+        True
+    """
+    if not 0 <= threshold <= 1 << 53:
+        raise ValueError(f"bernoulli53: threshold {threshold} must lie in [0, 2**53]")
+    out = np.empty(n, np.bool_)
+    return out if _draw("bernoulli53", bits, out, threshold) else None
 
 
 # ------------------------------------------------------------------------ float32 erf_inv

@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 from ..core.narrow_floats import bfloat16 as BF16, dtype_kind, promote_types
+from ..core import native_casts as _native_casts
 
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wrap
 from ..core import x64_mode
@@ -1322,7 +1323,8 @@ deflinear(real_p, _real_transpose)
 deflinear(imag_p, lambda ct, x: (mul(ct, -1j) if dtype_kind(x.aval.dtype) == "c" else _zeros_of(ct),))
 
 
-_CAST_PLAN: dict = {}  # (src, dst, saturate) -> (drop the imaginary part, saturate): per call otherwise
+# (src, dst, saturate) -> (drop the imaginary part, saturate, float32 -> bfloat16): per call otherwise
+_CAST_PLAN: dict = {}
 
 
 def _convert_impl(xp, x, new_dtype, weak_type=False, saturate=True):
@@ -1332,11 +1334,16 @@ def _convert_impl(xp, x, new_dtype, weak_type=False, saturate=True):
     if plan is None:
         # JAX's rule: complex -> real drops the imaginary part (NumPy would warn)
         plan = _CAST_PLAN[key] = (dtype_kind(x.dtype) == "c" and dtype_kind(new_dtype) != "c",
-                                  bool(saturate) and saturates(x.dtype, new_dtype))
+                                  bool(saturate) and saturates(x.dtype, new_dtype),
+                                  x.dtype == np.float32 and np.dtype(new_dtype) == np.dtype(BF16))
     if plan[0]:
         x = x.real
     if plan[1]:
         return _saturating_cast(xp, x, np.dtype(new_dtype))
+    if plan[2] and xp is np:  # (ml_dtypes' cast, in one vectorized C pass where it can)
+        r = _native_casts.f32_to_bf16(x)
+        if r is not None:
+            return r
     return x.astype(new_dtype, copy=False)
 
 

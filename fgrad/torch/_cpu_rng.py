@@ -216,7 +216,13 @@ class Engine:
         for the low 53 bits ``m`` of a 64-bit draw (``* 1 + 0``, exact), and ``m * 2**-53 < p``
         exactly when ``m < ceil(p * 2**53)`` (a power-of-two scaling is exact).  This skips
         the float64 conversion and arithmetic passes."""
-        if n >= _WIDE_MIN:  # dropout's masks: the 64-bit draws joined in C, then their low 53 bits
+        if n >= _NATIVE_MIN:  # dropout's masks: draws, join and comparison in one native loop
+            threshold = math.ceil(float(p) * 2.0 ** 53)
+            if 0 <= threshold <= 1 << 53:
+                out = _native_rng.bernoulli53(self._bits, n, threshold)
+                if out is not None:
+                    return out
+        if n >= _WIDE_MIN:  # the 64-bit draws joined in C, then their low 53 bits
             m = self._wide_draws(n)
             np.bitwise_and(m, _MASK53_A, out=m)
             return m < np.uint64(math.ceil(float(p) * 2.0 ** 53))

@@ -7,6 +7,9 @@ a float32 rounding midpoint it is made round-to-odd (TwoSum gives its error), so
 to float32 rounds once, as a fused operation does.  ``fma64``: TwoProduct and TwoSum
 (error-free transformations).
 
+Where it can, ``fma32``/``fma64`` run one C loop (`fgrad.core.native_fma`: the FMA
+instruction; these NumPy forms without a compiler or with the native loops off).
+
 Complex dtypes (PyTorch does not fuse complex products) get the plain forms.  The forms,
 measured on PyTorch 2.13's CPU kernels (AVX2, vectorized body and scalar tail
 alike) for float32 and float64; float16/bfloat16 compute in float32 and round once:
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import native_fma as _native_fma
 from ..core.narrow_floats import NARROW_FLOATS as _NARROW, float32 as _F32
 
 _F64 = np.dtype(np.float64)
@@ -62,6 +66,10 @@ def fma32(a, b, c, scratch=None) -> np.ndarray:
         >>> float(fma32(a, a, np.float32(-1))) == 2 ** -11 + 2 ** -24
         True
     """
+    if scratch is None:
+        r = _native_fma.fused_multiply_add(a, b, c)  # (one C pass, where it can run)
+        if r is not None:
+            return r
     s = np.multiply(a, b, dtype=_F64, out=scratch)  # exact: 24 + 24 bits fit in 53
     if np.ndim(c) and np.broadcast_shapes(np.shape(s), np.shape(c)) != np.shape(s):
         s = s + c  # (c broadcasts the product)
@@ -98,6 +106,9 @@ def fma64(a, b, c) -> np.ndarray:
     with np.errstate(all="ignore"):
         a = np.asarray(a, _F64)
         b = np.asarray(b, _F64)
+        r = _native_fma.fused_multiply_add(a, b, c)  # (one C pass, where it can run)
+        if r is not None:
+            return r
         p = a * b
         ah, al = _split(a)
         bh, bl = _split(b)

@@ -31,6 +31,7 @@ import numpy as np
 
 import fgrad.torch as torch
 
+from .. import _fma
 from .._dispatch import bump_version
 from .._tensor import Tensor
 from ..utils.hooks import RemovableHandle
@@ -360,13 +361,14 @@ class Optimizer:
                     bump_version(st)
                 else:
                     state["step"] += 1
+            g = grad._buf
             if weight_decay != 0:
                 if decoupled:
                     np.multiply(b, 1 - group["lr"] * weight_decay, out=b)
                     bump_version(p)
-                else:
-                    grad = grad.add(p, alpha=weight_decay)
-            self._update_plain(p, b, grad._buf, state, group)
+                else:  # grad.add(p, alpha=weight_decay): the fused kernel it calls, on the buffers
+                    g = _fma.add_alpha(g, b, weight_decay, b.dtype)
+            self._update_plain(p, b, g, state, group)
         if fresh and state:
             self.state[p] = state
         return True

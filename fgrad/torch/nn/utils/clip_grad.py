@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 import fgrad.torch as torch
 
+from ... import _profile_state
+from ..._dispatch import bump_version
 from ..._tensor import Tensor
 from collections.abc import Iterable
 
@@ -27,6 +31,39 @@ def _grads(parameters) -> list:
     if isinstance(parameters, Tensor):
         parameters = [parameters]
     return [p.grad for p in parameters if p.grad is not None]
+
+
+_PLAIN = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _plain_grad(g, dtype, contiguous: bool = True) -> bool:
+    """Whether `get_total_norm` and `clip_grads_with_norm_` may work on ``g``'s buffer
+    directly (the NumPy calls its tensor ops make, without their dispatch: several
+    hundred microseconds a step for a model's few dozen gradients): a plain host tensor of
+    ``dtype`` (float32 or float64), C- or Fortran-contiguous where the sum reads it
+    (``contiguous``; a matmul's weight gradient is often the latter), no view, no autograd
+    history, not traced, no profiler recording."""
+    b = getattr(g, "_buf", None)
+    return (type(g) is Tensor and type(b) is np.ndarray and b.dtype == dtype and dtype in _PLAIN
+            and (b.flags.c_contiguous or b.flags.f_contiguous or not contiguous)
+            and b.flags.writeable and g._base is None and g._gfn is None and not g._rg
+            and _profile_state.recorder is None)
+
+
+def _plain_total_norm(tensors: list) -> Tensor | None:
+    """The 2-norm of ``tensors`` taken together from their buffers, as the tensor ops of
+    `get_total_norm` compute it (each ``vector_norm``: ``sqrt(sum(x * x))``, the sum NumPy's
+    over the whole array, in the dtype; then the same over the stacked norms), or None where
+    a tensor is not `_plain_grad` or the dtypes differ."""
+    dt = getattr(getattr(tensors[0], "_buf", None), "dtype", None)
+    if not all(_plain_grad(t, dt) for t in tensors):
+        return None
+    norms = np.empty(len(tensors), dt)
+    with np.errstate(all="ignore"):
+        for i, t in enumerate(tensors):
+            b = t._buf
+            norms[i] = np.sqrt(np.add.reduce(np.multiply(b, b), axis=tuple(range(b.ndim))))
+        return torch.as_tensor(np.sqrt(np.add.reduce(np.multiply(norms, norms), axis=(0,))))
 
 
 def get_total_norm(tensors: Tensor | Iterable[Tensor], norm_type: float = 2.0,
@@ -45,8 +82,10 @@ def get_total_norm(tensors: Tensor | Iterable[Tensor], norm_type: float = 2.0,
     norm_type = float(norm_type)
     if len(tensors) == 0:
         return torch.tensor(0.0)
-    norms = torch.stack([torch.linalg.vector_norm(g.detach(), norm_type) for g in tensors])
-    total = torch.linalg.vector_norm(norms, norm_type)
+    total = _plain_total_norm(tensors) if norm_type == 2.0 else None
+    if total is None:
+        norms = torch.stack([torch.linalg.vector_norm(g.detach(), norm_type) for g in tensors])
+        total = torch.linalg.vector_norm(norms, norm_type)
     if error_if_nonfinite and (torch.isnan(total) or torch.isinf(total)):
         raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is "
                            "non-finite, so "
@@ -121,8 +160,13 @@ def clip_grads_with_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float
     clip_coef = float(max_norm) / (total_norm + 1e-6)
     clip_coef_clamped = torch.clamp(clip_coef, max=1.0)
     with torch.no_grad():
+        coef = clip_coef_clamped._buf
         for g in grads:
-            g.mul_(clip_coef_clamped.to(g.device))
+            if type(coef) is np.ndarray and _plain_grad(g, coef.dtype, False):
+                np.multiply(g._buf, coef, out=g._buf)  # (what ``g.mul_(coef)`` computes)
+                bump_version(g)
+            else:
+                g.mul_(clip_coef_clamped.to(g.device))
 
 
 def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float,
