@@ -293,7 +293,10 @@ def _with_alpha(name: str, input, other, alpha, inplace: bool = False):
                         definition, (a, b), inplace, lambda x, y, dt: _fma.add_alpha(x, y, s, dt))
     if Rd == np.bool_:
         alpha = bool(alpha)
-    b = mul(b, alpha) if isinstance(b, Tensor) else b * alpha
+    if isinstance(b, Tensor):  # alpha * other in the result dtype (a bool other times 2 is not int64)
+        b = mul(b if b._buf.dtype == Rd else b.to(D.from_np(Rd)), alpha)
+    else:
+        b = b * alpha
     op = BINOPS["add" if name == "add" else "subtract"]
     return op.inplace(a, b) if inplace else op(a, b)
 
@@ -688,6 +691,16 @@ def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = 
 # -- clamp -------------------------------------------------------------------------------
 
 
+def _clamp_two_bound_routing(v, c, lo, hi):
+    """The clamped value ``c`` of ``v`` outside ``[lo, hi]``, its gradient routed as PyTorch's
+    ``clamp_backward_min_max``: to ``lo`` where ``v < lo < hi``, to ``hi`` where ``v > hi`` or
+    ``hi < lo``, and to neither elsewhere (``lo == hi``: neither; ``max``/``min`` would share it).
+    A branch is taken only where its bound equals ``c``, so NaN results keep no gradient."""
+    to_lo = ew.logical_and(ew.logical_and(ew.lt_p.bind(v, lo), ew.lt_p.bind(lo, hi)), ew.eq_p.bind(c, lo))
+    to_hi = ew.logical_and(ew.logical_or(ew.gt_p.bind(v, hi), ew.lt_p.bind(hi, lo)), ew.eq_p.bind(c, hi))
+    return ew.select(to_lo, lo, ew.select(to_hi, hi, stop_gradient(c)))
+
+
 def _clamp_spec(x, min, max):  # noqa: A002
     """(grad_fn name, key, fgrad fn, args, edges) of clamp."""
     if min is None and max is None:
@@ -715,6 +728,8 @@ def _clamp_spec(x, min, max):  # noqa: A002
             # bound's gradient outside), NaN x passing no gradient (PyTorch); `select`
             # broadcasts x and the bounds to one shape
             c = ew.select(ew.ne_p.bind(v, v), stop_gradient(v), c)
+            if len(bounds) == 2:
+                c = _clamp_two_bound_routing(v, c, *(ew.convert_element_type(b, Rd) for b in bounds))
             return ew.select(keep, v, c)
 
         return "ClampBackward0", ("clamp_t", Rd, pos), fn, tuple(args), tuple(range(len(args)))
@@ -874,17 +889,24 @@ def _dims(dim, nd, name="dim"):
     return (d,) if nd else ()
 
 
+def _accumulate_dtype(input: Tensor, dtype: DType | None):
+    """The result dtype of ``sum``/``nansum``/``prod``/``cumsum``/``cumprod``: ``dtype``, else
+    int64 for integer and bool input, else the input's. PyTorch refuses an integer ``dtype`` for
+    an input that requires grad while grad mode is on ("Autograd not support dtype: Long")."""
+    b = input._buf
+    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
+    if (dtype is not None and _dtype_kind(odt) in "biu" and STATE.enabled
+            and getattr(input, "requires_grad", False)):
+        raise RuntimeError(f"Autograd not support dtype: {scalar_type_name(odt)}")
+    return odt
+
+
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
         out: Tensor | None = None) -> Tensor:  # noqa: A001
     input = as_tensor_arg(input, "sum")
     b = input._buf
     axes = _dims(dim, b.ndim)
-    if dtype is not None:
-        odt = D.to_np(dtype)
-    elif _dtype_kind(b.dtype) in "biu":
-        odt = _i64
-    else:
-        odt = b.dtype
+    odt = _accumulate_dtype(input, dtype)
     full = dim is None
 
     def fn(x):
@@ -898,7 +920,7 @@ def nansum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DTy
            out: Tensor | None = None) -> Tensor:
     b = input._buf
     axes = _dims(dim, b.ndim)
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
+    odt = _accumulate_dtype(input, dtype)
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
@@ -948,7 +970,7 @@ def nanmean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DT
 def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
          out: Tensor | None = None) -> Tensor:
     b = input._buf
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
+    odt = _accumulate_dtype(input, dtype)
     if dim is not None and isinstance(dim, (list, tuple)):
         raise TypeError("prod(): argument 'dim' must be int, not tuple")
     axes = _dims(dim, b.ndim)
@@ -1844,7 +1866,7 @@ def _cumulative_wide(op, x, d):
 
 def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
+    odt = _accumulate_dtype(input, dtype)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
 
     def fn(x):
@@ -1862,7 +1884,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor |
 
 def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
+    odt = _accumulate_dtype(input, dtype)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
 
     def fn(x):

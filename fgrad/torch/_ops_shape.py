@@ -667,7 +667,7 @@ def split(tensor: Tensor, split_size_or_sections: IntOrInts, dim: int = 0) -> tu
             raise RuntimeError(
                 f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
             )
-        bounds = list(range(0, n, s)) if s else [0]
+        bounds = list(range(0, n, s)) if s and n else [0]  # an empty dim: one empty piece (PyTorch)
         sizes = [(a, builtins.min(a + s, n)) for a in bounds]
         name = "SplitBackward0"
     else:

@@ -1791,7 +1791,9 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 
     def fn(x, t):
         z = fnp.abs(x - t)
-        return red(fnp.where(z < de, 0.5 * z * z, de * (z - 0.5 * de)))
+        near = ~(z >= de)  # NaN differences take the square: NaN gradient, as PyTorch's
+        zq = fnp.where(near, z, fnp.zeros_like(z))  # the square sees no inf (inf * 0 cotangent: NaN)
+        return red(fnp.where(near, 0.5 * zq * zq, de * (z - 0.5 * de)))
 
     y = _defop("HuberLossBackward0", ("huber", reduction, de), fn, (input, target))
     return y if weight is None else _reduce_t(y * weight, reduction)
@@ -1817,7 +1819,9 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = No
         z = fnp.abs(x - t)
         if be == 0.0:
             return red(z)
-        return red(fnp.where(z < be, 0.5 * z * z / be, z - 0.5 * be))
+        near = ~(z >= be)  # NaN differences take the square: NaN gradient, as PyTorch's
+        zq = fnp.where(near, z, fnp.zeros_like(z))  # the square sees no inf (inf * 0 cotangent: NaN)
+        return red(fnp.where(near, 0.5 * zq * zq / be, z - 0.5 * be))
 
     return _defop("SmoothL1LossBackward0", ("smooth_l1", reduction, be), fn, (input, target))
 
