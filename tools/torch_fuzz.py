@@ -865,7 +865,8 @@ def _pool22_args(rng, nd, kind):
 for _nd in (1, 2, 3):
     for _kind in ("max", "avg"):
         case(f"pool22.{_kind}_pool{_nd}d",
-             (lambda nd, kind: lambda T, x, **kw: getattr(T.nn.functional, f"{kind}_pool{nd}d")(x, **kw))(_nd, _kind),
+             (lambda nd, kind: lambda T, x, **kw: _attr(T, f"nn.functional.{kind}_pool{nd}d")(x, **kw))(
+                 _nd, _kind),
              (lambda nd, kind: lambda rng: _pool22_args(rng, nd, kind))(_nd, _kind), second=_kind == "avg")
     case(f"pool22.adaptive_max_pool{_nd}d",
          (lambda nd: lambda T, x, s: getattr(T.nn.functional, f"adaptive_max_pool{nd}d")(x, s))(_nd),
@@ -1035,7 +1036,8 @@ def _reduce22_args(rng, kind):
             kw["dim"] = ()
     if rng.random() < 0.5:
         kw["keepdim"] = True
-    if kind in ("sum", "mean", "prod", "nansum", "nanmean", "cumsum", "cumprod", "norm") and rng.random() < 0.4:
+    if kind in ("sum", "mean", "prod", "nansum", "nanmean", "cumsum", "cumprod", "norm") \
+            and rng.random() < 0.4:
         kw["dtype"] = _pick(rng, ["float64", "float32", "int64", "complex128", "int32", "bool"])
     if kind in ("var", "std", "var_mean", "std_mean"):
         kw["correction"] = _pick(rng, [0, 1, 2, 0.5])
@@ -1100,8 +1102,8 @@ DISTS22 = {
     "NegativeBinomial": lambda D, T, a, b: D.NegativeBinomial(3.0, logits=a),
     "OneHotCategorical": lambda D, T, a, b: D.OneHotCategorical(logits=a),
 }
-DISCRETE22 = {"Bernoulli_logits", "Categorical_logits", "Binomial", "Poisson", "Geometric", "NegativeBinomial",
-              "OneHotCategorical"}
+DISCRETE22 = {"Bernoulli_logits", "Categorical_logits", "Binomial", "Poisson", "Geometric",
+              "NegativeBinomial", "OneHotCategorical"}
 
 
 def _dist_args(rng):
@@ -1131,21 +1133,23 @@ def _dist22(T, name, what, a, b, seed):
 
 
 _NO_ENTROPY = {"StudentT_", "Kumaraswamy", "VonMises", "RelaxedBernoulli", "Weibull_"}
-_RSAMPLE = {"Normal", "LogNormal", "Laplace", "Cauchy", "Gumbel", "StudentT", "Uniform", "Exponential", "Gamma",
-            "Beta", "Chi2", "Dirichlet", "HalfNormal", "Weibull", "Kumaraswamy", "MultivariateNormal",
-            "LowRankMVN", "ContinuousBernoulli", "RelaxedBernoulli", "Pareto", "InverseGamma"}
+_RSAMPLE = {"Normal", "LogNormal", "Laplace", "Cauchy", "Gumbel", "StudentT", "Uniform", "Exponential",
+            "Gamma", "Beta", "Chi2", "Dirichlet", "HalfNormal", "Weibull", "Kumaraswamy",
+            "MultivariateNormal", "LowRankMVN", "ContinuousBernoulli", "RelaxedBernoulli",
+            "Pareto", "InverseGamma"}
 _CDF = {"Normal", "LogNormal", "Laplace", "Cauchy", "Gumbel", "Uniform", "Exponential", "HalfNormal",
         "ContinuousBernoulli", "Pareto"}
 for _n in DISTS22:
     whats = ["log_prob"] + (["entropy"] if _n not in _NO_ENTROPY else []) + \
         (["rsample"] if _n in _RSAMPLE else []) + (["cdf"] if _n in _CDF else [])
     for _w in whats:
-        case(f"dist22.{_n}.{_w}", (lambda n, w: lambda T, a, b, s: _dist22(T, n, w, a, b, s))(_n, _w), _dist_args,
-             tol=20, second=_w == "log_prob" and _n in ("Normal", "Gamma", "Beta", "StudentT"))
+        case(f"dist22.{_n}.{_w}", (lambda n, w: lambda T, a, b, s: _dist22(T, n, w, a, b, s))(_n, _w),
+             _dist_args, tol=20, second=_w == "log_prob" and _n in ("Normal", "Gamma", "Beta", "StudentT"))
 
 SPECIAL22 = ["entr", "erfcx", "log_ndtr", "ndtr", "ndtri", "i0e", "i1", "i1e", "gammaln", "psi", "sinc",
-             "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",
-             "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+             "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
+             "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+             "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
              "spherical_bessel_j0", "airy_ai", "expit", "exp2", "expm1", "log1p", "round", "logit", "erfinv"]
 for _n in SPECIAL22:
     case("special22." + _n, (lambda t: lambda T, x: getattr(T.special, t)(x))(_n),
@@ -1165,7 +1169,8 @@ case("special22.logsumexp", lambda T, x, d: T.special.logsumexp(x, d),
      second=True)
 case("special22.softmax_dtype", lambda T, x, d: T.special.softmax(x, d, dtype=T.float64),
      lambda rng: ([draw_values(rng, "float32", (2, 3)), _pick(rng, [0, 1, -1])], {}), second=True)
-for _n in ("chebyshev_polynomial_t", "hermite_polynomial_h", "laguerre_polynomial_l", "legendre_polynomial_p"):
+for _n in ("chebyshev_polynomial_t", "hermite_polynomial_h", "laguerre_polynomial_l",
+           "legendre_polynomial_p"):
     case("special22." + _n, (lambda t: lambda T, x, n: getattr(T.special, t)(x, n))(_n),
          lambda rng: ([draw_values(rng, _pick(rng, FLOATS), _pick(rng, SHAPES)),
                        _pick(rng, [0, 1, 3, 6, -1])], {}), tol=20)
