@@ -901,6 +901,11 @@ def _accumulate_dtype(input: Tensor, dtype: DType | None):
     return odt
 
 
+def _bool_total(r, odt):
+    """A sum/product of bools as ``dtype=torch.bool`` asks: bool (any/all), not NumPy's int64 count."""
+    return ew.convert_element_type(r, odt) if odt == np.bool_ else r
+
+
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
         out: Tensor | None = None) -> Tensor:  # noqa: A001
     input = as_tensor_arg(input, "sum")
@@ -910,7 +915,7 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType 
     full = dim is None
 
     def fn(x):
-        return fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+        return _bool_total(fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim), odt)
 
     res = apply_op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,))
     return res if out is None else write_out(out, res, "sum")
@@ -924,7 +929,8 @@ def nansum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DTy
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return fnp.sum(fnp.where(ew.isnan(x), fnp.zeros_like(x), x), axis=axes, keepdims=keepdim)
+        total = fnp.sum(fnp.where(ew.isnan(x), fnp.zeros_like(x), x), axis=axes, keepdims=keepdim)
+        return _bool_total(total, odt)
 
     res = apply_op(
         "NansumBackward0",
@@ -976,7 +982,8 @@ def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _conv.prod(ew.convert_element_type(x, odt), axes, keepdim)  # PyTorch's inf/NaN gradient
+        # PyTorch's inf/NaN gradient
+        return _bool_total(_conv.prod(ew.convert_element_type(x, odt), axes, keepdim), odt)
 
     res = apply_op(
         "ProdBackward0" if dim is None else "ProdBackward1",
@@ -1436,15 +1443,21 @@ def _narrow_log_softmax(d, narrow):
     return fn
 
 
+def _logical_dims(dim, nd):
+    """``any``/``all``'s reduced axes: an empty ``dim`` list reduces over none (PyTorch: the
+    result is each element's truth value), unlike ``sum``'s, which reduces over all."""
+    return () if isinstance(dim, (list, tuple)) and len(dim) == 0 else _dims(dim, nd)
+
+
 def all(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
-        axis = None if dim is None else _dims(dim, b.ndim)
+        axis = None if dim is None else _logical_dims(dim, b.ndim)
         res = _wrap(fnp.all(b, axis=axis, keepdims=keepdim if dim is not None else False))
     elif dim is None:
         res = result_tensor(_asb(np.all(b)))
     else:
-        res = result_tensor(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+        res = result_tensor(_asb(np.all(b, axis=_logical_dims(dim, b.ndim), keepdims=keepdim)))
     if b.dtype == np.uint8:  # PyTorch keeps uint8 (its legacy mask type)
         res = res.to(D.uint8)
     return res if out is None else write_out(out, res, "all")
@@ -1453,12 +1466,12 @@ def all(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor |
 def any(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
-        axis = None if dim is None else _dims(dim, b.ndim)
+        axis = None if dim is None else _logical_dims(dim, b.ndim)
         res = _wrap(fnp.any(b, axis=axis, keepdims=keepdim if dim is not None else False))
     elif dim is None:
         res = result_tensor(_asb(np.any(b)))
     else:
-        res = result_tensor(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+        res = result_tensor(_asb(np.any(b, axis=_logical_dims(dim, b.ndim), keepdims=keepdim)))
     if b.dtype == np.uint8:  # PyTorch keeps uint8 (its legacy mask type)
         res = res.to(D.uint8)
     return res if out is None else write_out(out, res, "any")

@@ -194,8 +194,10 @@ def xlogy(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tens
 
 def _nan_passthrough(x: Tensor) -> Tensor:
     """``x`` with a NaN gradient where ``x`` is NaN (a plain ``where(isnan(x), x, ...)`` would
-    give gradient 1 there)."""
-    return x * (x.detach() * 0 + 1)
+    give gradient 1 there).  The factor is NaN only at NaN: ``x * 0 + 1`` was NaN at ±inf too,
+    which made the gradient NaN at ±inf through the branch not taken (``log_ndtr(inf)``)."""
+    d = x.detach()
+    return x * torch.where(torch.isnan(d), d, torch.ones_like(d))
 
 
 def _aten_name(backward: str) -> str:

@@ -1,0 +1,190 @@
+"""Defects found by ``tools/torch_fuzz.py`` in round 22 (differential fuzzing of ``fgrad.torch``
+against PyTorch 2.13), each pinned by PyTorch's numbers stored here (and analytic values where
+there are any); the live comparison runs where torch is installed. See docs/shim-conventions.md."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import fgrad.torch as ft
+
+inf, nan = math.inf, math.nan
+
+
+def _live():
+    return pytest.importorskip("torch")
+
+
+def _same(mine, theirs):
+    for a, b in zip(mine, theirs, strict=True):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+# -- clamp with tensor bounds: PyTorch's clamp_backward_min_max routing ---------------------
+
+def _clamp_grads(T):
+    x = T.tensor([-0.0, 3.0, 0.5, -2.0, 2.0, nan], dtype=T.float64, requires_grad=True)
+    lo = T.tensor([1.0, 1.0, 0.0, 2.0, -1.0, 0.0], dtype=T.float64, requires_grad=True)
+    hi = T.tensor([1.0, 1.0, 1.0, 1.0, 1.0, 1.0], dtype=T.float64, requires_grad=True)
+    y = T.clamp(x, lo, hi)
+    gx, glo, ghi = T.autograd.grad((y * T.tensor([1.0, 2, 3, 4, 5, 6], dtype=T.float64)).sum(), [x, lo, hi])
+    return y.detach().tolist(), gx.tolist(), glo.tolist(), ghi.tolist()
+
+
+# lo == hi: neither bound gets the gradient (max/min had shared it: 0.5 each); hi < lo: hi
+CLAMP_WANT = ([1.0, 1.0, 0.5, 1.0, 1.0, nan], [0.0, 0.0, 3.0, 0.0, 0.0, 0.0],
+              [0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 4.0, 5.0, 0.0])
+
+
+def test_clamp_tensor_bounds_route_the_gradient_as_pytorch():
+    _same(_clamp_grads(ft), CLAMP_WANT)
+
+
+def test_clamp_tensor_bounds_match_live_torch():
+    _same(_clamp_grads(ft), _clamp_grads(_live()))
+
+
+# -- prod: PyTorch decides "any zero" once for the whole input ------------------------------
+
+def _prod_grads(T):
+    x = T.tensor([[0.0, 2.0], [1.0, inf]], requires_grad=True)
+    (g0,) = T.autograd.grad((x.prod(0) * T.tensor([1.0, 3.0])).sum(), x)
+    y = T.tensor([[3.0, 2.0], [1.0, inf]], requires_grad=True)
+    (g1,) = T.autograd.grad(y.prod(0).sum(), y)
+    return g0.tolist(), g1.tolist()
+
+
+def test_prod_gradient_with_a_zero_elsewhere_is_the_product_of_the_others():
+    # column [2, inf] has no zero, but column 0 does: PyTorch takes the product of the others
+    # for every slice (inf's gradient 2 * 3 = 6); fgrad had out / x = inf / inf = NaN there
+    g0, g1 = _prod_grads(ft)
+    assert g0 == [[1.0, inf], [0.0, 6.0]]
+    np.testing.assert_array_equal(g1, [[1.0, inf], [3.0, nan]])  # no zero anywhere: out / x
+
+
+def test_prod_gradient_matches_live_torch():
+    _same(_prod_grads(ft), _prod_grads(_live()))
+
+
+# -- huber / smooth_l1 at infinite and NaN differences ---------------------------------------
+
+def _robust_losses(T):
+    out = []
+    for name, kw in (("huber_loss", {"delta": 0.5}), ("smooth_l1_loss", {"beta": 0.5})):
+        x = T.tensor([-1.0, inf, 0.25], dtype=T.float64, requires_grad=True)
+        t = T.tensor([-inf, nan, 0.0], dtype=T.float64, requires_grad=True)
+        y = getattr(T.nn.functional, name)(x, t, reduction="none", **kw)
+        out += [y.detach().tolist()] + [g.tolist() for g in T.autograd.grad(y.sum(), [x, t])]
+    return out
+
+
+def test_huber_and_smooth_l1_gradients_at_inf_and_nan():
+    # the quadratic branch's inf * 0 cotangent made the inf difference's gradient NaN; a NaN
+    # difference's gradient is NaN (PyTorch's clip(d, -delta, delta)), fgrad's was -delta
+    h, hx, ht, s, sx, st = _robust_losses(ft)
+    np.testing.assert_array_equal(h, [inf, nan, 0.03125])
+    np.testing.assert_array_equal(hx, [0.5, nan, 0.25])
+    np.testing.assert_array_equal(ht, [-0.5, nan, -0.25])
+    np.testing.assert_array_equal(s, [inf, nan, 0.0625])
+    np.testing.assert_array_equal(sx, [1.0, nan, 0.5])
+    np.testing.assert_array_equal(st, [-1.0, nan, -0.5])
+
+
+def test_huber_and_smooth_l1_match_live_torch():
+    _same(_robust_losses(ft), _robust_losses(_live()))
+
+
+# -- dtypes --------------------------------------------------------------------------------
+
+def _dtypes(T):
+    a = T.tensor([1, 2], dtype=T.int32)
+    b = T.tensor([True])
+    x = T.ones(2, 3, dtype=T.bool)
+    return [str(T.add(a, b, alpha=2).dtype), str(T.sub(a, b.to(T.uint8), alpha=2).dtype),
+            str(T.sum(x, dtype=T.bool).dtype), str(T.sum(x, 0, dtype=T.bool).dtype),
+            str(T.prod(T.tensor([2, 3]), dtype=T.bool).dtype), str(T.nansum(T.tensor([0.0, 0.5]), dtype=T.bool)),
+            tuple(T.any(x, dim=()).shape), tuple(T.all(x, dim=[]).shape)]
+
+
+def test_alpha_sum_prod_and_logical_reduction_dtypes():
+    # add(int32, bool, alpha=2) was int64 (bool * 2 promoted first); sum/prod(dtype=bool) were
+    # int64 (NumPy's count); any/all over dim=() reduced everything (PyTorch: none)
+    got = _dtypes(ft)
+    assert got[:5] == ["torch.int32", "torch.int32", "torch.bool", "torch.bool", "torch.bool"]
+    assert got[5] == "tensor(True)" and got[6:] == [(2, 3), (2, 3)]
+
+
+def test_dtypes_match_live_torch():
+    assert _dtypes(ft) == _dtypes(_live())
+
+
+def _inplace_grad_dtypes(T):
+    out = []
+    for op in (lambda y, b: y.add_(b), lambda y, b: y.sub_(b, alpha=-0.5), lambda y, b: y[:1].add_(b[:1])):
+        a = T.tensor([1.0, 2.0], requires_grad=True)
+        b = T.tensor([3.0, 4.0], dtype=T.float64, requires_grad=True)
+        y = a * 1
+        op(y, b)
+        ga, gb = T.autograd.grad(y.sum(), [a, b])
+        out.append((str(ga.dtype), str(gb.dtype), gb.tolist()))
+    return out
+
+
+def test_in_place_op_with_a_wider_other_gives_it_its_own_dtype_gradient():
+    # float32.add_(float64): the float32 cotangent reached the float64 `other` unconverted
+    got = _inplace_grad_dtypes(ft)
+    assert [g[:2] for g in got] == [("torch.float32", "torch.float64")] * 3
+    assert [g[2] for g in got] == [[1.0, 1.0], [0.5, 0.5], [1.0, 0.0]]
+
+
+def test_in_place_gradient_dtypes_match_live_torch():
+    assert _inplace_grad_dtypes(ft) == _inplace_grad_dtypes(_live())
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, x: T.sum(x, dtype=T.int64), lambda T, x: T.prod(x, 0, dtype=T.int64),
+    lambda T, x: T.nansum(x, dtype=T.int32), lambda T, x: T.cumsum(x, 0, dtype=T.int64),
+    lambda T, x: T.sum(x, dtype=T.bool)])
+def test_integer_accumulate_dtype_of_a_grad_input_is_refused(call):
+    x = ft.ones(2, 3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="Autograd not support dtype"):
+        call(ft, x)
+    with ft.no_grad():
+        assert call(ft, x).requires_grad is False  # allowed without grad mode, as PyTorch
+    assert call(ft, x.detach()).dtype in (ft.int64, ft.int32, ft.bool)
+
+
+def _split_shapes(T):
+    return [[tuple(p.shape) for p in pieces] for pieces in (
+        T.ones(0).split(2), T.ones(2, 0).split(3, 1), T.ones(0, dtype=T.bool).split(2, -1))]
+
+
+def test_split_of_an_empty_dim_gives_one_empty_piece():
+    assert _split_shapes(ft) == [[(0,)], [(2, 0)], [(0,)]]  # fgrad gave no pieces
+
+
+def test_split_of_an_empty_dim_matches_live_torch():
+    assert _split_shapes(ft) == _split_shapes(_live())
+
+
+# -- special.log_ndtr at +inf -----------------------------------------------------------------
+
+def _log_ndtr_grad(T):
+    x = T.tensor([inf, 40.0, -inf, nan, 0.3], dtype=T.float64, requires_grad=True)
+    (g,) = T.autograd.grad(T.special.log_ndtr(x).sum(), x)
+    return g.tolist()
+
+
+def test_log_ndtr_gradient_at_plus_inf_is_zero():
+    # the NaN pass-through factor x * 0 + 1 was NaN at inf: NaN through the branch not taken
+    g = _log_ndtr_grad(ft)
+    assert g[:2] == [0.0, 0.0] and math.isnan(g[2]) and math.isnan(g[3])
+    phi = math.exp(-0.045) / math.sqrt(2 * math.pi)
+    assert abs(g[4] - phi / (0.5 * math.erfc(-0.3 / math.sqrt(2)))) < 1e-12
+
+
+def test_log_ndtr_gradient_matches_live_torch():
+    np.testing.assert_allclose(_log_ndtr_grad(ft), _log_ndtr_grad(_live()), rtol=1e-14)
