@@ -105,7 +105,8 @@ def _dtypes(T):
     x = T.ones(2, 3, dtype=T.bool)
     return [str(T.add(a, b, alpha=2).dtype), str(T.sub(a, b.to(T.uint8), alpha=2).dtype),
             str(T.sum(x, dtype=T.bool).dtype), str(T.sum(x, 0, dtype=T.bool).dtype),
-            str(T.prod(T.tensor([2, 3]), dtype=T.bool).dtype), str(T.nansum(T.tensor([0.0, 0.5]), dtype=T.bool)),
+            str(T.prod(T.tensor([2, 3]), dtype=T.bool).dtype),
+            str(T.nansum(T.tensor([0.0, 0.5]), dtype=T.bool)),
             tuple(T.any(x, dim=()).shape), tuple(T.all(x, dim=[]).shape)]
 
 
