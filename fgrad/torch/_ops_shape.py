@@ -1279,6 +1279,11 @@ def _setitem_functional(self, idx, value):
 
 def index_put_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
                accumulate: bool = False) -> Tensor:
+    if isinstance(values, Tensor) and values.dtype != self.dtype:  # (`x[i] = v` converts; this does not)
+        raise RuntimeError(
+            f"Index put requires the source and destination dtypes match, got "
+            f"{scalar_type_name(self._buf.dtype)} for the destination and "
+            f"{scalar_type_name(values._buf.dtype)} for the source.")
     if not accumulate:
         setitem(self, tuple(indices), values)
         return self
@@ -1693,6 +1698,10 @@ def masked_fill_(self: Tensor, mask: Tensor, value: TensorOrScalar) -> Tensor:
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    if isinstance(source, Tensor) and source.dtype != input.dtype:
+        raise RuntimeError(
+            f"masked_scatter: expected self and source to have same dtypes but got "
+            f"{scalar_type_name(input._buf.dtype)} and {scalar_type_name(source._buf.dtype)}")
     shape = broadcast_shapes(input.shape, mask.shape)  # out of place, input and mask broadcast together
     if tuple(input.shape) != tuple(shape):
         input = input.expand(shape)
@@ -1791,6 +1800,10 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value: TensorOrScalar) ->
 
 
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    if isinstance(source, Tensor) and source.dtype != self.dtype:
+        raise RuntimeError(
+            f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{scalar_type_name(self._buf.dtype)} and source.dtype = {scalar_type_name(source._buf.dtype)}")
     ib = _idx_buf(index).reshape(-1)
     flat = reshape(self, (-1,)) if self._buf.flags.c_contiguous else None
     if flat is None:

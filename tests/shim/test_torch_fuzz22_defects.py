@@ -189,3 +189,60 @@ def test_log_ndtr_gradient_at_plus_inf_is_zero():
 
 def test_log_ndtr_gradient_matches_live_torch():
     np.testing.assert_allclose(_log_ndtr_grad(ft), _log_ndtr_grad(_live()), rtol=1e-14)
+
+
+# -- errors PyTorch raises that fgrad accepted -----------------------------------------------
+
+def _refusals(T):
+    x = T.zeros(3)
+    i = T.tensor([0, 0])
+    xc, sc = T.zeros(3, dtype=T.complex64, requires_grad=True), T.ones(2, dtype=T.complex64)
+    F = T.nn.functional
+    return [
+        lambda: x.index_put((T.tensor([0]),), T.tensor(1.0, dtype=T.float64)),
+        lambda: x.clone().index_put_((T.tensor([0]),), T.tensor([1]), accumulate=True),
+        lambda: x.masked_scatter(T.tensor([True, False, True]), T.ones(3, dtype=T.float64)),
+        lambda: x.clone().put_(T.tensor([0]), T.ones(1, dtype=T.float64)),
+        lambda: xc.scatter_reduce(0, i, sc, "sum"),
+        lambda: xc.scatter_reduce(0, i, sc, "mean", include_self=False),
+        lambda: xc.detach().scatter_reduce(0, i, sc, "amax"),
+        lambda: F.avg_pool3d(T.ones(1, 1, 5, 1, 2), 2, 1, padding=1),
+        lambda: F.pad(T.ones(1, 2, 3, 4), (1, 1), mode="reflect"),
+        lambda: F.pad(T.ones(2, 3), (1, 1, 1, 1), mode="circular"),
+        lambda: F.pad(T.ones(3), (1, 1), mode="replicate"),
+        lambda: F.soft_margin_loss(T.ones(2), T.ones(2, requires_grad=True)),
+    ]
+
+
+REFUSED = ([RuntimeError] * 6 + [NotImplementedError, RuntimeError] + [NotImplementedError] * 3
+           + [RuntimeError])
+
+
+@pytest.mark.parametrize("k", range(len(REFUSED)))
+def test_refused_as_pytorch_refuses(k):
+    with pytest.raises(REFUSED[k]) as info:
+        _refusals(ft)[k]()
+    assert type(info.value) is REFUSED[k] or issubclass(type(info.value), REFUSED[k])
+
+
+@pytest.mark.parametrize("k", range(len(REFUSED)))
+def test_refusals_match_live_torch(k):
+    torch = _live()
+    with pytest.raises(Exception) as theirs:
+        _refusals(torch)[k]()
+    with pytest.raises(Exception) as mine:
+        _refusals(ft)[k]()
+    assert isinstance(mine.value, type(theirs.value))
+    assert str(mine.value).split("\n")[0][:40] == str(theirs.value).split("\n")[0][:40]
+
+
+def test_still_accepted_where_pytorch_accepts():
+    x = ft.zeros(3)
+    x[ft.tensor([0])] = ft.tensor(1.0, dtype=ft.float64)  # `x[i] = v` converts
+    assert x.tolist() == [1.0, 0.0, 0.0]
+    assert tuple(ft.nn.functional.pad(ft.ones(1, 2, 3), (1, 1, 1, 1), mode="reflect").shape) == (1, 4, 5)
+    ones = ft.ones(2, dtype=ft.complex64)
+    y = ft.zeros(3, dtype=ft.complex64).scatter_reduce(0, ft.tensor([0, 0]), ones, "sum")
+    assert y.tolist() == [2 + 0j, 0j, 0j]
+    with ft.no_grad():
+        ft.nn.functional.soft_margin_loss(ft.ones(2), ft.ones(2, requires_grad=True))
