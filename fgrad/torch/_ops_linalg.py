@@ -528,6 +528,10 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *,
         out: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
 
     u, s, vh = _svd(input, not some)
+    if compute_uv:
+        from ._phase_check import phase_checked_svd  # (autograd.function imports this module's package)
+
+        u, vh = phase_checked_svd(u, vh)
     if not compute_uv:
 
         return return_type("svd", ("U", "S", "V"))(zeros_like(u), s, zeros_like(_mT(vh)))

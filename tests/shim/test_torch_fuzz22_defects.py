@@ -246,3 +246,51 @@ def test_still_accepted_where_pytorch_accepts():
     assert y.tolist() == [2 + 0j, 0j, 0j]
     with ft.no_grad():
         ft.nn.functional.soft_margin_loss(ft.ones(2), ft.ones(2, requires_grad=True))
+
+
+# -- complex eigen/singular vector phases: PyTorch refuses phase-dependent losses in backward -----
+
+_RNG = np.random.default_rng(0)
+_A = _RNG.standard_normal((3, 3)) + 1j * _RNG.standard_normal((3, 3))
+_H = _A @ _A.conj().T
+_G = _A + np.triu(np.ones((3, 3)))
+PHASE_LOSSES = {  # name: (loss, matrix, PyTorch raises)
+    "eigh_real": (lambda T, x: T.linalg.eigh(x)[1].real.sum(), _H, True),
+    "eigh_abs": (lambda T, x: T.linalg.eigh(x)[1].abs().sum(), _H, False),
+    "svd_u_real": (lambda T, x: T.linalg.svd(x)[0].real.sum(), _A, True),
+    "svd_vh_imag": (lambda T, x: T.linalg.svd(x)[2].imag.sum(), _A, True),
+    "svd_product": (lambda T, x: (lambda r: (r[0][:, :2] @ r[2][:2]).real.sum())(T.linalg.svd(x)), _A, False),
+    "torch_svd_u_real": (lambda T, x: T.svd(x)[0].real.sum(), _A, True),
+    "eig_real": (lambda T, x: T.linalg.eig(x)[1].real.sum(), _G, True),
+    "eig_abs": (lambda T, x: T.linalg.eig(x)[1].abs().sum() + T.linalg.eig(x)[0].real.sum(), _G, False),
+    "eig_real_input_abs": (lambda T, x: T.linalg.eig(x)[1].abs().sum(), np.array([[2.0, 1.0], [0.5, 3.0]]),
+                           False),
+}
+
+
+def _phase_grad(T, name):
+    loss, m, _ = PHASE_LOSSES[name]
+    x = T.tensor(m, requires_grad=True)
+    return T.autograd.grad(loss(T, x), x)[0].detach().numpy()
+
+
+@pytest.mark.parametrize("name", sorted(PHASE_LOSSES))
+def test_phase_dependent_losses_are_refused_as_pytorch(name):
+    # fgrad returned the gradient of one arbitrary phase choice (eigh, svd); linalg.eig of a
+    # tensor requiring grad raised NotImplementedError in the forward
+    if PHASE_LOSSES[name][2]:
+        with pytest.raises(RuntimeError, match="specified up to multiplication by e"):
+            _phase_grad(ft, name)
+    else:
+        assert np.isfinite(_phase_grad(ft, name)).all()
+
+
+@pytest.mark.parametrize("name", [n for n, v in PHASE_LOSSES.items() if not v[2]])
+def test_phase_invariant_gradients_match_live_torch(name):
+    np.testing.assert_allclose(_phase_grad(ft, name), _phase_grad(_live(), name), rtol=1e-9, atol=1e-12)
+
+
+def test_eig_phase_invariant_gradient_stored():
+    # PyTorch 2.13's gradient of sum |V| for [[2, 1], [0.5, 3]]
+    want = [[0.1704436997730663, 0.04066373982452783], [0.2595599198970783, -0.17044369977306656]]
+    np.testing.assert_allclose(_phase_grad(ft, "eig_real_input_abs"), want, rtol=1e-9)
