@@ -233,6 +233,10 @@ def isreal(input: Tensor) -> Tensor:
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: Number | None = None, neginf: Number | None = None, *,
                out: Tensor | None = None) -> Tensor:
     input = as_tensor_arg(input, "nan_to_num")
+    if input.is_complex() and STATE.enabled and input.requires_grad:
+        raise RuntimeError("nan_to_num does not support automatic differentiation for outputs with complex "
+                           "dtype.")
+
     def fn(x):
         return fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
@@ -354,6 +358,8 @@ def div(input: TensorOrScalar, other: TensorOrScalar, *, rounding_mode: str | No
     if rounding_mode == "trunc":
         a, b = binary_operands(input, other, "div")
         Rd = binary_result_dtype(a, b)
+        if Rd == np.bool_:
+            raise NotImplementedError("\"div_trunc_cpu\" not implemented for 'Bool'")
         bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
 
         def fn(x, y):
@@ -538,7 +544,22 @@ def _fused_with(kernel, value):
     return lambda *bufs: kernel(*bufs[:-1], value, bufs[-1])
 
 
+_CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+             "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def _check_lerp_dtypes(input, end, weight) -> None:
+    """PyTorch's: ``end`` of ``input``'s dtype, and a ``weight`` tensor too unless it is 0-d."""
+    dt = input._buf.dtype
+    for name, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t._buf.dtype != dt and (name == "end" or t._buf.ndim):
+            raise RuntimeError(f"expected dtype {_CPP_TYPE.get(dt.name, dt.name)} for `{name}` but got dtype "
+                               f"{_CPP_TYPE.get(t._buf.dtype.name, t._buf.dtype.name)}")
+
+
 def _lerp(input, end, weight, inplace=False):
+    if isinstance(input, Tensor):
+        _check_lerp_dtypes(input, end, weight)
     return _ternary(
         "lerp",
         "LerpBackward0" if not isinstance(weight, Tensor) else "LerpBackward1",
@@ -676,6 +697,8 @@ def copysign(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None)
 def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     a, b = binary_operands(input, other, "xlogy")
     Rd = binary_result_dtype(a, b)
+    if _dtype_kind(Rd) == "c":  # (a complex `other` too: PyTorch has no complex kernel)
+        raise NotImplementedError(f"\"xlogy_cpu\" not implemented for '{scalar_type_name(Rd)}'")
     if _dtype_kind(Rd) not in "fc":
         Rd = D.DEFAULT.float.np
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -830,6 +853,8 @@ def isclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: flo
     check_tensor_other("isclose", other)
     a = input._buf
     b = other._buf if isinstance(other, Tensor) else other
+    if isinstance(other, Tensor) and a.dtype != b.dtype:
+        raise RuntimeError(f"{scalar_type_name(a.dtype)} did not match {scalar_type_name(b.dtype)}")
     if isinstance(other, Tensor) and a.shape != b.shape:
         msg = _errors._broadcast_mismatch([a.shape, b.shape])
         if msg:
@@ -2213,6 +2238,8 @@ def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
     check_tensor_other("heaviside", values, "values")
+    if isinstance(values, Tensor) and values._buf.dtype != input._buf.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
     return res if out is None else write_out(out, res, "heaviside")
 

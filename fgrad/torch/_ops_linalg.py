@@ -164,6 +164,8 @@ def dot(input: Shaped[Tensor, " n"], other: Shaped[Tensor, " n"], *,
             f"dot : expected both vectors to have same dtype, but found {D.from_np(a.dtype)._legacy} "
             f"and {D.from_np(b.dtype)._legacy}"
         )
+    if a.dtype == np.bool_:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     res = apply_op(
         "DotBackward0", ("matmul",), _MATMUL, (input, other)
     )

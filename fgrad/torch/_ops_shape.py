@@ -37,6 +37,7 @@ from ._dispatch import (
     tracks_grad,
     standin,
 )
+import fgrad.torch._errors as _errors
 from ._promotion import can_cast, scalar_type_name, result_dtype
 from ._storage import check_view
 from ._tensor import Size, Tensor, _wrap, wrap_dim as _wrap_dim
@@ -1606,6 +1607,9 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     if mb.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
+    msg = _errors._broadcast_mismatch([mb.shape, input._buf.shape])  # (PyTorch names the mask "a")
+    if msg:
+        raise RuntimeError(msg)  # PyTorch's error, not NumPy's ValueError
     shp = np.broadcast_shapes(input._buf.shape, mb.shape)
     x = expand(input, shp) if input._buf.shape != shp else input
     m = np.broadcast_to(mb, shp)
