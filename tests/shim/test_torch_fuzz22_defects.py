@@ -294,3 +294,64 @@ def test_eig_phase_invariant_gradient_stored():
     # PyTorch 2.13's gradient of sum |V| for [[2, 1], [0.5, 3]]
     want = [[0.1704436997730663, 0.04066373982452783], [0.2595599198970783, -0.17044369977306656]]
     np.testing.assert_allclose(_phase_grad(ft, "eig_real_input_abs"), want, rtol=1e-9)
+
+
+# -- more refusals and result dtypes (PyTorch 2.13's verdicts stored) --------------------------
+
+def _verdicts(T):
+    f32, f64 = T.ones(2) + 1, T.ones(2, dtype=T.float64) + 1
+    i, b, c = T.ones(2, dtype=T.int64) + 1, T.ones(2, dtype=T.bool), T.ones(2, dtype=T.complex64)
+    d0 = T.tensor(2.0, dtype=T.float64)
+    calls = {
+        "lerp_end": lambda: T.lerp(f32, f64, 0.3),
+        "lerp_weight": lambda: T.lerp(f64, f64, f32),
+        "lerp_weight_0d": lambda: T.lerp(f32, f32, d0),
+        "heaviside": lambda: T.heaviside(f32, f64),
+        "isclose": lambda: T.isclose(f32, b),
+        "dot_bool": lambda: T.dot(b, b),
+        "xlogy_complex_other": lambda: T.xlogy(f32, c),
+        "xlog1py_complex": lambda: T.special.xlog1py(c, c),
+        "xlog1py_0d": lambda: T.special.xlog1py(f32, d0),
+        "zeta_complex": lambda: T.special.zeta(f32, c),
+        "zeta_0d": lambda: T.special.zeta(f32, d0),
+        "zeta_int": lambda: T.special.zeta(i, i),
+        "gammainc_int": lambda: T.special.gammainc(i, i),
+        "gammainc_0d": lambda: T.special.gammainc(f32, d0),
+        "gammainc_int_0d": lambda: T.special.gammainc(i, d0),
+        "igamma_int_float": lambda: T.igamma(i, f32),
+        "igamma_0d": lambda: T.igamma(f32, d0),
+        "special_round_int": lambda: T.special.round(i),
+        "round_int": lambda: T.round(i),
+        "div_trunc_bool": lambda: T.div(b, b, rounding_mode="trunc"),
+        "nan_to_num_complex_grad": lambda: T.nan_to_num(c.clone().requires_grad_()),
+        "nan_to_num_complex": lambda: T.nan_to_num(c),
+        "masked_select_shapes": lambda: T.masked_select(T.ones(3), T.ones(4, dtype=T.bool)),
+    }
+    out = {}
+    for name, call in calls.items():
+        try:
+            out[name] = str(call().dtype).replace("torch.", "")
+        except Exception as e:  # noqa: BLE001 - the verdict is the type
+            out[name] = type(e).__name__
+    return out
+
+
+VERDICTS = {  # PyTorch 2.13
+    "lerp_end": "RuntimeError", "lerp_weight": "RuntimeError", "lerp_weight_0d": "float32",
+    "heaviside": "RuntimeError", "isclose": "RuntimeError", "dot_bool": "NotImplementedError",
+    "xlogy_complex_other": "NotImplementedError", "xlog1py_complex": "NotImplementedError",
+    "xlog1py_0d": "float32", "zeta_complex": "NotImplementedError", "zeta_0d": "float32",
+    "zeta_int": "float32",
+    "gammainc_int": "NotImplementedError", "gammainc_0d": "float32", "gammainc_int_0d": "float64",
+    "igamma_int_float": "float32", "igamma_0d": "float32", "special_round_int": "NotImplementedError",
+    "round_int": "int64", "div_trunc_bool": "NotImplementedError", "nan_to_num_complex_grad": "RuntimeError",
+    "nan_to_num_complex": "complex64", "masked_select_shapes": "RuntimeError",
+}
+
+
+def test_verdicts_stored():
+    assert _verdicts(ft) == VERDICTS
+
+
+def test_verdicts_match_live_torch():
+    assert _verdicts(ft) == _verdicts(_live())
