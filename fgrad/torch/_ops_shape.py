@@ -456,12 +456,24 @@ def broadcast_to(input: Tensor, size: SizeLike) -> Tensor:
 def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
+    msg = _errors._broadcast_mismatch([t._buf.shape for t in tensors])
+    if msg:
+        raise RuntimeError(msg)  # PyTorch's error, not NumPy's ValueError
     shp = np.broadcast_shapes(*[t._buf.shape for t in tensors])
     return tuple(expand(t, shp) for t in tensors)
 
 
 def broadcast_shapes(*shapes: int | Sequence[int]) -> Size:
-    return Size(np.broadcast_shapes(*[tuple(s) if not isinstance(s, int) else (s,) for s in shapes]))
+    shapes = [tuple(s) if not isinstance(s, int) else (s,) for s in shapes]
+    current: tuple = ()
+    for i, s in enumerate(shapes):  # PyTorch's RuntimeError naming the first shape that does not fit
+        for k in range(1, min(len(s), len(current)) + 1):
+            if s[-k] != current[-k] and 1 not in (s[-k], current[-k]):
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {s[-k]} at {-k}! Mismatching argument at "
+                    f"index {i} had {s}; but expected shape should be broadcastable to {list(current)}")
+        current = np.broadcast_shapes(current, s)
+    return Size(current)
 
 
 def permute(input: Tensor, *dims: int | Sequence[int]) -> Tensor:
@@ -1611,6 +1623,8 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     if msg:
         raise RuntimeError(msg)  # PyTorch's error, not NumPy's ValueError
     shp = np.broadcast_shapes(input._buf.shape, mb.shape)
+    if not shp:  # 0-d input and mask: select from their one element (NumPy has no 0-d nonzero)
+        return masked_select(reshape(input, (1,)), result_tensor(np.reshape(mb, (1,))))
     x = expand(input, shp) if input._buf.shape != shp else input
     m = np.broadcast_to(mb, shp)
     arrs = tuple(a.astype(np.int64) for a in np.nonzero(m))

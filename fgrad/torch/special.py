@@ -231,7 +231,7 @@ def xlog1py(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Te
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         raise TypeError("xlog1py(): at least one of input and other must be a Tensor")
     x, y = _pair(input, other, "xlog1py")  # (PyTorch's result type: float32 with a 0-d float64 is float32)
-    x, y = torch.broadcast_tensors(x, y) if x.shape != y.shape else (x, y)
+    x, y = torch.broadcast_tensors(x, y) if x.shape != y.shape else (x, y)  # (RuntimeError as PyTorch's)
     # 0 where x == 0 (a NaN y stays NaN), PyTorch's derivatives there (_conventions.xlog1py)
     node = "SpecialXlog1PyBackward" + ("0" if isinstance(input, Tensor) and isinstance(other, Tensor)
                                        else "1" if isinstance(other, Tensor) else "2")

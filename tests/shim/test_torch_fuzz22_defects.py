@@ -355,3 +355,33 @@ def test_verdicts_stored():
 
 def test_verdicts_match_live_torch():
     assert _verdicts(ft) == _verdicts(_live())
+
+
+def _broadcast_and_masked(T):
+    out = []
+    for call in (lambda: T.broadcast_shapes((2, 3), (2, 1, 3), (5, 1, 1)),
+                 lambda: T.broadcast_tensors(T.ones(3), T.ones(4)),
+                 lambda: T.special.xlog1py(T.ones(3), T.ones(4)),
+                 lambda: T.masked_select(T.tensor(2.5), T.tensor(True)).tolist(),
+                 lambda: T.masked_select(T.tensor(0, dtype=T.int32), T.tensor(False)).tolist()):
+        try:
+            out.append(call())
+        except Exception as e:  # noqa: BLE001 - the verdict is the type and message
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+def test_broadcast_errors_and_0d_masked_select():
+    # NumPy's ValueError escaped (broadcast_shapes/tensors, xlog1py); a 0-d masked_select raised
+    got = _broadcast_and_masked(ft)
+    assert got[0] == ("RuntimeError", "Attempting to broadcast a dimension of length 5 at -3! Mismatching "
+                      "argument at index 2 had (5, 1, 1); but expected shape should be broadcastable to "
+                      "[2, 2, 3]")
+    want = ("RuntimeError",
+            "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0")
+    assert got[1] == got[2] == want
+    assert got[3:] == [[2.5], []]
+
+
+def test_broadcast_errors_and_0d_masked_select_match_live_torch():
+    assert _broadcast_and_masked(ft) == _broadcast_and_masked(_live())
