@@ -23,6 +23,7 @@ from ._ops import log
 from ._ops_shape import _mT
 from ._ops_creation import zeros_like
 from ._autocast_state import lower_precision as _lower_precision
+from ._phase_check import phase_checked_svd
 from collections.abc import Sequence
 from typing import Any
 from ..typing import Shaped
@@ -531,8 +532,6 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *,
 
     u, s, vh = _svd(input, not some)
     if compute_uv:
-        from ._phase_check import phase_checked_svd  # (autograd.function imports this module's package)
-
         u, vh = phase_checked_svd(u, vh)
     if not compute_uv:
 
