@@ -660,6 +660,536 @@ def _sdpa(rng):
             draw_values(rng, dt, (2, S, 3), edges=False)], {}
 
 
+# ---------------------------------------------------------------- round 22: areas not covered before
+# linalg with gradients (gauge-free outputs), fft, losses with their options, pooling/interpolate/
+# grid_sample modes, advanced indexing, type promotion with scalars and 0-d tensors, reductions with
+# dim tuples and dtype=, distributions (log_prob/entropy/rsample), torch.special.
+
+def _gauge_free(T, name, x):
+    """Outputs of a decomposition that do not depend on its sign/phase choice."""
+    if name == "svd":
+        U, S, Vh = T.linalg.svd(x, full_matrices=False)
+        return S, (U * S.unsqueeze(-2).to(U.dtype)) @ Vh, U.abs()
+    if name == "qr_complete":
+        Q, R = T.linalg.qr(x, mode="complete")
+        return Q @ R, R.diagonal(dim1=-2, dim2=-1).abs()
+    if name == "eig":
+        L = T.linalg.eigvals(x)
+        return T.sort(L.real, -1).values, (L.real ** 2 + L.imag ** 2).sum(-1)
+    raise KeyError(name)
+
+
+LINALG22 = {
+    "svd": (lambda T, x: _gauge_free(T, "svd", x), False),
+    "qr_complete": (lambda T, x: _gauge_free(T, "qr_complete", x), False),
+    "matrix_norm_nuc": (lambda T, x: T.linalg.matrix_norm(x, "nuc"), False),
+    "matrix_norm_2": (lambda T, x: T.linalg.matrix_norm(x, 2), False),
+    "matrix_norm_-2": (lambda T, x: T.linalg.matrix_norm(x, -2), False),
+    "matrix_norm_1": (lambda T, x: T.linalg.matrix_norm(x, 1, keepdim=True), False),
+    "matrix_norm_inf": (lambda T, x: T.linalg.matrix_norm(x, float("inf")), False),
+    "matrix_norm_-inf": (lambda T, x: T.linalg.matrix_norm(x, -float("inf")), False),
+    "norm_ord_fro_dim": (lambda T, x: T.linalg.norm(x, "fro", dim=(-2, -1)), False),
+    "vector_norm_ord": (lambda T, x: T.linalg.vector_norm(x, 3, dim=-1), False),
+    "vector_norm_0": (lambda T, x: T.linalg.vector_norm(x, 0, dim=(-2, -1)), False),
+    "vector_norm_-inf": (lambda T, x: T.linalg.vector_norm(x, -float("inf"), dim=-1), False),
+    "vector_norm_dtype": (lambda T, x: T.linalg.vector_norm(x, dtype=T.complex128 if x.is_complex()
+                                                              else T.float64), False),
+    "lstsq": (lambda T, x: T.linalg.lstsq(x, x.sum(-1, keepdim=True)).solution, "tall"),
+    "pinv_hermitian": (lambda T, x: T.linalg.pinv(x, hermitian=True), "sym"),
+    "cond": (lambda T, x: T.linalg.cond(x), True),
+    "matrix_rank": (lambda T, x: T.linalg.matrix_rank(x), False),
+    "inv_ex": (lambda T, x: T.linalg.inv_ex(x), True),
+    "cholesky_ex_upper": (lambda T, x: T.linalg.cholesky_ex(x, upper=True), "spd"),
+    "eigvals": (lambda T, x: _gauge_free(T, "eig", x), True),
+    "multi_dot": (lambda T, x: T.linalg.multi_dot([x, x.mT, x]), False),
+    "vecdot": (lambda T, x: T.linalg.vecdot(x, x.flip(-1)), False),
+    "vander": (lambda T, x: T.linalg.vander(x[..., 0]), False),
+    "lu": (lambda T, x: T.linalg.lu(x)[1:], True),
+    "lu_solve": (lambda T, x: T.linalg.lu_solve(*T.linalg.lu_factor(x), x.sum(-1, keepdim=True)), True),
+    "householder_product": (lambda T, x: T.linalg.householder_product(x, x[..., 0, :1]), "tall"),
+    "tensorinv": (lambda T, x: T.linalg.tensorinv(x.reshape(x.shape[-2:] + (1,)), ind=2)
+                  if x.dim() == 2 else T.linalg.inv(x), True),
+    "solve_left_false": (lambda T, x: T.linalg.solve(x + 3 * T.eye(x.shape[-1], dtype=x.dtype),
+                                                      x.sum(-2, keepdim=True), left=False), True),
+    "slogdet_sign": (lambda T, x: T.linalg.slogdet(x).sign, True),
+    "det_singular": (lambda T, x: T.linalg.det(x[..., :1, :].expand(x.shape)), True),
+    "ldl": (lambda T, x: T.linalg.ldl_solve(*T.linalg.ldl_factor(x), x.sum(-1, keepdim=True)), "sym"),
+}
+for _n, (_f, _sq) in LINALG22.items():
+    case("linalg22." + _n, _f, (lambda s: lambda rng: _square22(rng, s))(_sq), tol=50,
+         second=_n in ("svd", "matrix_norm_nuc", "lstsq", "cond", "multi_dot"))
+
+
+def _square22(rng, kind):
+    if kind == "tall":
+        dt = _pick(rng, ("float64", "float32", "complex64"))
+        n = int(rng.integers(1, 4))
+        return [draw_values(rng, dt, _pick(rng, [(), (2,)]) + (n + int(rng.integers(0, 2)), n),
+                            edges=False)], {}
+    return _square(rng, kind)
+
+
+FFT22 = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "rfftn",
+         "irfftn", "hfft2", "ihfft2", "fftshift", "ifftshift"]
+for _n in FFT22:
+    case("fft." + _n, (lambda t: lambda T, x, **kw: _fft22(T, t, x, **kw))(_n),
+         (lambda t: lambda rng: _fft_args(rng, t))(_n), tol=10, second=_n in ("fft", "rfft", "irfft"))
+
+
+def _fft22(T, name, x, **kw):
+    return getattr(T.fft, name)(x, **kw)
+
+
+def _fft_args(rng, name):
+    dt = _pick(rng, ("float32", "float64", "complex64", "int64") if name != "ihfft" else FLOATS)
+    shape = _pick(rng, [(4,), (5,), (2, 3), (3, 4), (2, 2, 3), (1,)])
+    kw = {}
+    if name.endswith("shift"):
+        if rng.random() < 0.5:
+            kw["dim"] = _pick(rng, [0, -1, (0, -1)]) if len(shape) > 1 else 0
+        return [draw_values(rng, dt, shape, edges=False)], kw
+    if rng.random() < 0.5:
+        kw["norm"] = _pick(rng, ["forward", "ortho", "backward"])
+    two = name.endswith("2") or name.endswith("n")
+    if two and len(shape) < 2:
+        shape = (2, 3)
+    if rng.random() < 0.4:
+        if two:
+            kw["s"] = (int(rng.integers(1, 5)), int(rng.integers(1, 6)))
+        else:
+            kw["n"] = int(rng.integers(1, 7))
+    if not two and len(shape) > 1 and rng.random() < 0.4:
+        kw["dim"] = 0
+    return [draw_values(rng, dt, shape, edges=rng.random() < 0.2)], kw
+
+
+def _loss22_args(rng, name):
+    dt = _pick(rng, FLOATS)
+    n, c = int(rng.integers(0, 4)), int(rng.integers(2, 4))
+    kw = {"reduction": _pick(rng, ["mean", "sum", "none"])}
+    spatial = (int(rng.integers(1, 3)),) if rng.random() < 0.3 else ()
+    x = draw_values(rng, dt, (n, c) + spatial, edges=rng.random() < 0.2)
+    if name in ("ce_weight", "nll_weight", "ce_ignore", "ce_all"):
+        y = rng.integers(0, c, (n,) + spatial)
+        if rng.random() < 0.4:
+            y = np.where(rng.random(y.shape) < 0.3, 1, y)
+        kw["weight"] = np.abs(draw_values(rng, dt, (c,), edges=False)) + 0.1
+        if name in ("ce_ignore", "ce_all"):
+            kw["ignore_index"] = 1
+        if name in ("ce_weight", "ce_all"):
+            kw["label_smoothing"] = _pick(rng, [0.0, 0.1, 0.5])
+        return [x, y], kw
+    if name == "ce_probs_smooth":
+        y = rng.random((n, c) + spatial).astype(dt)
+        kw["label_smoothing"] = 0.25
+        if rng.random() < 0.5:
+            kw["weight"] = np.abs(draw_values(rng, dt, (c,), edges=False)) + 0.1
+        return [x, y], kw
+    if name == "bce_weight":
+        x, y = rng.random((n, c)).astype(dt), rng.random((n, c)).astype(dt)
+        kw["weight"] = rng.random((c,)).astype(dt)
+        return [x, y], kw
+    if name == "bce_logits_pos_weight":
+        y = rng.random((n, c)).astype(dt)
+        kw["pos_weight"] = rng.random((c,)).astype(dt) * 2
+        if rng.random() < 0.5:
+            kw["weight"] = rng.random((c,)).astype(dt)
+        return [x[:, :c].reshape(n, c) if not spatial else x[..., 0], y], kw
+    if name == "kl_batchmean":
+        kw["reduction"] = "batchmean"
+        return [x, np.abs(draw_values(rng, dt, x.shape, edges=False))], kw
+    if name in ("huber_delta", "smooth_l1_beta"):
+        kw["delta" if name == "huber_delta" else "beta"] = _pick(rng, [0.5, 2.0, 0.0] if name != "huber_delta"
+                                                                 else [0.5, 2.0])
+        return [x, draw_values(rng, dt, x.shape)], kw
+    if name == "multi_margin_p2_weight":
+        y = rng.integers(0, c, (n,))
+        kw.update(p=2, margin=0.5, weight=rng.random((c,)).astype(dt))
+        return [x[..., 0] if spatial else x, y], kw
+    if name == "multilabel_margin":
+        y = rng.integers(-1, c, (n, c))
+        return [x[..., 0] if spatial else x, y], kw
+    if name == "poisson_full":
+        kw.update(log_input=bool(rng.random() < 0.5), full=True)
+        return [np.abs(x) + 0.1, rng.poisson(3, x.shape).astype(dt)], kw
+    if name == "nll_2d":
+        x = draw_values(rng, dt, (n, c, 2, 2))
+        y = rng.integers(-100 if rng.random() < 0.3 else 0, c, (n, 2, 2))
+        return [x, y], kw
+    raise KeyError(name)
+
+
+LOSS22 = ["ce_weight", "nll_weight", "ce_ignore", "ce_all", "ce_probs_smooth", "bce_weight",
+          "bce_logits_pos_weight", "kl_batchmean", "huber_delta", "smooth_l1_beta", "multi_margin_p2_weight",
+          "multilabel_margin", "poisson_full", "nll_2d"]
+
+
+def _loss22(T, name, x, y, **kw):
+    F = T.nn.functional
+    kw = {k: (T.tensor(v) if isinstance(v, np.ndarray) else v) for k, v in kw.items()}
+    fn = {"ce_weight": F.cross_entropy, "nll_weight": F.nll_loss, "ce_ignore": F.cross_entropy,
+          "ce_all": F.cross_entropy, "ce_probs_smooth": F.cross_entropy, "bce_weight": F.binary_cross_entropy,
+          "bce_logits_pos_weight": F.binary_cross_entropy_with_logits, "kl_batchmean": F.kl_div,
+          "huber_delta": F.huber_loss, "smooth_l1_beta": F.smooth_l1_loss,
+          "multi_margin_p2_weight": F.multi_margin_loss, "multilabel_margin": F.multilabel_margin_loss,
+          "poisson_full": F.poisson_nll_loss, "nll_2d": F.nll_loss}[name]
+    return fn(x, y, **kw)
+
+
+for _n in LOSS22:
+    case("loss22." + _n, (lambda t: lambda T, x, y, **kw: _loss22(T, t, x, y, **kw))(_n),
+         (lambda t: lambda rng: _loss22_args(rng, t))(_n), second=_n not in ("multi_margin_p2_weight",
+                                                                             "multilabel_margin"))
+
+
+def _img22(rng, nd=2):
+    dt = _pick(rng, FLOATS)
+    shape = (int(rng.integers(1, 3)), 2) + tuple(int(rng.integers(1, 6)) for _ in range(nd))
+    return [draw_values(rng, dt, shape, edges=rng.random() < 0.3)], {}
+
+
+def _pool22_args(rng, nd, kind):
+    [x], _ = _img22(rng, nd)
+    k = int(rng.integers(1, 4))
+    kw = {"kernel_size": k, "stride": int(rng.integers(1, 3)), "padding": int(rng.integers(0, k // 2 + 1)),
+          "ceil_mode": bool(rng.random() < 0.5)}
+    if kind == "max":  # (dilated windows with padding can lie wholly in the padding, where PyTorch 2.13's
+        # max_pool2d backward corrupts the heap: "double free or corruption")
+        kw["dilation"] = int(rng.integers(1, 3)) if kw["padding"] == 0 else 1
+    elif kind == "avg":
+        kw["count_include_pad"] = bool(rng.random() < 0.5)
+        if nd > 1 and rng.random() < 0.3:
+            kw["divisor_override"] = 3
+    return [x], kw
+
+
+for _nd in (1, 2, 3):
+    for _kind in ("max", "avg"):
+        case(f"pool22.{_kind}_pool{_nd}d",
+             (lambda nd, kind: lambda T, x, **kw: _attr(T, f"nn.functional.{kind}_pool{nd}d")(x, **kw))(
+                 _nd, _kind),
+             (lambda nd, kind: lambda rng: _pool22_args(rng, nd, kind))(_nd, _kind), second=_kind == "avg")
+    case(f"pool22.adaptive_max_pool{_nd}d",
+         (lambda nd: lambda T, x, s: getattr(T.nn.functional, f"adaptive_max_pool{nd}d")(x, s))(_nd),
+         (lambda nd: lambda rng: (_img22(rng, nd)[0] + [int(rng.integers(1, 4))], {}))(_nd))
+    case(f"pool22.adaptive_avg_pool{_nd}d",
+         (lambda nd: lambda T, x, s: getattr(T.nn.functional, f"adaptive_avg_pool{nd}d")(x, s))(_nd),
+         (lambda nd: lambda rng: (_img22(rng, nd)[0] + [int(rng.integers(1, 4))], {}))(_nd))
+case("pool22.max_pool2d_indices", lambda T, x: T.nn.functional.max_pool2d(x, 2, 1, return_indices=True),
+     lambda rng: _img22(rng))
+case("pool22.max_unpool2d", lambda T, x: T.nn.functional.max_unpool2d(
+    *T.nn.functional.max_pool2d(x, 2, 2, return_indices=True), 2, 2, output_size=x.shape[-2:]),
+     lambda rng: _img22(rng))
+case("pool22.lp_pool1d", lambda T, x: T.nn.functional.lp_pool1d(x, 3, 2, ceil_mode=True),
+     lambda rng: _img22(rng, 1))
+
+INTERP22 = [("nearest", 1), ("nearest", 2), ("nearest-exact", 2), ("linear", 1), ("bilinear", 2),
+            ("bicubic", 2), ("trilinear", 3), ("area", 2), ("nearest", 3)]
+
+
+def _interp_args(rng, mode, nd):
+    [x], _ = _img22(rng, nd)
+    kw = {"mode": mode}
+    if rng.random() < 0.5:
+        kw["size"] = tuple(int(rng.integers(1, 7)) for _ in range(nd))
+    else:
+        kw["scale_factor"] = _pick(rng, [2.0, 0.5, 1.7, 3])
+        if mode != "area" and rng.random() < 0.5:
+            kw["recompute_scale_factor"] = bool(rng.random() < 0.5)
+    if mode in ("linear", "bilinear", "bicubic", "trilinear") and rng.random() < 0.5:
+        kw["align_corners"] = bool(rng.random() < 0.5)
+    if mode == "bilinear" and rng.random() < 0.3:
+        kw["antialias"] = True
+    return [x], kw
+
+
+for _m, _nd in INTERP22:
+    case(f"interp22.{_m}{_nd}d", lambda T, x, **kw: T.nn.functional.interpolate(x, **kw),
+         (lambda m, nd: lambda rng: _interp_args(rng, m, nd))(_m, _nd), tol=4, second=_m == "bicubic")
+
+
+def _grid_args(rng):
+    [x], _ = _img22(rng, 2)
+    n = x.shape[0]
+    grid = (rng.random((n, int(rng.integers(1, 4)), int(rng.integers(1, 4)), 2)) * 2.6 - 1.3).astype(x.dtype)
+    if rng.random() < 0.3:
+        grid = np.round(grid * 2) / 2  # on pixel centers and edges
+    kw = {"mode": _pick(rng, ["bilinear", "nearest", "bicubic"]),
+          "padding_mode": _pick(rng, ["zeros", "border", "reflection"]),
+          "align_corners": bool(rng.random() < 0.5)}
+    return [x, grid], kw
+
+
+case("grid22.grid_sample", lambda T, x, g, **kw: T.nn.functional.grid_sample(x, g, **kw), _grid_args, tol=10)
+case("grid22.affine_grid", lambda T, th, **kw: T.nn.functional.affine_grid(th, (th.shape[0], 1, 3, 4), **kw),
+     lambda rng: ([draw_values(rng, _pick(rng, FLOATS), (2, 2, 3), edges=False)],
+                  {"align_corners": bool(rng.random() < 0.5)}), second=True)
+case("grid22.pixel_unshuffle", lambda T, x: T.nn.functional.pixel_unshuffle(x.repeat(1, 1, 2, 2), 2),
+     lambda rng: _img22(rng))
+case("grid22.pad_circular", lambda T, x, p: T.nn.functional.pad(x, p, mode="circular"),
+     lambda rng: (_img22(rng)[0] + [_pick(rng, [(1, 1), (1, 0, 0, 1), (2, 1, 1, 0)])], {}))
+case("grid22.pad_reflect2d", lambda T, x, p: T.nn.functional.pad(x, p, mode="reflect"),
+     lambda rng: (_img22(rng)[0] + [_pick(rng, [(1, 1, 1, 1), (0, 1, 1, 0), (1, 1)])], {}))
+
+
+def _adv_index_args(rng):
+    shape = _pick(rng, [(3, 4), (2, 3, 4), (4, 2)])
+    x = draw_values(rng, _pick(rng, NUMS), shape)
+    k = int(rng.integers(0, 4))
+    i = rng.integers(-shape[0], shape[0], k)
+    j = rng.integers(0, shape[1], _pick(rng, [(k,), (1,), (2, 1) if k else (0,)]))
+    return [x, i, j], {}
+
+
+case("index22.xij", lambda T, x, i, j: x[i, j], _adv_index_args)
+case("index22.x_colon_j", lambda T, x, i, j: x[:, j], _adv_index_args)
+case("index22.x_i_ellipsis_j", lambda T, x, i, j: x[i[:1], ..., j[..., :1]] if x.dim() == 3 else x[i, ...],
+     _adv_index_args)
+case("index22.x_mask_j", lambda T, x, i, j: x[x.real > 0] if x.dim() == 2 else x[x.real.sum(-1) > 0, :1],
+     _adv_index_args)
+case("index22.index_put_acc2", lambda T, x, i, j: x.index_put((i, j), T.ones(()).to(x.dtype) * 2,
+                                                               accumulate=True), _adv_index_args,
+     inplace=lambda y, i, j: y.index_put_((i, j), T22ones(y), accumulate=True))
+case("index22.index_put_noacc", lambda T, x, i, j: x.index_put((i,), x[0] * 3), _adv_index_args)
+case("index22.setitem_ij", lambda T, x, i, j: _setitem22(x, (i, j), 1.5), _adv_index_args)
+case("index22.setitem_mask", lambda T, x, i, j: _setitem22(x, x.real > 0, 0.25), _adv_index_args)
+case("index22.masked_scatter_src", lambda T, x, m: x.masked_scatter(m, (x * 3).flip(0).reshape(-1).repeat(2)
+                                                                    if x.dim() else x * 3),
+     lambda rng: _masked(rng), inplace=lambda y, m: y.masked_scatter_(m, (y * 3).reshape(-1).repeat(2)
+                                                                     if y.dim() else y * 3))
+case("index22.take_along_dim_none", lambda T, x, i, d: T.take_along_dim(x, i.reshape(-1)),
+     lambda rng: _gather_args(rng))
+case("index22.index_reduce", lambda T, x, i, s, **kw: x.index_reduce(0, i, s, **kw),
+     lambda rng: (_index_args(rng, src=True)[0], {"reduce": _pick(rng, ["prod", "mean", "amax", "amin"]),
+                                                  "include_self": bool(rng.random() < 0.5)}))
+for _r in ("sum", "prod", "mean", "amax", "amin"):
+    case(f"index22.scatter_reduce_{_r}_self", (lambda r: lambda T, x, i, d, src, **kw: x.scatter_reduce(
+        d, i, src, r, **kw))(_r), lambda rng: (_scatter_args(rng, True)[0],
+                                               {"include_self": bool(rng.random() < 0.5)}),
+         inplace=(lambda r: lambda y, i, d, src, **kw: y.scatter_reduce_(d, i, src, r, **kw))(_r))
+case("index22.scatter_reduce_kw", lambda T, x, i, d, src, **kw: x.scatter(d, i, src, **kw),
+     lambda rng: (_scatter_args(rng, True)[0], {"reduce": _pick(rng, ["add", "multiply"])}))
+case("index22.scatter_value", lambda T, x, i, d, src: x.scatter(d, i, 2.5), lambda rng: _scatter_args(rng))
+case("index22.gather_dup_grad", lambda T, x, i, d: T.gather(x, d, i * 0), lambda rng: _gather_args(rng))
+
+
+def T22ones(y):
+    return (y.new_ones(()) * 2)
+
+
+def _setitem22(x, key, v):
+    y = x.clone()
+    y[key] = v
+    return y
+
+
+PROMO_DTYPES = ("int64", "int32", "int16", "uint8", "int8", "bool", "float32", "float64", "complex64",
+                "complex128", "float16", "bfloat16")
+PROMO_SCALARS = [2, -3, 300, 2.5, -0.0, True, False, 1 + 2j, float("inf")]
+PROMO_OPS = ["add", "sub", "mul", "div", "pow", "remainder", "floor_divide", "maximum", "eq", "lt", "where",
+             "bitwise_and", "fmod", "true_divide", "atan2", "rpow", "rsub", "radd_int", "rmul_0d"]
+
+
+def _promo_args(rng):
+    shape = _pick(rng, [(), (3,), (2, 1)])
+    dt = _pick(rng, PROMO_DTYPES)
+    a = draw_values(rng, dt if dt not in ("float16", "bfloat16") else "float32", shape, edges=False)
+    r = rng.random()
+    if r < 0.45:
+        b = _pick(rng, PROMO_SCALARS)
+    elif r < 0.75:  # a 0-d tensor of another dtype: promotes only by category
+        b = draw_values(rng, _pick(rng, PROMO_DTYPES[:9]), (), edges=False)
+    else:
+        b = draw_values(rng, _pick(rng, PROMO_DTYPES[:9]), _pick(rng, [(), (3,), (1,)]), edges=False)
+    return [a, b, dt], {}
+
+
+def _promo(T, op, a, b, dt):
+    a = a.to(getattr(T, dt))
+    if op == "rpow":
+        return b ** a if not hasattr(b, "shape") else T.pow(b, a)
+    if op == "rsub":
+        return b - a
+    if op == "radd_int":
+        return 3 + a + b
+    if op == "rmul_0d":
+        return a * T.tensor(b if not hasattr(b, "shape") else 2.0)
+    if op == "where":
+        return T.where(a.real > 0 if a.is_complex() else a > 0, a, b)
+    return getattr(T, op)(a, b)
+
+
+for _op in PROMO_OPS:
+    case("promo22." + _op, (lambda op: lambda T, a, b, dt: _promo(T, op, a, b, dt))(_op), _promo_args,
+         tol=200, inplace=None)
+
+
+def _reduce22_args(rng, kind):
+    shape = _pick(rng, [(2, 3), (2, 3, 2), (3, 1, 2), (2, 0, 3), ()])
+    dt = _pick(rng, ("float32", "float64", "int64", "int32", "bool", "complex64", "uint8", "int8"))
+    x = draw_values(rng, dt, shape)
+    kw = {}
+    nd = len(shape)
+    if nd and rng.random() < 0.85:
+        dims = sorted({int(d) for d in rng.integers(-nd, nd, int(rng.integers(1, nd + 1)))})
+        kw["dim"] = tuple(dims) if rng.random() < 0.7 else dims
+        if rng.random() < 0.1:
+            kw["dim"] = ()
+    if rng.random() < 0.5:
+        kw["keepdim"] = True
+    if kind in ("sum", "mean", "prod", "nansum", "nanmean", "cumsum", "cumprod", "norm") \
+            and rng.random() < 0.4:
+        kw["dtype"] = _pick(rng, ["float64", "float32", "int64", "complex128", "int32", "bool"])
+    if kind in ("var", "std", "var_mean", "std_mean"):
+        kw["correction"] = _pick(rng, [0, 1, 2, 0.5])
+    if kind in ("cumsum", "cumprod", "logcumsumexp"):
+        kw.pop("keepdim", None)
+        kw["dim"] = int(rng.integers(-max(nd, 1), max(nd, 1)))
+    if kind == "norm":
+        kw["p"] = _pick(rng, [1, 2, 3, float("inf"), 0, "fro", -1])
+    return [x], kw
+
+
+REDUCE22 = ["sum", "mean", "prod", "nansum", "nanmean", "amax", "amin", "var", "std", "var_mean", "std_mean",
+            "logsumexp", "norm", "count_nonzero", "any", "all", "cumsum", "cumprod", "logcumsumexp"]
+
+
+def _reduce22(T, name, x, **kw):
+    kw = _dt(T, kw)
+    if name == "prod" and isinstance(kw.get("dim"), (tuple, list)):
+        d = kw.pop("dim")
+        if len(d) != 1:
+            return T.prod(x, **kw) if not d else x
+        kw["dim"] = d[0]
+    if name == "norm" and "dim" in kw and isinstance(kw["dim"], list):
+        kw["dim"] = tuple(kw["dim"])
+    return getattr(T, name)(x, **kw)
+
+
+for _n in REDUCE22:
+    case("reduce22." + _n, (lambda t: lambda T, x, **kw: _reduce22(T, t, x, **kw))(_n),
+         (lambda t: lambda rng: _reduce22_args(rng, t))(_n),
+         second=_n in ("prod", "var", "std", "logsumexp", "norm", "cumprod"))
+
+DISTS22 = {
+    "Normal": lambda D, T, a, b: D.Normal(a, b.abs() + 0.1),
+    "LogNormal": lambda D, T, a, b: D.LogNormal(a, b.abs() + 0.1),
+    "Laplace": lambda D, T, a, b: D.Laplace(a, b.abs() + 0.1),
+    "Cauchy": lambda D, T, a, b: D.Cauchy(a, b.abs() + 0.1),
+    "Gumbel": lambda D, T, a, b: D.Gumbel(a, b.abs() + 0.1),
+    "StudentT": lambda D, T, a, b: D.StudentT(b.abs() + 1.5, a, a.abs() + 0.2),
+    "Uniform": lambda D, T, a, b: D.Uniform(T.minimum(a, b) - 0.1, T.maximum(a, b) + 0.1),
+    "Exponential": lambda D, T, a, b: D.Exponential(a.abs() + 0.2),
+    "Gamma": lambda D, T, a, b: D.Gamma(a.abs() + 0.3, b.abs() + 0.3),
+    "Beta": lambda D, T, a, b: D.Beta(a.abs() + 0.3, b.abs() + 0.3),
+    "Chi2": lambda D, T, a, b: D.Chi2(a.abs() + 0.5),
+    "Dirichlet": lambda D, T, a, b: D.Dirichlet(a.abs() + 0.3),
+    "Bernoulli_logits": lambda D, T, a, b: D.Bernoulli(logits=a),
+    "Categorical_logits": lambda D, T, a, b: D.Categorical(logits=a),
+    "Binomial": lambda D, T, a, b: D.Binomial(5, logits=a),
+    "Poisson": lambda D, T, a, b: D.Poisson(a.abs() + 0.2),
+    "Geometric": lambda D, T, a, b: D.Geometric(logits=a),
+    "HalfNormal": lambda D, T, a, b: D.HalfNormal(a.abs() + 0.2),
+    "Weibull": lambda D, T, a, b: D.Weibull(a.abs() + 0.3, b.abs() + 0.5),
+    "Kumaraswamy": lambda D, T, a, b: D.Kumaraswamy(a.abs() + 0.5, b.abs() + 0.5),
+    "VonMises": lambda D, T, a, b: D.VonMises(a, b.abs() + 0.2),
+    "MultivariateNormal": lambda D, T, a, b: D.MultivariateNormal(
+        a, scale_tril=T.diag_embed(b.abs() + 0.5) + T.tril(a.unsqueeze(-1) * b.unsqueeze(-2), -1) * 0.1),
+    "LowRankMVN": lambda D, T, a, b: D.LowRankMultivariateNormal(a, b.unsqueeze(-1) * 0.5, a.abs() + 0.3),
+    "ContinuousBernoulli": lambda D, T, a, b: D.ContinuousBernoulli(logits=a),
+    "RelaxedBernoulli": lambda D, T, a, b: D.RelaxedBernoulli(T.tensor(0.7, dtype=a.dtype), logits=a),
+    "Pareto": lambda D, T, a, b: D.Pareto(a.abs() + 0.5, b.abs() + 1.0),
+    "InverseGamma": lambda D, T, a, b: D.InverseGamma(a.abs() + 0.5, b.abs() + 0.5),
+    "NegativeBinomial": lambda D, T, a, b: D.NegativeBinomial(3.0, logits=a),
+    "OneHotCategorical": lambda D, T, a, b: D.OneHotCategorical(logits=a),
+}
+DISCRETE22 = {"Bernoulli_logits", "Categorical_logits", "Binomial", "Poisson", "Geometric",
+              "NegativeBinomial", "OneHotCategorical"}
+
+
+def _dist_args(rng):
+    dt = _pick(rng, FLOATS)
+    shape = _pick(rng, [(3,), (2, 3), (1,)])
+    return [draw_values(rng, dt, shape, edges=False), draw_values(rng, dt, shape, edges=False),
+            int(rng.integers(0, 2 ** 31))], {}
+
+
+def _dist22(T, name, what, a, b, seed):
+    D = T.distributions
+    d = DISTS22[name](D, T, a, b)
+    if what == "log_prob":
+        if name in DISCRETE22:  # fixed support points (samples of the two libraries' streams may differ)
+            v = _support22(T, name, a)
+        else:
+            T.manual_seed(seed)
+            v = d.sample((2,)).detach().clamp(-1e6, 1e6)
+        return d.log_prob(v), d.mean if name not in ("Cauchy",) else d.mode
+    if what == "entropy":
+        return d.entropy()
+    if what == "cdf":
+        T.manual_seed(seed)
+        v = d.sample().detach()
+        return d.cdf(v), d.icdf(d.cdf(v).clamp(0.05, 0.95).detach())
+    T.manual_seed(seed)
+    return d.rsample((2,)), d.variance
+
+
+def _support22(T, name, a):
+    """Points of a discrete distribution's support, broadcasting against its batch shape."""
+    c = a.shape[-1]
+    ones = [1] * (a.dim() - 1)
+    if name == "OneHotCategorical":
+        return T.eye(c, dtype=a.dtype).reshape(c, *ones, c)
+    n = {"Bernoulli_logits": 2, "Binomial": 6, "Categorical_logits": c}.get(name, 4)
+    return T.arange(n, dtype=a.dtype if name != "Categorical_logits" else T.int64).reshape(n, *ones, 1) \
+        if name != "Categorical_logits" else T.arange(n).reshape(n, *ones)
+
+
+_NO_ENTROPY = {"StudentT_", "Kumaraswamy", "VonMises", "RelaxedBernoulli", "Weibull_"}
+_RSAMPLE = {"Normal", "LogNormal", "Laplace", "Cauchy", "Gumbel", "StudentT", "Uniform", "Exponential",
+            "Gamma", "Beta", "Chi2", "Dirichlet", "HalfNormal", "Weibull", "Kumaraswamy",
+            "MultivariateNormal", "LowRankMVN", "ContinuousBernoulli", "RelaxedBernoulli",
+            "Pareto", "InverseGamma"}
+_CDF = {"Normal", "LogNormal", "Laplace", "Cauchy", "Gumbel", "Uniform", "Exponential", "HalfNormal",
+        "ContinuousBernoulli", "Pareto"}
+for _n in DISTS22:
+    whats = ["log_prob"] + (["entropy"] if _n not in _NO_ENTROPY else []) + \
+        (["rsample"] if _n in _RSAMPLE else []) + (["cdf"] if _n in _CDF else [])
+    for _w in whats:
+        case(f"dist22.{_n}.{_w}", (lambda n, w: lambda T, a, b, s: _dist22(T, n, w, a, b, s))(_n, _w),
+             _dist_args, tol=20, second=_w == "log_prob" and _n in ("Normal", "Gamma", "Beta", "StudentT"))
+
+SPECIAL22 = ["entr", "erfcx", "log_ndtr", "ndtr", "ndtri", "i0e", "i1", "i1e", "gammaln", "psi", "sinc",
+             "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
+             "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+             "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+             "spherical_bessel_j0", "airy_ai", "expit", "exp2", "expm1", "log1p", "round", "logit", "erfinv"]
+for _n in SPECIAL22:
+    case("special22." + _n, (lambda t: lambda T, x: getattr(T.special, t)(x))(_n),
+         unary(("float32", "float64", "int64", "bool")), second=_n in ("entr", "erfcx", "log_ndtr", "ndtr",
+                                                                      "ndtri", "i0e", "i1", "i1e", "gammaln"),
+         tol=20)
+for _n in ("xlogy", "xlog1py", "zeta", "gammainc", "gammaincc"):
+    case("special22." + _n, (lambda t: lambda T, x, y: getattr(T.special, t)(x, y))(_n),
+         binary(("float32", "float64", "int64")), tol=20, second=_n in ("xlogy", "xlog1py"))
+case("special22.polygamma", lambda T, n, x: T.special.polygamma(n, x),
+     lambda rng: ([int(rng.integers(0, 4))] + unary(FLOATS)(rng)[0], {}), tol=20, second=True)
+case("special22.multigammaln", lambda T, x, p: T.special.multigammaln(x, p),
+     lambda rng: ([np.asarray(np.abs(draw_values(rng, _pick(rng, FLOATS), _pick(rng, SHAPES), edges=False))
+                              + 1.6),
+                   int(rng.integers(1, 4))], {}), tol=20, second=True)
+case("special22.logsumexp", lambda T, x, d: T.special.logsumexp(x, d),
+     lambda rng: ([draw_values(rng, _pick(rng, FLOATS), (2, 3)), _pick(rng, [0, 1, (0, 1), -1])], {}),
+     second=True)
+case("special22.softmax_dtype", lambda T, x, d: T.special.softmax(x, d, dtype=T.float64),
+     lambda rng: ([draw_values(rng, "float32", (2, 3)), _pick(rng, [0, 1, -1])], {}), second=True)
+for _n in ("chebyshev_polynomial_t", "hermite_polynomial_h", "laguerre_polynomial_l",
+           "legendre_polynomial_p"):
+    case("special22." + _n, (lambda t: lambda T, x, n: getattr(T.special, t)(x, n))(_n),
+         lambda rng: ([draw_values(rng, _pick(rng, FLOATS), _pick(rng, SHAPES)),
+                       _pick(rng, [0, 1, 3, 6, -1])], {}), tol=20)
+
+
 # ---------------------------------------------------------------- running and comparing
 
 def _to_module(T, v, grad: bool):
@@ -688,11 +1218,14 @@ def _host(v):
             v = v.resolve_conj()
         if v.is_neg():
             v = v.resolve_neg()
+        name = str(v.dtype).replace("torch.", "")
+        if name == "bfloat16":  # NumPy has no bfloat16: compare its float32 values
+            v = v.float()
         try:
             host = v.numpy(force=True)  # torch's zero tensors (gradients) need force
         except TypeError:
             host = v.numpy()
-        return "tensor", str(v.dtype).replace("torch.", ""), tuple(v.shape), np.asarray(host)
+        return "tensor", name, tuple(v.shape), np.asarray(host)
     return type(v).__name__, type(v).__name__, (), np.asarray(v)
 
 
@@ -779,7 +1312,7 @@ def _weights(T, out, rng_seed):
             w = rng.standard_normal(tuple(o.shape))
             if o.is_complex():
                 w = w + 1j * rng.standard_normal(tuple(o.shape))
-            ws.append(T.tensor(w.astype(str(o.dtype).replace("torch.", ""))))
+            ws.append(T.tensor(w).to(o.dtype))  # (through float64: NumPy has no bfloat16 for torch)
         else:
             ws.append(None)
     return ws
@@ -812,7 +1345,7 @@ def _grads(T, targs, out, seed, second):
     s = None
     for gi in g:
         if gi.requires_grad:
-            v = T.tensor(rng.standard_normal(tuple(gi.shape)).astype(str(gi.dtype).replace("torch.", "")))
+            v = T.tensor(rng.standard_normal(tuple(gi.shape))).to(gi.dtype)
             term = (gi * v).sum()
             term = term.real if term.is_complex() else term
             s = term if s is None else s + term

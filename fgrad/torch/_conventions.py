@@ -625,10 +625,12 @@ def _extremum_nan_evenly_jvp(is_max, primals, tangents):
 
 @partial(custom_jvp, nondiff_argnums=(1, 2))
 def prod(x, axes: tuple, keepdims: bool):
-    """``prod`` over ``axes`` with PyTorch's gradient: ``out / x`` where the reduced slice
-    has no zero (so ``prod([-inf, -inf])`` and ``prod([nan, 1.])`` have NaN gradients, as in
-    PyTorch), the product of the other elements where it has one (the core uses the product
-    of the other elements everywhere).
+    """``prod`` over ``axes`` with PyTorch's gradient: ``out / x`` where the input has no
+    zero (so ``prod([-inf, -inf])`` and ``prod([nan, 1.])`` have NaN gradients, as in
+    PyTorch), the product of the other elements everywhere when any element of the input is
+    zero (PyTorch decides once for the whole input, not per reduced slice: a zero in one
+    column makes the ``[1, inf]`` column's gradient ``[inf, 1]``, not NaN). The core uses
+    the product of the other elements everywhere.
 
     >>> import numpy as np, fgrad
     >>> [float(v) for v in fgrad.grad(lambda x: prod(x, (0,), False))(np.array([2.0, 3.0]))]
@@ -642,7 +644,7 @@ def _prod_jvp(axes, keepdims, primals, tangents):
     (x,), (dx,) = primals, tangents
     out = prod(x, axes, keepdims)
     out_k = fnp.prod(x, axis=axes, keepdims=True)
-    has_zero = fnp.any(x == 0, axis=axes, keepdims=True)
+    has_zero = fnp.any(x == 0)  # one decision for the whole input, as PyTorch's prod_backward
     one = fnp.ones_like(x)
     # each branch sees safe inputs where it is not selected, so its transpose stays finite
     x_div = fnp.where(has_zero, one, x)
@@ -650,8 +652,7 @@ def _prod_jvp(axes, keepdims, primals, tangents):
     by_ratio = fnp.sum(dx * ratio, axis=axes, keepdims=keepdims)
     x_excl = fnp.where(has_zero, x, one)
     _, by_others = jvp(lambda v: fnp.prod(v, axis=axes, keepdims=keepdims), (x_excl,), (dx,))
-    zero_k = has_zero if keepdims else fnp.squeeze(has_zero, axis=axes)
-    return out, fnp.where(zero_k, by_others, by_ratio)
+    return out, fnp.where(has_zero, by_others, by_ratio)
 
 
 @custom_jvp

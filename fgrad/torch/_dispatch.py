@@ -1026,6 +1026,8 @@ def apply_inplace(self, name, key, fn, args, new_val, edges=None):
         return self
     _check_inplace(self, True)
     check_no_internal_overlap(buf)
+    if type(new_val) is _nd and new_val.dtype != buf.dtype:
+        fn, key = _into_dtype(fn, buf.dtype), (key, "into", buf.dtype)
     old = standin(self)
     args = (old,) + tuple(args[1:])
     if self._base is not None:
@@ -1042,6 +1044,17 @@ def apply_inplace(self, name, key, fn, args, new_val, edges=None):
     if self._retains:
         _move_retain(self, old)
     return self
+
+
+def _into_dtype(fn, dtype):
+    """``fn`` whose result is converted to ``dtype``, the written tensor's: an in-place op
+    computed in a wider dtype (``float32.add_(float64)``) stores the narrower one, and the
+    conversion's transpose gives the other operands their own dtype's gradient (the float32
+    cotangent reached a float64 ``other`` unconverted)."""
+    def into(*xs):
+        return ew.convert_element_type(fn(*xs), dtype)
+
+    return into
 
 
 def _inplace_needs_grad(self, args) -> bool:

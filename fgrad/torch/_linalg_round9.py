@@ -31,6 +31,8 @@ import fgrad.numpy as fnp
 import fgrad.torch as torch
 
 from ..numpy import _householder
+from ..ops import eig as _eig_ops
+from ._phase_check import phase_checked
 from . import _dtypes as D, _errors
 from ._dispatch import apply_op, write_out
 from ._faces import as_tensor_arg
@@ -573,11 +575,13 @@ def eig(A: Tensor, *, out: Any = None) -> tuple[Tensor, Tensor]:
     _float_in(a, "linalg.eig")
 
     def fn(x: Any) -> tuple[Any, Any]:
-        w, v = fnp.linalg.eig(x)
+        # eigenvector derivatives on: PyTorch differentiates them, refusing in backward a loss
+        # that depends on their phases (`phase_checked`); fgrad's eig_p refuses them by default
+        w, v = _eig_ops.eig(x, eigvec_derivs=True)
         return w, v
 
     w, v = apply_op("LinalgEigBackward0", ("eig",), fn, (a,), multi=True)
-    return _named("linalg_eig", ("eigenvalues", "eigenvectors"), (w, v), out)
+    return _named("linalg_eig", ("eigenvalues", "eigenvectors"), (w, phase_checked(v, "linalg_eig")), out)
 
 
 def eigvals(A: Tensor, *, out: Tensor | None = None) -> Tensor:

@@ -233,6 +233,10 @@ def isreal(input: Tensor) -> Tensor:
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: Number | None = None, neginf: Number | None = None, *,
                out: Tensor | None = None) -> Tensor:
     input = as_tensor_arg(input, "nan_to_num")
+    if input.is_complex() and STATE.enabled and input.requires_grad:
+        raise RuntimeError("nan_to_num does not support automatic differentiation for outputs with complex "
+                           "dtype.")
+
     def fn(x):
         return fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
@@ -293,7 +297,10 @@ def _with_alpha(name: str, input, other, alpha, inplace: bool = False):
                         definition, (a, b), inplace, lambda x, y, dt: _fma.add_alpha(x, y, s, dt))
     if Rd == np.bool_:
         alpha = bool(alpha)
-    b = mul(b, alpha) if isinstance(b, Tensor) else b * alpha
+    if isinstance(b, Tensor):  # alpha * other in the result dtype (a bool other times 2 is not int64)
+        b = mul(b if b._buf.dtype == Rd else b.to(D.from_np(Rd)), alpha)
+    else:
+        b = b * alpha
     op = BINOPS["add" if name == "add" else "subtract"]
     return op.inplace(a, b) if inplace else op(a, b)
 
@@ -351,6 +358,8 @@ def div(input: TensorOrScalar, other: TensorOrScalar, *, rounding_mode: str | No
     if rounding_mode == "trunc":
         a, b = binary_operands(input, other, "div")
         Rd = binary_result_dtype(a, b)
+        if Rd == np.bool_:
+            raise NotImplementedError("\"div_trunc_cpu\" not implemented for 'Bool'")
         bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
 
         def fn(x, y):
@@ -535,7 +544,22 @@ def _fused_with(kernel, value):
     return lambda *bufs: kernel(*bufs[:-1], value, bufs[-1])
 
 
+_CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+             "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def _check_lerp_dtypes(input, end, weight) -> None:
+    """PyTorch's: ``end`` of ``input``'s dtype, and a ``weight`` tensor too unless it is 0-d."""
+    dt = input._buf.dtype
+    for name, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t._buf.dtype != dt and (name == "end" or t._buf.ndim):
+            raise RuntimeError(f"expected dtype {_CPP_TYPE.get(dt.name, dt.name)} for `{name}` but got dtype "
+                               f"{_CPP_TYPE.get(t._buf.dtype.name, t._buf.dtype.name)}")
+
+
 def _lerp(input, end, weight, inplace=False):
+    if isinstance(input, Tensor):
+        _check_lerp_dtypes(input, end, weight)
     return _ternary(
         "lerp",
         "LerpBackward0" if not isinstance(weight, Tensor) else "LerpBackward1",
@@ -673,6 +697,8 @@ def copysign(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None)
 def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     a, b = binary_operands(input, other, "xlogy")
     Rd = binary_result_dtype(a, b)
+    if _dtype_kind(Rd) == "c":  # (a complex `other` too: PyTorch has no complex kernel)
+        raise NotImplementedError(f"\"xlogy_cpu\" not implemented for '{scalar_type_name(Rd)}'")
     if _dtype_kind(Rd) not in "fc":
         Rd = D.DEFAULT.float.np
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -686,6 +712,16 @@ def xlogy(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = 
 
 
 # -- clamp -------------------------------------------------------------------------------
+
+
+def _clamp_two_bound_routing(v, c, lo, hi):
+    """The clamped value ``c`` of ``v`` outside ``[lo, hi]``, its gradient routed as PyTorch's
+    ``clamp_backward_min_max``: to ``lo`` where ``v < lo < hi``, to ``hi`` where ``v > hi`` or
+    ``hi < lo``, and to neither elsewhere (``lo == hi``: neither; ``max``/``min`` would share it).
+    A branch is taken only where its bound equals ``c``, so NaN results keep no gradient."""
+    to_lo = ew.logical_and(ew.logical_and(ew.lt_p.bind(v, lo), ew.lt_p.bind(lo, hi)), ew.eq_p.bind(c, lo))
+    to_hi = ew.logical_and(ew.logical_or(ew.gt_p.bind(v, hi), ew.lt_p.bind(hi, lo)), ew.eq_p.bind(c, hi))
+    return ew.select(to_lo, lo, ew.select(to_hi, hi, stop_gradient(c)))
 
 
 def _clamp_spec(x, min, max):  # noqa: A002
@@ -715,6 +751,8 @@ def _clamp_spec(x, min, max):  # noqa: A002
             # bound's gradient outside), NaN x passing no gradient (PyTorch); `select`
             # broadcasts x and the bounds to one shape
             c = ew.select(ew.ne_p.bind(v, v), stop_gradient(v), c)
+            if len(bounds) == 2:
+                c = _clamp_two_bound_routing(v, c, *(ew.convert_element_type(b, Rd) for b in bounds))
             return ew.select(keep, v, c)
 
         return "ClampBackward0", ("clamp_t", Rd, pos), fn, tuple(args), tuple(range(len(args)))
@@ -815,6 +853,8 @@ def isclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: flo
     check_tensor_other("isclose", other)
     a = input._buf
     b = other._buf if isinstance(other, Tensor) else other
+    if isinstance(other, Tensor) and a.dtype != b.dtype:
+        raise RuntimeError(f"{scalar_type_name(a.dtype)} did not match {scalar_type_name(b.dtype)}")
     if isinstance(other, Tensor) and a.shape != b.shape:
         msg = _errors._broadcast_mismatch([a.shape, b.shape])
         if msg:
@@ -874,21 +914,33 @@ def _dims(dim, nd, name="dim"):
     return (d,) if nd else ()
 
 
+def _accumulate_dtype(input: Tensor, dtype: DType | None):
+    """The result dtype of ``sum``/``nansum``/``prod``/``cumsum``/``cumprod``: ``dtype``, else
+    int64 for integer and bool input, else the input's. PyTorch refuses an integer ``dtype`` for
+    an input that requires grad while grad mode is on ("Autograd not support dtype: Long")."""
+    b = input._buf
+    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
+    if (dtype is not None and _dtype_kind(odt) in "biu" and STATE.enabled
+            and getattr(input, "requires_grad", False)):
+        raise RuntimeError(f"Autograd not support dtype: {scalar_type_name(odt)}")
+    return odt
+
+
+def _bool_total(r, odt):
+    """A sum/product of bools as ``dtype=torch.bool`` asks: bool (any/all), not NumPy's int64 count."""
+    return ew.convert_element_type(r, odt) if odt == np.bool_ else r
+
+
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
         out: Tensor | None = None) -> Tensor:  # noqa: A001
     input = as_tensor_arg(input, "sum")
     b = input._buf
     axes = _dims(dim, b.ndim)
-    if dtype is not None:
-        odt = D.to_np(dtype)
-    elif _dtype_kind(b.dtype) in "biu":
-        odt = _i64
-    else:
-        odt = b.dtype
+    odt = _accumulate_dtype(input, dtype)
     full = dim is None
 
     def fn(x):
-        return fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim)
+        return _bool_total(fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim), odt)
 
     res = apply_op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,))
     return res if out is None else write_out(out, res, "sum")
@@ -898,11 +950,12 @@ def nansum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DTy
            out: Tensor | None = None) -> Tensor:
     b = input._buf
     axes = _dims(dim, b.ndim)
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
+    odt = _accumulate_dtype(input, dtype)
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
-        return fnp.sum(fnp.where(ew.isnan(x), fnp.zeros_like(x), x), axis=axes, keepdims=keepdim)
+        total = fnp.sum(fnp.where(ew.isnan(x), fnp.zeros_like(x), x), axis=axes, keepdims=keepdim)
+        return _bool_total(total, odt)
 
     res = apply_op(
         "NansumBackward0",
@@ -948,13 +1001,14 @@ def nanmean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DT
 def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
          out: Tensor | None = None) -> Tensor:
     b = input._buf
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
+    odt = _accumulate_dtype(input, dtype)
     if dim is not None and isinstance(dim, (list, tuple)):
         raise TypeError("prod(): argument 'dim' must be int, not tuple")
     axes = _dims(dim, b.ndim)
 
     def fn(x):
-        return _conv.prod(ew.convert_element_type(x, odt), axes, keepdim)  # PyTorch's inf/NaN gradient
+        # PyTorch's inf/NaN gradient
+        return _bool_total(_conv.prod(ew.convert_element_type(x, odt), axes, keepdim), odt)
 
     res = apply_op(
         "ProdBackward0" if dim is None else "ProdBackward1",
@@ -1414,15 +1468,21 @@ def _narrow_log_softmax(d, narrow):
     return fn
 
 
+def _logical_dims(dim, nd):
+    """``any``/``all``'s reduced axes: an empty ``dim`` list reduces over none (PyTorch: the
+    result is each element's truth value), unlike ``sum``'s, which reduces over all."""
+    return () if isinstance(dim, (list, tuple)) and len(dim) == 0 else _dims(dim, nd)
+
+
 def all(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
-        axis = None if dim is None else _dims(dim, b.ndim)
+        axis = None if dim is None else _logical_dims(dim, b.ndim)
         res = _wrap(fnp.all(b, axis=axis, keepdims=keepdim if dim is not None else False))
     elif dim is None:
         res = result_tensor(_asb(np.all(b)))
     else:
-        res = result_tensor(_asb(np.all(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+        res = result_tensor(_asb(np.all(b, axis=_logical_dims(dim, b.ndim), keepdims=keepdim)))
     if b.dtype == np.uint8:  # PyTorch keeps uint8 (its legacy mask type)
         res = res.to(D.uint8)
     return res if out is None else write_out(out, res, "all")
@@ -1431,12 +1491,12 @@ def all(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor |
 def any(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
-        axis = None if dim is None else _dims(dim, b.ndim)
+        axis = None if dim is None else _logical_dims(dim, b.ndim)
         res = _wrap(fnp.any(b, axis=axis, keepdims=keepdim if dim is not None else False))
     elif dim is None:
         res = result_tensor(_asb(np.any(b)))
     else:
-        res = result_tensor(_asb(np.any(b, axis=_dims(dim, b.ndim), keepdims=keepdim)))
+        res = result_tensor(_asb(np.any(b, axis=_logical_dims(dim, b.ndim), keepdims=keepdim)))
     if b.dtype == np.uint8:  # PyTorch keeps uint8 (its legacy mask type)
         res = res.to(D.uint8)
     return res if out is None else write_out(out, res, "any")
@@ -1844,7 +1904,7 @@ def _cumulative_wide(op, x, d):
 
 def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
+    odt = _accumulate_dtype(input, dtype)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
 
     def fn(x):
@@ -1862,7 +1922,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor |
 
 def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
-    odt = D.to_np(dtype) if dtype is not None else (_i64 if _dtype_kind(b.dtype) in "biu" else b.dtype)
+    odt = _accumulate_dtype(input, dtype)
     d = _wrap_dim(dim, b.ndim) if b.ndim else 0
 
     def fn(x):
@@ -2178,6 +2238,8 @@ def sinc(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Tensor:
     check_tensor_other("heaviside", values, "values")
+    if isinstance(values, Tensor) and values._buf.dtype != input._buf.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
     return res if out is None else write_out(out, res, "heaviside")
 

@@ -23,6 +23,7 @@ from ._ops import log
 from ._ops_shape import _mT
 from ._ops_creation import zeros_like
 from ._autocast_state import lower_precision as _lower_precision
+from ._phase_check import phase_checked_svd
 from collections.abc import Sequence
 from typing import Any
 from ..typing import Shaped
@@ -164,6 +165,8 @@ def dot(input: Shaped[Tensor, " n"], other: Shaped[Tensor, " n"], *,
             f"dot : expected both vectors to have same dtype, but found {D.from_np(a.dtype)._legacy} "
             f"and {D.from_np(b.dtype)._legacy}"
         )
+    if a.dtype == np.bool_:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     res = apply_op(
         "DotBackward0", ("matmul",), _MATMUL, (input, other)
     )
@@ -528,6 +531,8 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *,
         out: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
 
     u, s, vh = _svd(input, not some)
+    if compute_uv:
+        u, vh = phase_checked_svd(u, vh)
     if not compute_uv:
 
         return return_type("svd", ("U", "S", "V"))(zeros_like(u), s, zeros_like(_mT(vh)))

@@ -983,6 +983,19 @@ _scatter_reduce_sum_only = (
 )  # its reductions without include_self / the mean's division
 
 
+def _refuse_complex_scatter_reduce(x: Tensor, src, reduce: str) -> None:
+    """PyTorch's refusals of complex ``scatter_reduce``: no complex ``amax``/``amin`` kernel, and
+    no derivative for the other reductions when an operand requires grad."""
+    if not x.is_complex():
+        return
+    if reduce in ("amax", "amin"):
+        raise NotImplementedError(
+            f"\"scatter_gather_tensor_cpu_reduce_{reduce}\" not implemented for '{_type_name(x)}'")
+    if torch.is_grad_enabled() and (x.requires_grad or (isinstance(src, Tensor) and src.requires_grad)):
+        raise RuntimeError("scatter_reduce does not support automatic differentiation for outputs with "
+                           "complex dtype.")
+
+
 def scatter_reduce(
     input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
 ) -> Tensor:
@@ -999,6 +1012,7 @@ def scatter_reduce(
     x = as_tensor_arg(input, "scatter_reduce")
     if reduce not in ("sum", "prod", "mean", "amax", "amin"):
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    _refuse_complex_scatter_reduce(x, src, reduce)
     base = x
     if not include_self:
         hit = torch.zeros(x.shape, dtype=torch.bool, device=x.device).scatter(dim, index, True)

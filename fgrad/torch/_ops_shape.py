@@ -37,6 +37,7 @@ from ._dispatch import (
     tracks_grad,
     standin,
 )
+import fgrad.torch._errors as _errors
 from ._promotion import can_cast, scalar_type_name, result_dtype
 from ._storage import check_view
 from ._tensor import Size, Tensor, _wrap, wrap_dim as _wrap_dim
@@ -455,12 +456,24 @@ def broadcast_to(input: Tensor, size: SizeLike) -> Tensor:
 def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
+    msg = _errors._broadcast_mismatch([t._buf.shape for t in tensors])
+    if msg:
+        raise RuntimeError(msg)  # PyTorch's error, not NumPy's ValueError
     shp = np.broadcast_shapes(*[t._buf.shape for t in tensors])
     return tuple(expand(t, shp) for t in tensors)
 
 
 def broadcast_shapes(*shapes: int | Sequence[int]) -> Size:
-    return Size(np.broadcast_shapes(*[tuple(s) if not isinstance(s, int) else (s,) for s in shapes]))
+    shapes = [tuple(s) if not isinstance(s, int) else (s,) for s in shapes]
+    current: tuple = ()
+    for i, s in enumerate(shapes):  # PyTorch's RuntimeError naming the first shape that does not fit
+        for k in range(1, min(len(s), len(current)) + 1):
+            if s[-k] != current[-k] and 1 not in (s[-k], current[-k]):
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {s[-k]} at {-k}! Mismatching argument at "
+                    f"index {i} had {s}; but expected shape should be broadcastable to {list(current)}")
+        current = np.broadcast_shapes(current, s)
+    return Size(current)
 
 
 def permute(input: Tensor, *dims: int | Sequence[int]) -> Tensor:
@@ -667,7 +680,7 @@ def split(tensor: Tensor, split_size_or_sections: IntOrInts, dim: int = 0) -> tu
             raise RuntimeError(
                 f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
             )
-        bounds = list(range(0, n, s)) if s else [0]
+        bounds = list(range(0, n, s)) if s and n else [0]  # an empty dim: one empty piece (PyTorch)
         sizes = [(a, builtins.min(a + s, n)) for a in bounds]
         name = "SplitBackward0"
     else:
@@ -1279,6 +1292,11 @@ def _setitem_functional(self, idx, value):
 
 def index_put_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
                accumulate: bool = False) -> Tensor:
+    if isinstance(values, Tensor) and values.dtype != self.dtype:  # (`x[i] = v` converts; this does not)
+        raise RuntimeError(
+            f"Index put requires the source and destination dtypes match, got "
+            f"{scalar_type_name(self._buf.dtype)} for the destination and "
+            f"{scalar_type_name(values._buf.dtype)} for the source.")
     if not accumulate:
         setitem(self, tuple(indices), values)
         return self
@@ -1601,7 +1619,12 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     mb = mask._buf if isinstance(mask, Tensor) else np.asarray(mask)
     if mb.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
+    msg = _errors._broadcast_mismatch([mb.shape, input._buf.shape])  # (PyTorch names the mask "a")
+    if msg:
+        raise RuntimeError(msg)  # PyTorch's error, not NumPy's ValueError
     shp = np.broadcast_shapes(input._buf.shape, mb.shape)
+    if not shp:  # 0-d input and mask: select from their one element (NumPy has no 0-d nonzero)
+        return masked_select(reshape(input, (1,)), result_tensor(np.reshape(mb, (1,))))
     x = expand(input, shp) if input._buf.shape != shp else input
     m = np.broadcast_to(mb, shp)
     arrs = tuple(a.astype(np.int64) for a in np.nonzero(m))
@@ -1693,6 +1716,10 @@ def masked_fill_(self: Tensor, mask: Tensor, value: TensorOrScalar) -> Tensor:
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    if isinstance(source, Tensor) and source.dtype != input.dtype:
+        raise RuntimeError(
+            f"masked_scatter: expected self and source to have same dtypes but got "
+            f"{scalar_type_name(input._buf.dtype)} and {scalar_type_name(source._buf.dtype)}")
     shape = broadcast_shapes(input.shape, mask.shape)  # out of place, input and mask broadcast together
     if tuple(input.shape) != tuple(shape):
         input = input.expand(shape)
@@ -1791,6 +1818,10 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value: TensorOrScalar) ->
 
 
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    if isinstance(source, Tensor) and source.dtype != self.dtype:
+        raise RuntimeError(
+            f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{scalar_type_name(self._buf.dtype)} and source.dtype = {scalar_type_name(source._buf.dtype)}")
     ib = _idx_buf(index).reshape(-1)
     flat = reshape(self, (-1,)) if self._buf.flags.c_contiguous else None
     if flat is None:

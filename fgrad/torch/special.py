@@ -163,7 +163,10 @@ def log1p(input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 
 def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:  # noqa: A001
-    """Round half to even (to ``decimals`` places)."""
+    """Round half to even (to ``decimals`` places); integer and bool tensors are refused as by
+    PyTorch's ``special_round`` (``torch.round`` takes them)."""
+    if isinstance(input, Tensor) and not (input.is_floating_point() or input.is_complex()):
+        raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{input.dtype._legacy}'")
     return torch.round(input, decimals=decimals, out=out)
 
 
@@ -194,8 +197,10 @@ def xlogy(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Tens
 
 def _nan_passthrough(x: Tensor) -> Tensor:
     """``x`` with a NaN gradient where ``x`` is NaN (a plain ``where(isnan(x), x, ...)`` would
-    give gradient 1 there)."""
-    return x * (x.detach() * 0 + 1)
+    give gradient 1 there).  The factor is NaN only at NaN: ``x * 0 + 1`` was NaN at ±inf too,
+    which made the gradient NaN at ±inf through the branch not taken (``log_ndtr(inf)``)."""
+    d = x.detach()
+    return x * torch.where(torch.isnan(d), d, torch.ones_like(d))
 
 
 def _aten_name(backward: str) -> str:
@@ -225,20 +230,8 @@ def xlog1py(input: types.TensorOrScalar, other: types.TensorOrScalar, *, out: Te
     """
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         raise TypeError("xlog1py(): at least one of input and other must be a Tensor")
-    x = (
-        input
-        if isinstance(input, Tensor)
-        else torch.tensor(
-            input, dtype=other.dtype if other.is_floating_point() else torch.get_default_dtype()
-        )
-    )
-    y = (
-        other
-        if isinstance(other, Tensor)
-        else torch.tensor(other, dtype=x.dtype if x.is_floating_point() else torch.get_default_dtype())
-    )
-    x, y = _float(x), _float(y)
-    x, y = torch.broadcast_tensors(x, y) if x.shape != y.shape else (x, y)
+    x, y = _pair(input, other, "xlog1py")  # (PyTorch's result type: float32 with a 0-d float64 is float32)
+    x, y = torch.broadcast_tensors(x, y) if x.shape != y.shape else (x, y)  # (RuntimeError as PyTorch's)
     # 0 where x == 0 (a NaN y stays NaN), PyTorch's derivatives there (_conventions.xlog1py)
     node = "SpecialXlog1PyBackward" + ("0" if isinstance(input, Tensor) and isinstance(other, Tensor)
                                        else "1" if isinstance(other, Tensor) else "2")
@@ -379,7 +372,9 @@ def _unary(name: str, fn, input, out) -> Tensor:
 
 def _pair(input, other, op: str) -> tuple:
     """Both operands as tensors of their promoted floating dtype (a number takes the
-    tensor's dtype, as PyTorch's wrapped scalars)."""
+    tensor's dtype, as PyTorch's wrapped scalars; a 0-d tensor promotes only by category:
+    float32 with a 0-d float64 is float32, as PyTorch's ``result_type``).  ``igamma``/``igammac``
+    of an integer result type raise PyTorch's NotImplementedError."""
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         raise TypeError(f"{op}(): at least one of input and other must be a Tensor")
     if not isinstance(input, Tensor):
@@ -388,10 +383,19 @@ def _pair(input, other, op: str) -> tuple:
     if not isinstance(other, Tensor):
         dtype = input.dtype if input.is_floating_point() else torch.get_default_dtype()
         other = torch.tensor(other, dtype=dtype)
-    dtype = torch.promote_types(input.dtype, other.dtype)
+    dtype = torch.result_type(input, other)
+    kernel = _REAL_KERNELS.get(op)
+    integer = not (dtype.is_floating_point or dtype.is_complex)
+    if kernel is not None and (dtype.is_complex or (kernel.startswith("igamma") and integer)):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtype._legacy}'")
     if not (dtype.is_floating_point or dtype.is_complex):
         dtype = torch.get_default_dtype()
     return input.to(dtype), other.to(dtype)
+
+
+# PyTorch's kernels of the real binary special functions: no complex (and igamma no integer) result
+_REAL_KERNELS = {"gammainc": "igamma_cpu", "gammaincc": "igammac_cpu", "zeta": "zeta_cpu",
+                 "xlog1py": "xlog1py_cpu"}
 
 
 def _lgamma_definition(x):

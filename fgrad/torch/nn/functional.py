@@ -857,6 +857,13 @@ def pad(input: Tensor, pad: types.SizeLike, mode: str = "constant", value: float
     if mode != "constant" and value not in (None, 0, 0.0):
         raise AssertionError('Padding mode "{}"" doesn\'t take in value argument'.format(mode))
     v = 0 if value is None else value
+    if mode != "constant" and not (len(pad) in (2, 4, 6) and nd in (len(pad) // 2 + 1, len(pad) // 2 + 2)):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {nd}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     if mode == "reflect":
         for d, (lo, hi) in enumerate(pairs):
             if lo >= _buf(input).shape[d] or hi >= _buf(input).shape[d]:
@@ -1396,7 +1403,12 @@ def avg_pool2d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrI
 def avg_pool3d(input: Tensor, kernel_size: types.IntOrInts, stride: types.IntOrInts | None = None,
                padding: types.IntOrInts = 0, ceil_mode: bool = False, count_include_pad: bool = True,
                divisor_override: int | None = None) -> Tensor:
-    """Mean over each window of (N, C, D, H, W)."""
+    """Mean over each window of (N, C, D, H, W).  As PyTorch's, refuses an input smaller than the
+    kernel in any spatial dim, padding or not."""
+    xs, k = tuple(_buf(input).shape[-3:]), _pair(kernel_size, 3, "kernel_size")
+    if _buf(input).ndim in (4, 5) and any(n < kk for n, kk in zip(xs, k)):
+        raise RuntimeError(f"input image (T: {xs[0]} H: {xs[1]} W: {xs[2]}) smaller than kernel size "
+                           f"(kT: {k[0]} kH: {k[1]} kW: {k[2]})")
     return _avg_poolnd(input, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
                        "avg_pool3d")
 
@@ -1791,7 +1803,9 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 
     def fn(x, t):
         z = fnp.abs(x - t)
-        return red(fnp.where(z < de, 0.5 * z * z, de * (z - 0.5 * de)))
+        near = ~(z >= de)  # NaN differences take the square: NaN gradient, as PyTorch's
+        zq = fnp.where(near, z, fnp.zeros_like(z))  # the square sees no inf (inf * 0 cotangent: NaN)
+        return red(fnp.where(near, 0.5 * zq * zq, de * (z - 0.5 * de)))
 
     y = _defop("HuberLossBackward0", ("huber", reduction, de), fn, (input, target))
     return y if weight is None else _reduce_t(y * weight, reduction)
@@ -1817,7 +1831,9 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = No
         z = fnp.abs(x - t)
         if be == 0.0:
             return red(z)
-        return red(fnp.where(z < be, 0.5 * z * z / be, z - 0.5 * be))
+        near = ~(z >= be)  # NaN differences take the square: NaN gradient, as PyTorch's
+        zq = fnp.where(near, z, fnp.zeros_like(z))  # the square sees no inf (inf * 0 cotangent: NaN)
+        return red(fnp.where(near, 0.5 * zq * zq / be, z - 0.5 * be))
 
     return _defop("SmoothL1LossBackward0", ("smooth_l1", reduction, be), fn, (input, target))
 
@@ -2077,6 +2093,9 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = 
     if size_average is not None or reduce is not None:
         reduction = _reduction_from_legacy(size_average, reduce)
     _check_reduction(reduction)
+    if isinstance(target, Tensor) and target.requires_grad and torch.is_grad_enabled():
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument "
+                           "'target'. This input cannot have requires_grad True.")
     red = _reduce_fn(reduction)
 
     def fn(x, t):
