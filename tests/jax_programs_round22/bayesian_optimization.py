@@ -23,7 +23,9 @@ def kernel(a, b, log_ls, log_amp):
 
 
 def posterior(hyp, X, y, Xs):
-    K = kernel(X, X, hyp["log_ls"], hyp["log_amp"]) + (jnp.exp(2 * hyp["log_noise"]) + 1e-4) * jnp.eye(X.shape[0])
+    K = kernel(X, X, hyp["log_ls"], hyp["log_amp"]) + (jnp.exp(2 * hyp["log_noise"]) + 1e-4) * jnp.eye(
+        X.shape[0]
+    )
     c = cho_factor(K, lower=True)
     mean_y = jnp.mean(y)
     alpha = cho_solve(c, y - mean_y)
@@ -74,6 +76,7 @@ def propose(hyp, X, y, lo, hi, key, acq=expected_improvement):
     def polish(x):
         def body(_, x):
             return jnp.clip(x + 0.05 * grad_acq(x, hyp, X, y) / (hi - lo), lo, hi)
+
         return jax.lax.fori_loop(0, 50, body, x)
 
     cands = jax.vmap(polish)(starts)
@@ -96,11 +99,17 @@ for d, budget in ((1, 5), (2, 10)):
         X = jnp.concatenate([X, x_new[None]], axis=0)
         y = jnp.concatenate([y, objective(x_new)[None]])
         if it % 3 == 0 or it == budget - 1:
-            print(f"iter {it}: EI {float(ei):.2e} best {float(y.min()):.4f} lengthscales",
-                  jnp.exp(hyp["log_ls"]))
+            print(
+                f"iter {it}: EI {float(ei):.2e} best {float(y.min()):.4f} lengthscales",
+                jnp.exp(hyp["log_ls"]),
+            )
     print("observations", X.shape, "best x", X[jnp.argmin(y)])
     x_ucb, v = propose(hyp, X, y, lo, hi, key, acq=ucb)
     print("UCB would sample", x_ucb, "lower bound", f"{float(-v):.3f}")
     mu, sd = posterior(hyp, X, y, X)
-    print("posterior interpolates the data:", bool(jnp.max(jnp.abs(mu - y)) < 0.05), "max sd at data",
-          f"{float(sd.max()):.3f}")
+    print(
+        "posterior interpolates the data:",
+        bool(jnp.max(jnp.abs(mu - y)) < 0.05),
+        "max sd at data",
+        f"{float(sd.max()):.3f}",
+    )

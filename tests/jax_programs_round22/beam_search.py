@@ -33,8 +33,8 @@ def gru(params, h, token):
     gx = x @ params["wx"] + params["b"]
     gh = h @ params["wh"]
     r = jax.nn.sigmoid(gx[..., :HIDDEN] + gh[..., :HIDDEN])
-    z = jax.nn.sigmoid(gx[..., HIDDEN:2 * HIDDEN] + gh[..., HIDDEN:2 * HIDDEN])
-    n = jnp.tanh(gx[..., 2 * HIDDEN:] + r * gh[..., 2 * HIDDEN:])
+    z = jax.nn.sigmoid(gx[..., HIDDEN : 2 * HIDDEN] + gh[..., HIDDEN : 2 * HIDDEN])
+    n = jnp.tanh(gx[..., 2 * HIDDEN :] + r * gh[..., 2 * HIDDEN :])
     h = (1 - z) * n + z * h
     return h, jax.nn.log_softmax(h @ params["out"])
 
@@ -136,5 +136,11 @@ for prefix in ([BOS, 4], [BOS, 6, 7]):
         print("  ", s, f"logp {float(r):8.4f} per token {float(n):.4f}")
     g_seq, g_score = greedy(params, prefix)
     b1, b1_score, _, _ = beam_search(params, jnp.array(prefix), beam=1)
-    print("  greedy", g_seq, f"{g_score:.4f}", "beam=1 agrees:",
-          bool(jnp.array_equal(b1[0, :len(g_seq)], jnp.array(g_seq))), f"{float(b1_score[0]):.4f}")
+    print(
+        "  greedy",
+        g_seq,
+        f"{g_score:.4f}",
+        "beam=1 agrees:",
+        bool(jnp.array_equal(b1[0, : len(g_seq)], jnp.array(g_seq))),
+        f"{float(b1_score[0]):.4f}",
+    )

@@ -58,7 +58,9 @@ def forward(params, x):
 
 def margin_loss(lengths, label, m_plus=0.9, m_minus=0.1, lam=0.5):
     t = jax.nn.one_hot(label, N_CLASSES)
-    return jnp.sum(t * jax.nn.relu(m_plus - lengths) ** 2 + lam * (1 - t) * jax.nn.relu(lengths - m_minus) ** 2)
+    return jnp.sum(
+        t * jax.nn.relu(m_plus - lengths) ** 2 + lam * (1 - t) * jax.nn.relu(lengths - m_minus) ** 2
+    )
 
 
 def loss(params, x, label):
@@ -78,13 +80,26 @@ labels = jnp.tile(jnp.arange(N_CLASSES), 16)
 X = protos[labels] + 0.8 * jax.random.normal(k_x, (labels.shape[0], IN_DIM))
 
 v, c = forward(params, X[0])
-print("class capsules", v.shape, "coupling coefficients", c.shape, "rows sum to 1:",
-      bool(jnp.allclose(c.sum(1), 1.0, atol=1e-5)))
-u_hat = jnp.einsum("ijdk,ik->ijd", params["W"], squash((X[0] @ params["primary"]).reshape(N_PRIMARY, D_PRIMARY)))
+print(
+    "class capsules",
+    v.shape,
+    "coupling coefficients",
+    c.shape,
+    "rows sum to 1:",
+    bool(jnp.allclose(c.sum(1), 1.0, atol=1e-5)),
+)
+u_hat = jnp.einsum(
+    "ijdk,ik->ijd", params["W"], squash((X[0] @ params["primary"]).reshape(N_PRIMARY, D_PRIMARY))
+)
 g_det = jax.grad(lambda u: jnp.sum(route(u, detach=True)[0]))(u_hat)
 g_full = jax.grad(lambda u: jnp.sum(route(u, detach=False)[0]))(u_hat)
-print("stop_gradient changes the gradient:", bool(~jnp.allclose(g_det, g_full)),
-      "norms", f"{float(jnp.linalg.norm(g_det)):.5f}", f"{float(jnp.linalg.norm(g_full)):.5f}")
+print(
+    "stop_gradient changes the gradient:",
+    bool(~jnp.allclose(g_det, g_full)),
+    "norms",
+    f"{float(jnp.linalg.norm(g_det)):.5f}",
+    f"{float(jnp.linalg.norm(g_full)):.5f}",
+)
 
 
 def batch_loss(params, X, y):
@@ -109,8 +124,10 @@ for t in range(1, 151):
         print(f"step {t} loss {float(value):.4f}")
 lengths = jnp.linalg.norm(jax.vmap(lambda x: forward(params, x)[0])(X), axis=-1)
 print("train accuracy", f"{float(jnp.mean(jnp.argmax(lengths, 1) == labels)):.3f}")
-print("mean capsule length of the true / other classes",
-      f"{float(jnp.mean(lengths[jnp.arange(64), labels])):.3f}",
-      f"{float(jnp.mean(jnp.where(jax.nn.one_hot(labels, 4) > 0, jnp.nan, lengths)[~jnp.isnan(jnp.where(jax.nn.one_hot(labels, 4) > 0, jnp.nan, lengths))])):.3f}")
+print(
+    "mean capsule length of the true / other classes",
+    f"{float(jnp.mean(lengths[jnp.arange(64), labels])):.3f}",
+    f"{float(jnp.nanmean(jnp.where(jax.nn.one_hot(labels, 4) > 0, jnp.nan, lengths))):.3f}",
+)
 _, c = forward(params, X[1])
 print("coupling coefficients after training (primary x class)\n", c)

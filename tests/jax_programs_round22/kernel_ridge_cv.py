@@ -33,7 +33,12 @@ omega = jax.random.normal(kw, (D_FEAT,))
 phase = jax.random.uniform(kb, (D_FEAT,), maxval=2 * jnp.pi)
 Z = fourier_features(x, 0.7, omega, phase)
 K = rbf(x, x, 0.7)
-print("RFF Gram error: max", f"{float(jnp.max(jnp.abs(Z @ Z.T - K))):.4f}", "mean", f"{float(jnp.mean(jnp.abs(Z @ Z.T - K))):.4f}")
+print(
+    "RFF Gram error: max",
+    f"{float(jnp.max(jnp.abs(Z @ Z.T - K))):.4f}",
+    "mean",
+    f"{float(jnp.mean(jnp.abs(Z @ Z.T - K))):.4f}",
+)
 
 
 def krr_fit_predict(x_tr, y_tr, x_te, ls, lam):
@@ -82,7 +87,10 @@ def cv_error(ls, lam):
 
 
 check = krr_fit_predict(x[fold_of != 0], y[fold_of != 0], x[fold_of == 0], 0.7, 0.1)
-print("masked fold fit == sliced fit:", bool(jnp.allclose(masked_fit_predict(fold_of != 0, 0.7, 0.1)[fold_of == 0], check, atol=1e-4)))
+print(
+    "masked fold fit == sliced fit:",
+    bool(jnp.allclose(masked_fit_predict(fold_of != 0, 0.7, 0.1)[fold_of == 0], check, atol=1e-4)),
+)
 ls_grid = jnp.array([0.2, 0.5, 1.0, 2.0])
 lam_grid = jnp.array([1e-3, 1e-2, 1e-1, 1.0])
 table = jax.jit(jax.vmap(jax.vmap(cv_error, in_axes=(None, 0)), in_axes=(0, None)))(ls_grid, lam_grid)
@@ -114,8 +122,14 @@ print("GCV", f"{float(gcv):.5f}", "effective degrees of freedom", f"{float(jnp.t
 
 theta = jnp.array([jnp.log(1.5), jnp.log(0.5)])
 vg = jax.jit(jax.value_and_grad(lambda t: loo_closed_form(t[0], t[1])))
-for it in range(40):
+for _ in range(40):
     value, g = vg(theta)
     theta = theta - 0.5 * g / (jnp.linalg.norm(g) + 1e-3) * 0.2
-print("tuned lengthscale", f"{float(jnp.exp(theta[0])):.3f}", "lambda", f"{float(jnp.exp(theta[1])):.4f}",
-      "LOO", f"{float(loo_closed_form(*theta)):.5f}")
+print(
+    "tuned lengthscale",
+    f"{float(jnp.exp(theta[0])):.3f}",
+    "lambda",
+    f"{float(jnp.exp(theta[1])):.4f}",
+    "LOO",
+    f"{float(loo_closed_form(*theta)):.5f}",
+)

@@ -1,10 +1,11 @@
 """A D2Q9 lattice Boltzmann channel flow as CFD-in-JAX notebooks write it: equilibrium
-distributions by jnp.einsum over lattice velocities, BGK collision, streaming by jnp.roll per
-direction with shifts from a NumPy constant (a Python loop over the nine velocities, stacked), bounce-back on a cylinder mask by
-index reversal, a Zou-He-like fixed inlet, a jitted lax.fori_loop of steps, checks of mass
-conservation, Poiseuille profile against the analytic parabola, vorticity by jnp.gradient,
-and jax.grad of the mean outlet speed with respect to the body force through 150 steps
-(checked by a central difference)."""
+distributions by jnp.einsum over lattice velocities, BGK collision with a body force,
+streaming by jnp.roll per direction with shifts from a NumPy constant (a Python loop over the
+nine velocities, stacked), bounce-back on wall and cylinder masks by index reversal, periodic
+inflow/outflow, a jitted lax.fori_loop of steps, checks of mass conservation, the Poiseuille
+profile against the analytic parabola, vorticity by jnp.gradient, and jax.grad of the mean
+outlet speed with respect to the body force through 150 steps (checked by a central
+difference)."""
 
 from functools import partial
 
@@ -36,8 +37,7 @@ def macroscopic(f):
 
 
 def stream(f):
-    return jnp.stack([jnp.roll(f[..., q], shift=tuple(C_NP[q]), axis=(0, 1))
-                      for q in range(9)], axis=-1)
+    return jnp.stack([jnp.roll(f[..., q], shift=tuple(C_NP[q]), axis=(0, 1)) for q in range(9)], axis=-1)
 
 
 x, y = jnp.meshgrid(jnp.arange(NX), jnp.arange(NY), indexing="ij")
@@ -76,15 +76,23 @@ yy = jnp.arange(h) + 0.5
 analytic = 1e-4 / (2 * nu) * yy * (h - yy)
 print("centreline speed", f"{float(profile.max()):.3e}", "Poiseuille", f"{float(analytic.max()):.3e}")
 print("profile relative error", f"{float(jnp.max(jnp.abs(profile - analytic)) / analytic.max()):.4f}")
-print("transverse / streamwise velocity < 1e-3:", bool(jnp.max(jnp.abs(u[..., 1] * fluid)) < 1e-3 * profile.max()))
+print(
+    "transverse / streamwise velocity < 1e-3:",
+    bool(jnp.max(jnp.abs(u[..., 1] * fluid)) < 1e-3 * profile.max()),
+)
 
 f = simulate(2e-4, 400, True)
 rho, u = macroscopic(f)
 dudy = jnp.gradient(u[..., 0], axis=1)
 dvdx = jnp.gradient(u[..., 1], axis=0)
 vort = jnp.where(walls | cylinder, 0.0, dvdx - dudy)
-print("with cylinder: max speed", f"{float(jnp.max(jnp.linalg.norm(u, axis=-1))):.4e}",
-      "vorticity range", f"{float(vort.min()):.3e}", f"{float(vort.max()):.3e}")
+print(
+    "with cylinder: max speed",
+    f"{float(jnp.max(jnp.linalg.norm(u, axis=-1))):.4e}",
+    "vorticity range",
+    f"{float(vort.min()):.3e}",
+    f"{float(vort.max()):.3e}",
+)
 print("density range", f"{float(rho.min()):.6f}", f"{float(rho.max()):.6f}")
 
 

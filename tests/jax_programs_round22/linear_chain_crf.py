@@ -54,8 +54,10 @@ def path_score(params, em, tags, mask):
 
 
 def brute_log_z(params, em):
-    scores = [path_score(params, em, jnp.array(p), jnp.ones(em.shape[0], bool))
-              for p in itertools.product(range(NUM_TAGS), repeat=em.shape[0])]
+    scores = [
+        path_score(params, em, jnp.array(p), jnp.ones(em.shape[0], bool))
+        for p in itertools.product(range(NUM_TAGS), repeat=em.shape[0])
+    ]
     return jax.nn.logsumexp(jnp.stack(scores))
 
 
@@ -98,17 +100,32 @@ tokens = jax.random.randint(k_data, (T,), 0, VOCAB)
 em = emissions(params, tokens)
 full = jnp.ones(T, bool)
 log_z, _ = log_partition(params, em, full)
-print("tokens", tokens, "log Z", f"{float(log_z):.5f}", "brute force", f"{float(brute_log_z(params, em)):.5f}")
+print(
+    "tokens", tokens, "log Z", f"{float(log_z):.5f}", "brute force", f"{float(brute_log_z(params, em)):.5f}"
+)
 m_grad = jax.grad(lambda e: log_partition(params, e, full)[0])(em)
 m_fb = marginals_fb(params, em)
 print("marginals (grad of log Z)\n", m_grad)
-print("grad == forward-backward:", bool(jnp.allclose(m_grad, m_fb, atol=1e-5)), "rows sum to 1:",
-      bool(jnp.allclose(m_grad.sum(1), 1.0, atol=1e-5)))
+print(
+    "grad == forward-backward:",
+    bool(jnp.allclose(m_grad, m_fb, atol=1e-5)),
+    "rows sum to 1:",
+    bool(jnp.allclose(m_grad.sum(1), 1.0, atol=1e-5)),
+)
 best, best_score = viterbi(params, em, full)
-brute = max(itertools.product(range(NUM_TAGS), repeat=T),
-            key=lambda p: float(path_score(params, em, jnp.array(p), full)))
-print("viterbi", best, f"{float(best_score):.5f}", "brute-force argmax", np.array(brute),
-      "same:", bool(jnp.array_equal(best, jnp.array(brute))))
+brute = max(
+    itertools.product(range(NUM_TAGS), repeat=T),
+    key=lambda p: float(path_score(params, em, jnp.array(p), full)),
+)
+print(
+    "viterbi",
+    best,
+    f"{float(best_score):.5f}",
+    "brute-force argmax",
+    np.array(brute),
+    "same:",
+    bool(jnp.array_equal(best, jnp.array(brute))),
+)
 
 # a toy task: tag = token parity, with a transition pattern to learn; padded batch
 rng = np.random.default_rng(0)

@@ -27,12 +27,20 @@ n_test = users.shape[0] // 5
 test, train = perm[:n_test], perm[n_test:]
 print("ratings", ratings.shape, ratings.dtype, "train", train.shape[0], "test", test.shape[0])
 counts = jax.ops.segment_sum(jnp.ones_like(train), users[train], num_segments=USERS)
-print("ratings per user: min", int(counts.min()), "max", int(counts.max()), "mean", f"{float(counts.mean()):.3f}")
+print(
+    "ratings per user: min",
+    int(counts.min()),
+    "max",
+    int(counts.max()),
+    "mean",
+    f"{float(counts.mean()):.3f}",
+)
 
 
 def predict(params, u, i):
-    return (jnp.sum(params["U"][u] * params["V"][i], axis=-1) + params["bu"][u] + params["bi"][i]
-            + params["mu"])
+    return (
+        jnp.sum(params["U"][u] * params["V"][i], axis=-1) + params["bu"][u] + params["bi"][i] + params["mu"]
+    )
 
 
 def loss(params, u, i, r, wd=0.02):
@@ -46,8 +54,13 @@ def rmse(params, idx):
 
 
 k1, k2 = jax.random.split(kinit)
-params = {"U": 0.1 * jax.random.normal(k1, (USERS, RANK)), "V": 0.1 * jax.random.normal(k2, (ITEMS, RANK)),
-          "bu": jnp.zeros(USERS), "bi": jnp.zeros(ITEMS), "mu": jnp.mean(ratings[train])}
+params = {
+    "U": 0.1 * jax.random.normal(k1, (USERS, RANK)),
+    "V": 0.1 * jax.random.normal(k2, (ITEMS, RANK)),
+    "bu": jnp.zeros(USERS),
+    "bi": jnp.zeros(ITEMS),
+    "mu": jnp.mean(ratings[train]),
+}
 
 
 @jax.jit
@@ -64,8 +77,12 @@ def epoch(params, key):
 
 
 g = jax.grad(loss)(params, users[train[:5]], items[train[:5]], ratings[train[:5]])
-print("embedding gradient touches rows", jnp.nonzero(jnp.any(g["U"] != 0, axis=1))[0], "of users",
-      jnp.sort(users[train[:5]]))
+print(
+    "embedding gradient touches rows",
+    jnp.nonzero(jnp.any(g["U"] != 0, axis=1))[0],
+    "of users",
+    jnp.sort(users[train[:5]]),
+)
 key = jax.random.PRNGKey(1)
 for ep in range(60):
     key, k = jax.random.split(key)
@@ -103,7 +120,9 @@ def als(U, V):
 (U, V), errs = als(0.1 * jax.random.normal(k1, (USERS, RANK)), 0.1 * jax.random.normal(k2, (ITEMS, RANK)))
 print("ALS train rmse per sweep", errs[jnp.array([0, 4, 14])])
 als_test = jnp.sqrt(jnp.mean(((U @ V.T)[users[test], items[test]] - ratings[test]) ** 2))
-print("ALS test rmse", f"{float(als_test):.4f}", "train rmse decreasing:", bool(jnp.all(jnp.diff(errs) <= 1e-6)))
+print(
+    "ALS test rmse", f"{float(als_test):.4f}", "train rmse decreasing:", bool(jnp.all(jnp.diff(errs) <= 1e-6))
+)
 
 # recommendations: best unseen items per user
 scores = jnp.where(observed, -jnp.inf, U @ V.T)

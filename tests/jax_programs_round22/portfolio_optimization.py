@@ -74,7 +74,11 @@ w_pgd = jax.jit(solve_pgd)(mu, cov, 5.0)
 w_md = jax.jit(solve_mirror)(mu, cov, 5.0)
 print("long-only, gamma=5: PGD", w_pgd)
 print("                    mirror descent", w_md)
-print("objectives", f"{float(mean_variance(w_pgd, mu, cov, 5.0)):.6f}", f"{float(mean_variance(w_md, mu, cov, 5.0)):.6f}")
+print(
+    "objectives",
+    f"{float(mean_variance(w_pgd, mu, cov, 5.0)):.6f}",
+    f"{float(mean_variance(w_md, mu, cov, 5.0)):.6f}",
+)
 w_lo = jax.jit(solve_pgd)(mu, cov, 1e4)
 print("long-only min-variance", w_lo, "zero weights", jnp.sum(w_lo < 1e-6))
 
@@ -89,8 +93,10 @@ print("monotone frontier:", bool(jnp.all(jnp.diff(rets) <= 1e-7) & jnp.all(jnp.d
 losses = -(returns @ w_pgd)
 srt = jnp.sort(losses)
 var95 = jnp.quantile(losses, 0.95, method="lower")
-cvar = jnp.mean(srt[int(0.95 * DAYS):])
-print("daily VaR95", f"{float(var95):.5f}", "CVaR95", f"{float(cvar):.5f}", "CVaR >= VaR:", bool(cvar >= var95))
+cvar = jnp.mean(srt[int(0.95 * DAYS) :])
+print(
+    "daily VaR95", f"{float(var95):.5f}", "CVaR95", f"{float(cvar):.5f}", "CVaR >= VaR:", bool(cvar >= var95)
+)
 
 
 def sharpe_of_solution(mu):

@@ -1,9 +1,9 @@
 """An SIR epidemic model as epidemiology notebooks write it in JAX: the deterministic ODE by
 jax.experimental.ode.odeint, fitting the log infection and recovery rates to noisy case counts
 by gradient descent through odeint's adjoint, R0 and the final-size relation solved by Newton
-iterations in lax.while_loop (differentiated by jacfwd), a stochastic tau-leaping simulation with jax.random.binomial
-inside lax.scan with per-step keys from jax.random.split, an ensemble by vmap over keys with
-extinction probability and quantile bands, and a Poisson log-likelihood via
+iterations in lax.while_loop (differentiated by jacfwd), a stochastic tau-leaping simulation
+with jax.random.binomial inside lax.scan with per-step keys from jax.random.split, an ensemble
+by vmap over keys with extinction probability and quantile bands, and a Poisson log-likelihood via
 jax.scipy.stats.poisson.logpmf."""
 
 import jax
@@ -49,19 +49,34 @@ print("initial nll", f"{float(neg_log_lik(theta)):.3f}")
 value_and_grad = jax.jit(jax.value_and_grad(neg_log_lik))
 g0 = value_and_grad(theta)[1]
 eps = 1e-4
-fd = jnp.array([(neg_log_lik(theta + eps * e) - neg_log_lik(theta - eps * e)) / (2 * eps) for e in jnp.eye(2)])
+fd = jnp.array(
+    [(neg_log_lik(theta + eps * e) - neg_log_lik(theta - eps * e)) / (2 * eps) for e in jnp.eye(2)]
+)
 print("adjoint gradient", g0, "central difference agrees:", bool(jnp.allclose(g0, fd, rtol=2e-2)))
 lr = 2e-4
-for it in range(200):
+for _ in range(200):
     value, g = value_and_grad(theta)
     theta = theta - lr * g / (1.0 + jnp.linalg.norm(g) * lr)
 beta_hat, gamma_hat = jnp.exp(theta)
-print("fitted beta", f"{float(beta_hat):.3f}", "gamma", f"{float(gamma_hat):.3f}", "R0", f"{float(beta_hat / gamma_hat):.3f}")
-print("nll", f"{float(neg_log_lik(theta)):.3f}", "at the truth", f"{float(neg_log_lik(jnp.log(jnp.array(true)))):.3f}")
+print(
+    "fitted beta",
+    f"{float(beta_hat):.3f}",
+    "gamma",
+    f"{float(gamma_hat):.3f}",
+    "R0",
+    f"{float(beta_hat / gamma_hat):.3f}",
+)
+print(
+    "nll",
+    f"{float(neg_log_lik(theta)):.3f}",
+    "at the truth",
+    f"{float(neg_log_lik(jnp.log(jnp.array(true)))):.3f}",
+)
 
 
 def final_size(r0):
     """The fraction z that is eventually infected: z = 1 - exp(-R0 z), by Newton's method."""
+
     def cond(state):
         z, step, it = state
         return (jnp.abs(step) > 1e-6 * jnp.abs(z)) & (it < 50)
@@ -107,10 +122,18 @@ final, infected = jax.jit(jax.vmap(tau_leap, in_axes=(0, None, None)))(jax.rando
 print("ensemble", final.shape, infected.shape, "population kept:", bool(jnp.all(final.sum(1) == N)))
 attack = final[:, 2] / N
 extinct = jnp.mean(attack < 0.1)
-print("early extinction fraction", f"{float(extinct):.3f}",
-      "(branching-process estimate", f"{float((0.2 / 0.5) ** 5):.4f})")
+print(
+    "early extinction fraction",
+    f"{float(extinct):.3f}",
+    "(branching-process estimate",
+    f"{float((0.2 / 0.5) ** 5):.4f})",
+)
 big = jnp.where(attack >= 0.1, attack, jnp.nan)
-print("attack rate of major outbreaks: mean", f"{float(jnp.nanmean(big)):.4f}", "quantiles",
-      [f"{float(v):.3f}" for v in jnp.nanquantile(big, jnp.array([0.05, 0.5, 0.95]))])
+print(
+    "attack rate of major outbreaks: mean",
+    f"{float(jnp.nanmean(big)):.4f}",
+    "quantiles",
+    [f"{float(v):.3f}" for v in jnp.nanquantile(big, jnp.array([0.05, 0.5, 0.95]))],
+)
 band = jnp.quantile(infected, jnp.array([0.1, 0.5, 0.9]), axis=0)
 print("infected band at t=10,20,30:\n", band[:, jnp.array([20, 40, 60])])

@@ -59,7 +59,12 @@ def calibrate(d_row, i, perplexity=8.0, tol=1e-5):
 
 D = sq_dists(X)
 P_cond, betas, iters, H = jax.vmap(calibrate)(D, jnp.arange(36))
-print("bisection iterations: max", int(iters.max()), "all converged", bool(jnp.all(jnp.abs(H - jnp.log(8.0)) < 1e-4)))
+print(
+    "bisection iterations: max",
+    int(iters.max()),
+    "all converged",
+    bool(jnp.all(jnp.abs(H - jnp.log(8.0)) < 1e-4)),
+)
 print("perplexity of rows 0..3", jnp.exp(H[:4]))
 print("bandwidth sigma of rows 0..3", jnp.sqrt(1.0 / (2.0 * betas[:4])))
 P = (P_cond + P_cond.T) / (2 * 36)
