@@ -1632,21 +1632,28 @@ def meshgrid(*xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: 
 
 
 def unravel_index(indices: ArrayLike, shape: int | Shape | ArrayLike) -> tuple[Array, ...]:
-    """Coordinates of flat indices in an array of ``shape``.  Concrete indices are checked
-    like NumPy; traced indices are clamped into range (as in JAX)."""
+    """Coordinates of flat indices in an array of ``shape``, as ``jax.numpy.unravel_index``:
+    each coordinate has the indices' dtype and weak type (a Python int gives weak int32/int64),
+    a negative index counts from the end, and an index out of range is clipped into it (no
+    error, eager or traced: one computation, a ``divmod`` per axis from the last).
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.unravel_index(fnp.asarray([5, -1, 99], dtype=fnp.int8), (3, 4))
+    (Array([1, 2, 2], dtype=int8), Array([1, 3, 3], dtype=int8))
+    """
+    fnp = _ABOVE["fnp"]  # the package's composites (handed over by _building_blocks)
+    check_arraylike("unravel_index", indices)
     shape = tuple(int(s) for s in np.atleast_1d(np.asarray(shape)))
-    if not isinstance(indices, Tracer):
-        v = np.asarray(indices)
-        return tuple(wrap(np.asarray(r)) for r in np.unravel_index(v, shape))
-    total = int(np.prod(shape, dtype=np.int64))
-    idx = ew.convert_element_type(indices, np.int64)
-    idx = ew.select(ew.lt(idx, 0), ew.add(idx, total), idx)
-    idx = ew.minimum(ew.maximum(idx, 0), max(total - 1, 0))
+    rest = fnp.asarray(indices)
+    coords: list = [None] * len(shape)
+    for k in reversed(range(len(shape))):
+        rest, coords[k] = fnp.divmod(rest, shape[k])
+    beyond_end = ew.gt(rest, 0)  # past the last entry: the last coordinate on every axis
+    before_start = ew.lt(rest, -1) if _dtype_kind(get_aval(rest).dtype) == "i" else None  # below -size
     out = []
-    strides = [int(np.prod(shape[k + 1:], dtype=np.int64)) for k in range(len(shape))]
-    for st in strides:
-        out.append(ew.floor_divide_p.bind(idx, st))
-        idx = ew.rem_p.bind(idx, st)
+    for size, c in zip(shape, coords, strict=True):
+        c = fnp.where(before_start, 0, c) if before_start is not None else c
+        out.append(fnp.where(beyond_end, size - 1, c))
     return tuple(out)
 
 
