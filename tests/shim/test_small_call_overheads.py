@@ -1,0 +1,57 @@
+"""Fast paths for small calls (data preparation: collate, corpus makers) give what the general
+paths give: values, dtypes, errors (round 22b)."""
+import numpy as np
+import pytest
+
+import fgrad.torch as torch
+from fgrad.torch import _ops_shape as ops_shape
+
+
+def _general(monkeypatch):
+    """Switch the join fast paths off: every call takes the general checks and ``apply_op``."""
+    monkeypatch.setattr(ops_shape, "_plain_host_bufs", lambda ts: None)
+
+
+def _joins():
+    r = torch.arange(12.).reshape(3, 4)
+    rows = [r[i] for i in range(3)]
+    return [torch.stack(rows), torch.stack(rows, 1), torch.cat(rows), torch.cat([r, r], 0),
+            torch.cat([torch.tensor([]), torch.tensor([1.0, 2.0])]), torch.stack([torch.tensor(1.5)] * 2),
+            torch.cat([r, torch.zeros(0, 4)]), torch.cat([torch.tensor([1, 2]), torch.tensor([3])])]
+
+
+def test_join_fast_paths_are_the_general_paths(monkeypatch):
+    fast = _joins()
+    _general(monkeypatch)
+    slow = _joins()
+    for a, b in zip(fast, slow):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+        assert a._buf.flags.owndata
+
+
+@pytest.mark.parametrize("make", [
+    lambda: torch.stack([torch.zeros(3), torch.zeros(4)]),
+    lambda: torch.stack([torch.zeros(2, 3), torch.zeros(2, 4)]),
+    lambda: torch.stack([torch.zeros(2), torch.zeros(2, 1)]),
+    lambda: torch.cat([torch.zeros(2, 3), torch.zeros(2, 4)]),
+    lambda: torch.cat([torch.zeros(2), torch.tensor(1.0)]),
+    lambda: torch.cat([torch.zeros(2, 3), torch.zeros(3)]),
+])
+def test_join_fast_path_errors_are_the_general_errors(make, monkeypatch):
+    with pytest.raises(Exception) as fast:
+        make()
+    _general(monkeypatch)
+    with pytest.raises(Exception) as slow:
+        make()
+    assert type(fast.value) is type(slow.value) and str(fast.value) == str(slow.value)
+
+
+def test_join_fast_paths_leave_gradients_and_promotion_to_the_op():
+    w = torch.ones(2, requires_grad=True)
+    assert type(torch.stack([w, w]).grad_fn).__name__ == "StackBackward0"
+    assert type(torch.cat([w, torch.zeros(2)]).grad_fn).__name__ == "CatBackward0"
+    m = torch.cat([torch.tensor([1, 2]), torch.tensor([0.5])])
+    assert m.dtype == torch.float32 and m.tolist() == [1.0, 2.0, 0.5]
+    p = torch.nn.Parameter(torch.ones(2))
+    assert torch.stack([p, p]).requires_grad
