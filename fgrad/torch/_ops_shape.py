@@ -1078,11 +1078,26 @@ def _ints_first(idx):
     return tuple(first), tuple(rest)
 
 
+def _ints_in_range(idx: tuple, shape: tuple) -> bool:
+    """Whether ``idx`` is a non-empty tuple of plain ints (not bools), one per leading dim of
+    ``shape`` at most, each in range: the index is a chain of selects."""
+    if not idx or len(idx) > len(shape):
+        return False
+    for i, n in zip(idx, shape):
+        if type(i) is not int or not -n <= i < n:
+            return False
+    return True
+
+
 def getitem(self, idx):
     b = self._buf
     if type(idx) is int and type(b) is _nd and b.ndim and -b.shape[0] <= idx < b.shape[0]:
         # the hot case (a dataset's ``t[i]``): the view `parse_index` would describe
         return _make_view(self, b[idx, ...], "SelectBackward0", _v_gather, ((("i", idx),),))
+    if type(idx) is tuple and type(b) is _nd and _ints_in_range(idx, b.shape):
+        # ``t[i, j]``: as above, one select per int (what `parse_index` would describe)
+        return _make_view(self, b[idx + (Ellipsis,)], "SelectBackward0", _v_gather,
+                          (tuple([("i", i) for i in idx]),))
     idx = _norm_idx(idx)
     if not _is_basic(idx):
         split = _ints_first(idx)

@@ -55,3 +55,29 @@ def test_join_fast_paths_leave_gradients_and_promotion_to_the_op():
     assert m.dtype == torch.float32 and m.tolist() == [1.0, 2.0, 0.5]
     p = torch.nn.Parameter(torch.ones(2))
     assert torch.stack([p, p]).requires_grad
+
+
+def test_int_tuple_index_is_the_general_index():
+    x = torch.arange(24.).reshape(2, 3, 4).requires_grad_()
+    for idx in [(1, 2), (-1, -3), (0,), (1, 2, 3), (-2, 0, -4)]:
+        fast = x[idx]
+        slow = x[idx + (Ellipsis,)]  # an Ellipsis takes the general path
+        assert fast.shape == slow.shape and fast.tolist() == slow.tolist()
+        assert type(fast.grad_fn).__name__ == type(slow.grad_fn).__name__ == "SelectBackward0"
+        (fast.sum() * 2).backward()
+        g = x.grad.clone()
+        x.grad = None
+        (slow.sum() * 2).backward()
+        np.testing.assert_array_equal(g.numpy(), x.grad.numpy())
+        x.grad = None
+    y = torch.zeros(2, 3)
+    v = y[1, 2]
+    v.add_(5.0)  # a view: writes reach the base
+    assert y[1, 2].item() == 5.0 and y._version == 1
+    for bad in [(2, 0), (0, -4), (0, 0, 0)]:
+        with pytest.raises(IndexError) as fast:
+            y[bad]
+        with pytest.raises(IndexError) as slow:
+            y[bad + (Ellipsis,)] if len(bad) <= 2 else y[bad[0], bad[1], bad[2], ...]
+        assert str(fast.value) == str(slow.value)
+    assert y[True, 0].shape == (1, 3)  # bools are masks, not ints
