@@ -459,12 +459,21 @@ def _num(v):
     return v
 
 
+_EXACT_INT = 2 ** 53  # ints a float64 holds exactly
+
+
 def arange(start: Number = 0, end: Number | None = None, step: Number = 1, *, out: Tensor | None = None,
            dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
            requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 unless a bound is a
     float (then the default float dtype)."""
     idx = check_device(device)
+    if (type(start) is int and type(step) is int and (end is None or type(end) is int) and dtype is None
+            and out is None and idx is None and not requires_grad):
+        # the common ``arange(n)``: int64 at once (below's count is exact for bounds under 2**53)
+        lo, hi = (0, start) if end is None else (start, end)
+        if step > 0 and -_EXACT_INT < lo <= hi < _EXACT_INT:
+            return _wrap(np.arange(lo, hi, step, dtype=np.int64))
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start

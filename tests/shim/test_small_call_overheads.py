@@ -81,3 +81,26 @@ def test_int_tuple_index_is_the_general_index():
             y[bad + (Ellipsis,)] if len(bad) <= 2 else y[bad[0], bad[1], bad[2], ...]
         assert str(fast.value) == str(slow.value)
     assert y[True, 0].shape == (1, 3)  # bools are masks, not ints
+
+
+@pytest.mark.parametrize("args", [(10,), (0,), (2, 11, 3), (5, 5), (-7, 4, 2), (3, 100, 7),
+                                  (2**53 - 3, 2**53 - 1)])
+def test_int_arange_fast_path_is_the_general_path(args):
+    fast = torch.arange(*args)
+    slow = torch.arange(*[np.int64(a) for a in args])  # NumPy ints take the general path
+    assert fast.dtype == slow.dtype == torch.int64 and fast.tolist() == slow.tolist()
+    assert fast.tolist() == list(range(*args))
+
+
+def test_int_arange_leaves_keywords_and_errors_to_the_general_path():
+    assert torch.arange(4, dtype=torch.float32).dtype == torch.float32
+    assert torch.arange(4, requires_grad=False).tolist() == [0, 1, 2, 3]
+    o = torch.empty(3, dtype=torch.int64)
+    assert torch.arange(3, out=o) is o and o.tolist() == [0, 1, 2]
+    with pytest.raises(RuntimeError, match="inconsistent with step sign"):
+        torch.arange(5, 2)
+    with pytest.raises(RuntimeError, match="step must be nonzero"):
+        torch.arange(0, 5, 0)
+    with pytest.raises(RuntimeError, match="floating point"):
+        torch.arange(3, requires_grad=True)
+    assert torch.arange(5, 0, -2).tolist() == [5, 3, 1]
