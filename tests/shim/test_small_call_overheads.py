@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import fgrad.torch as torch
-from fgrad.torch import _ops_shape as ops_shape
+from fgrad.torch import _ops_creation as ops_creation, _ops_shape as ops_shape
 
 
 def _general(monkeypatch):
@@ -104,3 +104,35 @@ def test_int_arange_leaves_keywords_and_errors_to_the_general_path():
     with pytest.raises(RuntimeError, match="floating point"):
         torch.arange(3, requires_grad=True)
     assert torch.arange(5, 0, -2).tolist() == [5, 3, 1]
+
+
+_FILL_VALUES = [0, 1, -3, 2**24 + 1, 2**53 - 1, 2**60 + 1, 0.1, -0.0, float("inf"), float("nan"), 1e300,
+                True, False, 3.5]
+
+
+@pytest.mark.parametrize("name", ["bool", "uint8", "int32", "int64", "float16", "float32", "float64",
+                                  "complex64"])
+def test_filled_array_is_numpys_full(name):
+    npd = np.dtype(name)
+    for v in _FILL_VALUES:
+        with np.errstate(all="ignore"):
+            try:
+                want = np.full((2, 3), v, npd)
+            except (OverflowError, ValueError):
+                continue
+            got = ops_creation.filled_array((2, 3), v, npd)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))  # bit for bit
+
+
+def test_full_and_ones_keep_dtypes_and_errors():
+    assert torch.full((2,), 7).dtype == torch.int64 and torch.full((2,), 7).tolist() == [7, 7]
+    assert torch.full((2,), True).dtype == torch.bool
+    assert torch.full((1,), 0.1, dtype=torch.float16).item() == float(np.float16(0.1))
+    assert torch.full((1,), 2**24 + 1, dtype=torch.float32).item() == float(np.float32(2**24 + 1))
+    assert torch.ones(2, 3, dtype=torch.bfloat16).tolist() == [[1.0] * 3] * 2
+    assert torch.ones(2, dtype=torch.complex64).tolist() == [1 + 0j, 1 + 0j]
+    with pytest.raises(RuntimeError, match="overflow"):
+        torch.full((1,), 300, dtype=torch.int8)
+    with pytest.raises(RuntimeError, match="overflow"):
+        torch.full((1,), 1e300, dtype=torch.float32)
