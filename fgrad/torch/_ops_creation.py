@@ -365,7 +365,7 @@ def ones(*size: int | Sequence[int], out: Tensor | None = None, dtype: DType | N
     idx = check_device(device)
     if idx is not None and out is None:
         return _finish(_dev.full(_sizes(size), 1, _dt(dtype), idx), requires_grad)
-    return _finish(filled_array(_sizes(size), 1, _dt(dtype)), requires_grad, out)
+    return _finish(_filled_array(_sizes(size), 1, _dt(dtype)), requires_grad, out)
 
 
 @_meta.factory
@@ -410,12 +410,12 @@ def empty_strided(size: SizeLike, stride: SizeLike, *, dtype: DType | None = Non
 _FILL_KINDS = {int: "iuf", float: "f", bool: "b"}  # Python scalar -> NumPy kinds it fills exactly
 
 
-def filled_array(shape: tuple, value: Any, npd: np.dtype) -> np.ndarray:
+def _filled_array(shape: tuple, value: Any, npd: np.dtype) -> np.ndarray:
     """``np.full(shape, value, npd)``: for a Python number of the dtype's kind (an int in range:
     the callers check) NumPy's ``fill`` of new memory, the same conversion without ``np.full``'s
     Python frame (small tensors: ~3x faster).
 
-    >>> filled_array((2,), 1, np.dtype(np.float32))
+    >>> _filled_array((2,), 1, np.dtype(np.float32))
     array([1., 1.], dtype=float32)
     """
     if npd.kind in _FILL_KINDS.get(type(value), "") and (type(value) is not int or npd.kind != "f"
@@ -441,7 +441,7 @@ def full(size: SizeLike, fill_value: TensorOrScalar, *, out: Tensor | None = Non
     v = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
     v = check_fill_value(v, npd, "full")
     shape = _sizes((size,) if isinstance(size, int) else tuple(size))
-    return _finish(filled_array(shape, v, npd), requires_grad, out, idx)
+    return _finish(_filled_array(shape, v, npd), requires_grad, out, idx)
 
 
 def scalar_tensor(s: TensorOrScalar, like: Tensor | None = None, *, dtype: DType | None = None,

@@ -120,7 +120,7 @@ def test_filled_array_is_numpys_full(name):
                 want = np.full((2, 3), v, npd)
             except (OverflowError, ValueError):
                 continue
-            got = ops_creation.filled_array((2, 3), v, npd)
+            got = ops_creation._filled_array((2, 3), v, npd)
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))  # bit for bit
 
