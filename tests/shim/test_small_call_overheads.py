@@ -141,7 +141,8 @@ def test_full_and_ones_keep_dtypes_and_errors():
 def test_join_fast_paths_write_out():
     rows = [torch.arange(3.) + i for i in range(4)]
     o = torch.empty(4, 3)
-    assert torch.stack(rows, out=o) is o and o.tolist() == [[float(i + j) for j in range(3)] for i in range(4)]
+    assert torch.stack(rows, out=o) is o
+    assert o.tolist() == [[float(i + j) for j in range(3)] for i in range(4)]
     c = torch.empty(12)
     assert torch.cat(rows, out=c) is c and c.tolist() == [float(i + j) for i in range(4) for j in range(3)]
     assert torch.cat(rows, dim=-1).shape == (12,) and torch.stack(rows, dim=-1).shape == (3, 4)
