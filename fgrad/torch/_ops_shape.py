@@ -1091,11 +1091,26 @@ def _ints_first(idx):
     return tuple(first), tuple(rest)
 
 
+def _ints_in_range(idx: tuple, shape: tuple) -> bool:
+    """Whether ``idx`` is a non-empty tuple of plain ints (not bools), one per leading dim of
+    ``shape`` at most, each in range: the index is a chain of selects."""
+    if not idx or len(idx) > len(shape):
+        return False
+    for i, n in zip(idx, shape):
+        if type(i) is not int or not -n <= i < n:
+            return False
+    return True
+
+
 def getitem(self, idx):
     b = self._buf
     if type(idx) is int and type(b) is _nd and b.ndim and -b.shape[0] <= idx < b.shape[0]:
         # the hot case (a dataset's ``t[i]``): the view `parse_index` would describe
         return _make_view(self, b[idx, ...], "SelectBackward0", _v_gather, ((("i", idx),),))
+    if type(idx) is tuple and type(b) is _nd and _ints_in_range(idx, b.shape):
+        # ``t[i, j]``: as above, one select per int (what `parse_index` would describe)
+        return _make_view(self, b[idx + (Ellipsis,)], "SelectBackward0", _v_gather,
+                          (tuple([("i", i) for i in idx]),))
     idx = _norm_idx(idx)
     if not _is_basic(idx):
         split = _ints_first(idx)
@@ -1860,6 +1875,8 @@ def _seq(tensors, name):
     if isinstance(tensors, Tensor):
         raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
     ts = list(tensors)
+    if ts and _JUST_TENSOR.issuperset(map(type, ts)):  # all plain tensors: one C pass
+        return ts
     if not ts:
         if name == "cat":  # PyTorch: ValueError for cat, RuntimeError for stack
             raise ValueError("torch.cat(): expected a non-empty list of Tensors")
@@ -1867,26 +1884,52 @@ def _seq(tensors, name):
     return [t if isinstance(t, Tensor) else _as_t(t) for t in ts]
 
 
-def _plain_host_bufs(ts, rd) -> list | None:
-    """The buffers of ``ts`` when joining them (`cat`, `stack`) is a plain NumPy call: every
-    buffer a host array of the result dtype ``rd`` and nothing to record (no gradient to
-    track, no ``torch.profiler`` recorder), so ``apply_op`` would run that very call and keep
-    nothing else; else None.  One pass over the operands (a collate of many rows)."""
+def _plain_host_bufs(ts) -> tuple[list, np.dtype] | None:
+    """``(buffers, dtype)`` of ``ts`` when joining them (`cat`, `stack`) is a plain NumPy call:
+    every buffer a host array of one dtype (so the result's dtype, PyTorch's promotion of equal
+    dtypes) and nothing to record (no gradient to track, no ``torch.profiler`` recorder), so
+    ``apply_op`` would run that very call and keep nothing else; else None.  Set and list
+    comprehensions, not a Python loop, over the operands (a collate of many rows)."""
     if _profile_state.recorder is not None:
         return None
-    track = STATE.enabled
-    bufs = []
-    for t in ts:
-        b = t._buf
-        if type(b) is not np.ndarray or b.dtype != rd or (track and (t._rg or t._gfn is not None)):
-            return None
-        bufs.append(b)
-    return bufs
+    bufs = [t._buf for t in ts]
+    if {type(b) for b in bufs} != _JUST_NDARRAY:
+        return None
+    dtypes = {b.dtype for b in bufs}
+    if len(dtypes) != 1:
+        return None
+    if STATE.enabled and (True in [t._rg for t in ts] or [t._gfn for t in ts].count(None) != len(ts)):
+        return None
+    return bufs, dtypes.pop()
+
+
+_JUST_NDARRAY = {np.ndarray}
+
+
+def _concat_rows(bufs: list, out: np.ndarray | None = None) -> np.ndarray | None:
+    """NumPy's concatenate of ``bufs`` along their first axis (into ``out`` when given); None
+    when their trailing sizes or ranks differ (the caller's checks then raise PyTorch's error)."""
+    try:
+        return np.concatenate(bufs, out=out)
+    except ValueError:
+        return None
+_JUST_TENSOR = {Tensor}
 
 
 @_autocast_promote
 def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     ts = _seq(tensors, "cat")
+    plain = _plain_host_bufs(ts)
+    if plain is not None and type(dim) is int and dim == 0 and ts[0]._buf.ndim:
+        # the common case: NumPy's concatenate checks the sizes; an empty operand (PyTorch skips
+        # 1-D ones) or unlike sizes take the checks below, which raise PyTorch's errors
+        try:
+            r = None if 0 in map(len, plain[0]) else _concat_rows(plain[0])
+        except TypeError:  # a 0-d operand
+            r = None
+        if r is not None:
+            res = result_tensor(r)
+            return res if out is None else write_out(out, res, "cat")
     shapes = [t._buf.shape for t in ts]
     keep = ts
     skipped = False
@@ -1915,14 +1958,16 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
         # PyTorch records the skipped ones too (their gradients are empty): as empty pieces
         piece = ref[:d] + (0,) + ref[d + 1:]
         keep = [t.reshape(piece) if t._buf.shape == _EMPTY_1D else t for t in ts]
-    Rd = result_dtype(*ts)  # the skipped ones take part in the promotion (PyTorch)
-    bufs = _plain_host_bufs(keep, Rd)
-    if bufs is not None:
+    if plain is not None:  # the skipped ones took part in the promotion (PyTorch)
+        bufs, Rd = plain
+        if keep is not ts:
+            bufs = [t._buf for t in keep]
         # host operands of the result's dtype, nothing to record: NumPy's concatenate at once
         # (exact, what the cached program runs), without staging a program for every new
         # combination of shapes (a collate_fn's variable-length batches: ~300 us each)
         res = result_tensor(np.concatenate(bufs, axis=d))
         return res if out is None else write_out(out, res, "cat")
+    Rd = result_dtype(*ts)
 
     def fn(*xs):
         return fnp.concatenate([ew.convert_element_type(x, Rd) for x in xs], axis=d)
@@ -1938,18 +1983,28 @@ concat = concatenate = cat
 def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     ts = _seq(tensors, "stack")
     shp = ts[0]._buf.shape
-    for i, t in enumerate(ts):
-        if t._buf.shape != shp:
-            raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got {list(shp)} at entry 0 and "
-                f"{list(t._buf.shape)} at entry {i}"
-            )
+    plain = _plain_host_bufs(ts)
+    if plain is not None and shp and type(dim) is int and dim == 0:
+        # the common collate: rows of one length one after another.  NumPy's concatenate checks
+        # the trailing sizes, ``len`` the leading one (cheaper than reading every ``.shape``)
+        bufs, Rd = plain
+        if set(map(len, bufs)) == {shp[0]}:
+            r = np.empty((len(bufs),) + shp, Rd)  # the result owns its memory
+            if _concat_rows(bufs, r.reshape((len(bufs) * shp[0],) + shp[1:])) is not None:
+                res = result_tensor(r)
+                return res if out is None else write_out(out, res, "stack")
+    if len({t._buf.shape for t in ts}) != 1:
+        for i, t in enumerate(ts):
+            if t._buf.shape != shp:
+                raise RuntimeError(
+                    f"stack expects each tensor to be equal size, but got {list(shp)} at entry 0 and "
+                    f"{list(t._buf.shape)} at entry {i}"
+                )
     d = _wrap_dim(dim, len(shp) + 1)
-    Rd = result_dtype(*ts)
-    bufs = _plain_host_bufs(ts, Rd)
-    if bufs is not None:
+    if plain is not None:
+        bufs, Rd = plain
         # as in `cat`: NumPy's stack at once (exact copies), no program staged per count of
-        # operands (``default_collate`` of a custom dataset's rows: 64 rows, ~240 -> ~40 us)
+        # operands (``default_collate`` of a custom dataset's rows: 64 rows, ~240 -> ~30 us)
         if d == 0 and shp:  # the rows one after another: concatenated into the result's memory
             r = np.empty((len(bufs),) + shp, Rd)
             np.concatenate(bufs, out=r.reshape((len(bufs) * shp[0],) + shp[1:]))
@@ -1957,6 +2012,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
         else:
             res = result_tensor(np.stack(bufs, axis=d))
         return res if out is None else write_out(out, res, "stack")
+    Rd = result_dtype(*ts)
 
     def fn(*xs):
         return fnp.stack([ew.convert_element_type(x, Rd) for x in xs], axis=d)

@@ -197,6 +197,8 @@ def overloaded_arg(a: Any) -> bool:
     """
     t = type(a)
     if t is list or t is tuple:
+        if _PLAIN.issuperset(map(type, a)):  # the common case (64 rows to stack) in one C pass
+            return False
         for e in a:
             if type(e) not in _PLAIN and _overloaded_leaf(e):
                 return True

@@ -1,0 +1,76 @@
+"""The shim's per-call overhead on small calls (data preparation: a corpus maker's draws, a
+collate of 64 samples), each call timed against PyTorch's in the same process, interleaved.
+
+    python -m benchmarks.small_calls [--repeats 7]
+
+Prints, per call, PyTorch's and fgrad's microseconds (the minimum over repeats of process CPU
+time per call) and their ratio. To compare two checkouts, run it with each on ``PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from typing import Callable
+
+import benchmarks  # noqa: F401  (pins the threads before numpy/torch are imported)
+
+
+def calls(m) -> dict[str, Callable[[], object]]:
+    """The timed calls on module ``m`` (``torch`` or ``fgrad.torch``)."""
+    t = m.arange(10)
+    t2 = m.arange(12).reshape(3, 4)
+    rows = [m.rand(8) for _ in range(64)]
+    smalls = [m.arange(3) for _ in range(64)]
+    floats = [1.0, 2.0, 3.0, 4.0]
+    collate = importlib.import_module(m.__name__ + ".utils.data").default_collate
+    samples = [(m.rand(8), i) for i in range(64)]
+    s = m.tensor(3.5)
+    return {
+        "randint(0, 10, (1,))": lambda: m.randint(0, 10, (1,)),
+        "rand(4)": lambda: m.rand(4),
+        "stack(64 rows of 8)": lambda: m.stack(rows),
+        "cat(64 of 3)": lambda: m.cat(smalls),
+        "tensor([4 floats])": lambda: m.tensor(floats),
+        "zeros(4)": lambda: m.zeros(4),
+        "ones(2, 3)": lambda: m.ones(2, 3),
+        "arange(10)": lambda: m.arange(10),
+        "full((3,), 2.0)": lambda: m.full((3,), 2.0),
+        "t.item()": lambda: s.item(),
+        "t[i]": lambda: t[3],
+        "t[i, j]": lambda: t2[1, 2],
+        "t.tolist()": lambda: t.tolist(),
+        "default_collate(64)": lambda: collate(samples),
+    }
+
+
+def per_call_us(fn: Callable[[], object], number: int) -> float:
+    start = time.process_time()
+    for _ in range(number):
+        fn()
+    return (time.process_time() - start) / number * 1e6
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("--threads", type=int, default=1)
+    args = p.parse_args(argv)
+    import torch
+
+    import fgrad.torch as ft
+
+    peer, ours = calls(torch), calls(ft)
+    print(f"{'call':24s} {'torch us':>9s} {'fgrad us':>9s} {'ratio':>6s}")
+    for name in peer:
+        number = 200 if "64" in name else 2000
+        tp = tf = float("inf")
+        for _ in range(args.repeats):  # interleaved: the machine's load falls on both alike
+            tp = min(tp, per_call_us(peer[name], number))
+            tf = min(tf, per_call_us(ours[name], number))
+        print(f"{name:24s} {tp:9.2f} {tf:9.2f} {tf / tp:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
