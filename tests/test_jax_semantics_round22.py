@@ -95,3 +95,17 @@ def test_integer_only_lax_ops_under_differentiation_raise_not_implemented(name, 
     g = jax.grad(lambda v: jnp.sum(f(v.astype(np.int32)) * v))(x)
     stored = {"population_count": [2.0, 3.0], "clz": [30.0, 29.0]}[op]  # JAX 0.10.2
     np.testing.assert_array_equal(np.asarray(g), stored)
+
+
+@face
+def test_zeta_derivative_in_s_at_the_pole_is_minus_inf(name, jax, jnp, lax):
+    """``d zeta(s, q) / ds`` at ``s = 1`` (``q > 0``) is ``-inf`` (``-1/(s - 1)^2`` from both
+    sides), as JAX; fgrad returned NaN. Off the pole nothing changes; ``q <= 0`` stays NaN."""
+    zeta = jax.scipy.special.zeta
+    ds = jax.grad(zeta, argnums=0)
+    for q in (0.5, 2.0):
+        assert float(ds(1.0, q)) == -np.inf
+        assert float(jax.jit(ds)(1.0, q)) == -np.inf
+    assert np.isnan(float(ds(1.0, -1.0)))
+    out = jax.vmap(ds)(jnp.asarray([1.0, 2.0]), jnp.asarray([1.0, 1.0]))
+    np.testing.assert_allclose(np.asarray(out), [-np.inf, -0.9375482543158438], rtol=1e-13)  # zeta'(2)
