@@ -36,6 +36,8 @@ from .ops.special_functions import (  # noqa: F401 - re-exported under their lax
 )
 from ._device_api import default_backend as _default_backend
 from .transforms.batching import vmap
+from .transforms.jvp_trace import JVPTracer
+from .transforms.tape import TapeTracer
 from .tree_util import tree_flatten, tree_unflatten
 
 complex = _ew.complex_  # noqa: A001 - JAX's name
@@ -193,10 +195,18 @@ def reduce_xor(operand: ArrayLike, axes: Sequence[int]) -> Array:
     return reduce(operand, zero, _ew.xor_p.bind, axes)
 
 
-def _unsigned(x):
+def _unsigned(x, name: str):
+    """``x``'s bits as its unsigned integer type, and its dtype; JAX's errors for other
+    dtypes (a ``NotImplementedError`` where a float is being differentiated: the op has
+    no derivative rule, and JAX looks for one before it checks the dtype)."""
+    differentiated = isinstance(x, TapeTracer) or (isinstance(x, JVPTracer) and x.tangent is not None)
+    if differentiated and dtype_kind(x.aval.dtype) not in "iu":
+        raise NotImplementedError(f"Differentiation rule for '{name}' not implemented: lax.{name} takes "
+                                  f"integers (got {x.aval.dtype}); differentiate with respect to float "
+                                  f"inputs that reach it only through an integer cast")
     x = fnp.asarray(x)
     if dtype_kind(x.dtype) not in "iu":
-        raise TypeError(f"expected an integer array, got {x.dtype}")
+        raise TypeError(f"{name} does not accept dtype {x.dtype}. Accepted dtypes are subtypes of integer.")
     udt = _bits._unsigned(x.dtype)
     return x if x.dtype == udt else _bits.bitcast_convert_type(x, udt), x.dtype
 
@@ -211,7 +221,7 @@ def population_count(x: Shaped[ArrayLike, "*shape"]) -> Integer[Array, "*shape"]
         >>> lax.population_count(fnp.array([0, 7, -1], dtype=fnp.int8))
         Array([0, 3, 8], dtype=int8)
     """
-    u, dt = _unsigned(x)
+    u, dt = _unsigned(x, "population_count")
     width = 8 * u.dtype.itemsize
     count = fnp.zeros_like(u)
     for bit in range(width):
@@ -229,7 +239,7 @@ def clz(x: Shaped[ArrayLike, "*shape"]) -> Integer[Array, "*shape"]:
         >>> lax.clz(fnp.array([0, 1, 255, 256], dtype=fnp.uint16))
         Array([16, 15,  8,  7], dtype=uint16)
     """
-    u, dt = _unsigned(x)
+    u, dt = _unsigned(x, "clz")
     width = 8 * u.dtype.itemsize
     n = fnp.full(u.shape, width, u.dtype)
     shift = width // 2

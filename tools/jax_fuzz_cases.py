@@ -303,4 +303,89 @@ def _special_cases():
     return c
 
 
-CASES = {**_lax_cases(), **_numpy_cases(), **_linalg_cases(), **_special_cases()}
+def _loop_body(m, c, x):
+    return m.numpy.sin(c) * x + c * 0.5
+
+
+def _round22_cases():
+    """fft, cumulative ops, sorting, segment sums, interpolation, polynomials, windows,
+    control flow under transformations, and reparameterized random draws (round 22)."""
+    c = {}
+    for fn in ("fft", "ifft", "rfft", "hfft"):
+        c[f"fft.{fn}"] = (lambda r, d: [_f(r, d, 2, 6)],
+                          lambda m, x, fn=fn: m.numpy.real(getattr(m.numpy.fft, fn)(x, axis=-1)))
+    c["fft.irfft_n"] = (lambda r, d: [_f(r, d, 5)], lambda m, x: m.numpy.fft.irfft(x, n=7))
+    c["fft.fft2_norm_ortho"] = (lambda r, d: [_f(r, d, 3, 4)],
+                                lambda m, x: m.numpy.abs(m.numpy.fft.fft2(x, norm="ortho")))
+    c["fft.fftshift"] = (lambda r, d: [_f(r, d, 5)], lambda m, x: m.numpy.fft.fftshift(x * x))
+    for fn in ("cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp"):
+        c[f"lax.{fn}_reverse"] = (lambda r, d: [_f(r, d, 3, 5)],
+                                  lambda m, x, fn=fn: getattr(m.lax, fn)(x, axis=1, reverse=True))
+    c["numpy.nancumprod"] = (lambda r, d: [np.where(_f(r, d, 6) > 1.5, np.nan, _f(r, d, 6)).astype(d)],
+                             lambda m, x: m.numpy.nancumprod(x))
+    c["numpy.diff_prepend"] = (lambda r, d: [_f(r, d, 2, 5)],
+                               lambda m, x: m.numpy.diff(x, n=2, axis=1, prepend=1.0))
+    c["numpy.sort_descending"] = (lambda r, d: [_f(r, d, 3, 4)],
+                                  lambda m, x: m.numpy.sort(x, axis=0, descending=True))
+    c["numpy.partition"] = (lambda r, d: [_f(r, d, 7)], lambda m, x: m.numpy.partition(x, 3)[3:])
+    c["numpy.argsort_take"] = (lambda r, d: [_f(r, d, 6)],
+                               lambda m, x: m.numpy.take(x, m.numpy.argsort(x, stable=True)) * x)
+    c["numpy.searchsorted"] = (lambda r, d: [np.sort(_f(r, d, 6)), _f(r, d, 4)],
+                               lambda m, a, v: m.numpy.searchsorted(a, v, side="right"))
+    c["numpy.quantile_linear"] = (lambda r, d: [_f(r, d, 7)],
+                                  lambda m, x: m.numpy.quantile(x, m.numpy.asarray([0.1, 0.5, 0.9])))
+    c["numpy.median_axis"] = (lambda r, d: [_f(r, d, 3, 4)], lambda m, x: m.numpy.median(x, axis=1))
+    for seg in ("segment_sum", "segment_max", "segment_min", "segment_prod"):
+        c[f"ops.{seg}"] = (lambda r, d: [_f(r, d, 6), r.integers(0, 4, 6).astype(np.int32)],
+                           lambda m, x, ids, seg=seg: getattr(m.ops, seg)(x, ids, num_segments=4))
+    c["numpy.interp"] = (lambda r, d: [_f(r, d, 5), np.sort(_f(r, d, 6)), _f(r, d, 6)],
+                         lambda m, x, xp, fp: m.numpy.interp(x, xp, fp, left=-9.0))
+    c["numpy.interp_fp_grad"] = (lambda r, d: [_f(r, d, 6), np.sort(_f(r, d, 6)), _f(r, d, 5)],
+                                 lambda m, fp, xp, x: m.numpy.interp(x, xp, fp))
+    c["numpy.polyval"] = (lambda r, d: [_f(r, d, 4), _f(r, d, 3)],
+                          lambda m, p, x: m.numpy.polyval(p, x))
+    c["numpy.polymul_polyder"] = (lambda r, d: [_f(r, d, 3), _f(r, d, 4)],
+                                  lambda m, p, q: m.numpy.polyder(m.numpy.polymul(p, q), 2))
+    c["numpy.polyint"] = (lambda r, d: [_f(r, d, 4)], lambda m, p: m.numpy.polyint(p, k=1.5))
+    c["numpy.roots_real"] = (lambda r, d: [np.asarray([1.0, -6.0, 11.0, -6.0], d) + _f(r, d, 4, scale=0.01)],
+                             lambda m, p: m.numpy.sort(m.numpy.real(m.numpy.roots(p, strip_zeros=False))))
+    for win in ("hanning", "hamming", "blackman", "bartlett"):
+        c[f"numpy.{win}"] = (lambda r, d: [_f(r, d, 7)],
+                             lambda m, x, win=win: x * getattr(m.numpy, win)(7))
+    c["numpy.kaiser"] = (lambda r, d: [_f(r, d, 6)], lambda m, x: x * m.numpy.kaiser(6, 3.5))
+    c["lax.scan_carry"] = (lambda r, d: [_f(r, d, 5), _f(r, d, 2)],
+                           lambda m, xs, c0: m.lax.scan(lambda c, x: (_loop_body(m, c, x),) * 2, c0[0], xs))
+    c["lax.scan_reverse_unroll"] = (
+        lambda r, d: [_f(r, d, 6, 2)],
+        lambda m, xs: m.lax.scan(lambda c, x: (c * m.numpy.cos(x) + x, c), m.numpy.zeros(2, xs.dtype), xs,
+                                 reverse=True, unroll=2))
+    c["lax.cond_branch"] = (lambda r, d: [_f(r, d, 3)],
+                            lambda m, x: m.lax.cond(m.numpy.sum(x) > 0, m.numpy.sin, lambda v: v ** 3, x))
+    c["lax.switch"] = (lambda r, d: [_f(r, d, 3), np.int32(r.integers(-1, 4))],
+                       lambda m, x, i: m.lax.switch(i, [m.numpy.exp, m.numpy.tanh, lambda v: -v], x))
+    c["lax.fori_loop"] = (lambda r, d: [_f(r, d, 3)],
+                          lambda m, x: m.lax.fori_loop(0, 4, lambda i, c: _loop_body(m, c, x + i), x))
+    c["lax.while_loop_value"] = (
+        lambda r, d: [_f(r, d, 3)],
+        lambda m, x: m.lax.while_loop(lambda c: c[0] < 5, lambda c: (c[0] + 1, c[1] * 0.9 + 0.1), (0, x))[1])
+    c["lax.associative_scan"] = (lambda r, d: [_f(r, d, 7)],
+                                 lambda m, x: m.lax.associative_scan(m.numpy.logaddexp, x))
+    c["lax.map"] = (lambda r, d: [_f(r, d, 4, 2)],
+                    lambda m, x: m.lax.map(lambda v: m.numpy.prod(v) + m.numpy.sin(v[0]), x))
+    c["random.normal_reparam"] = (
+        lambda r, d: [np.abs(_f(r, d, 3)) + 0.1, _f(r, d, 3)],
+        lambda m, scale, loc: loc + scale * m.random.normal(m.random.key(3), (3,), scale.dtype))
+    for dist in ("gamma", "beta_a", "dirichlet"):
+        c[f"random.{dist}_grad"] = (
+            lambda r, d: [np.abs(_f(r, d, 3)) + 0.3],
+            lambda m, a, dist=dist: (
+                m.random.gamma(m.random.key(5), a, dtype=a.dtype) if dist == "gamma" else
+                m.random.beta(m.random.key(5), a, 2.0, dtype=a.dtype) if dist == "beta_a" else
+                m.random.dirichlet(m.random.key(5), a, dtype=a.dtype)))
+    c["random.uniform_minval"] = (
+        lambda r, d: [_f(r, d, 3), np.abs(_f(r, d, 3)) + 1.0],
+        lambda m, lo, w: m.random.uniform(m.random.key(1), (3,), lo.dtype, minval=lo, maxval=lo + w))
+    return c
+
+
+CASES = {**_lax_cases(), **_numpy_cases(), **_linalg_cases(), **_special_cases(), **_round22_cases()}

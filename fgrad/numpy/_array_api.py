@@ -116,42 +116,26 @@ def to_device(x: ArrayLike, device: str | Device | None, /, *, stream: None = No
     return device_put(x, device)
 
 
-def _weak_int(x) -> bool:
-    """A Python int, or a weakly typed integer value (a Python int that became a tracer
-    under `jit`): it takes the other operand's dtype, as JAX's weak types do."""
-    if isinstance(x, int):
-        return True
-    try:
-        av = get_aval(x)
-    except TypeError:
-        return False
-    return bool(av.weak_type) and _dtype_kind(av.dtype) in "iu"
-
-
 def _integer_operands(name: str, x1, x2):
-    """Both operands as arrays of their promoted integer dtype; a Python int (or a weakly
-    typed integer) takes the other operand's dtype (the array API's scalar rule, JAX's weak
-    types); two of them stay weakly typed."""
-    scalar1, scalar2 = _weak_int(x1), _weak_int(x2)
-    if scalar1 and scalar2:
-        x1, x2 = asarray(x1), asarray(x2)  # (Python ints become weak arrays)
-        d1 = get_aval(x1).dtype
-        return x1, x2 if get_aval(x2).dtype == d1 else convert_element_type(x2, d1)
-    arrays = [x for x, sc in ((x1, scalar1), (x2, scalar2)) if not sc]
-    for x in arrays:
-        dt = get_aval(x).dtype
-        if _dtype_kind(dt) not in "iu":
-            raise TypeError(f"fgrad.numpy.{name}: needs integer operands, got {dt}")
-    dt = np.result_type(*(get_aval(x).dtype for x in arrays))
-
-    def cast(x, scalar):
-        if scalar and isinstance(x, int):
-            return asarray(np.asarray(x, dtype=dt))
-        if scalar:  # a weakly typed integer value: the other operand's dtype, strongly typed
-            return convert_element_type(x, dt)
-        return x if get_aval(x).dtype == dt else convert_element_type(x, dt)
-
-    return cast(x1, scalar1), cast(x2, scalar2)
+    """Both operands of a shift in JAX's integer dtype (``promote_args_numeric``): bools are
+    integers here (two bools shift as int32, a bool beside an integer takes its type), a
+    Python int takes the other operand's dtype, and the result is weak only where the join
+    is (two Python ints; a Python int and a bool array)."""
+    avals = []
+    for x in (x1, x2):
+        av = get_aval(x)
+        if _dtype_kind(av.dtype) not in "iub":
+            raise TypeError(f"fgrad.numpy.{name}: needs integer operands, got {av.dtype}")
+        avals.append(av)
+    ints = [av for av in avals if _dtype_kind(av.dtype) != "b"]
+    strong_ints = [av.dtype for av in ints if not av.weak_type]
+    if not ints:
+        dt, weak = np.dtype(np.int32), False  # JAX: bools are promoted to int32
+    elif strong_ints:
+        dt, weak = np.result_type(*strong_ints), False
+    else:  # Python ints, alone or beside bools
+        dt, weak = ints[0].dtype, True
+    return tuple(convert_element_type(x, dt, weak_type=weak) for x in (x1, x2))
 
 
 def bitwise_left_shift(x1: ArrayLike, x2: ArrayLike) -> Array:

@@ -19,7 +19,7 @@ import numpy as np
 from ..core.array import ArrayImpl, get_aval
 from ..core.narrow_floats import dtype_kind, is_narrow
 from ..ops.elementwise import (complex_, div_p, eq, imag, integer_pow_p, log, mul, promote_args_inexact,
-                               promote_args_numeric, real, select)
+                               promote_args_numeric, real, select, with_weak_type)
 from ..ops.lax_ops import int_division_by_zero
 from ..typing import Array, ArrayLike
 from ._arraylike import check_arraylike
@@ -36,7 +36,10 @@ def power_int_exponent(generated, name: str = "power"):
         if n is not None:  # JAX: a concrete integer exponent is integer_pow[y=n]
             x, = promote_args_numeric(x)
             return integer_pow_p.bind(x, y=n)
-        return generated(x, y)
+        out = generated(x, y)
+        if get_aval(out).weak_type and dtype_kind(get_aval(out).dtype) in "iu" and _strong_bool(y):
+            return with_weak_type(out, False)  # JAX's integer power loop (jnp.power(2, bool_array))
+        return out
 
     power.__doc__ = generated.__doc__ + """ A Python int exponent keeps the base's dtype (a bool
     base is int32), as JAX's ``integer_pow``.
@@ -46,6 +49,45 @@ def power_int_exponent(generated, name: str = "power"):
     Array([1, 0], dtype=int32)
     """
     return power
+
+
+def weak_only_if_all_weak(generated, name: str):
+    """JAX's ``hypot``/``logaddexp2``, whose last step meets a strongly typed constant: the
+    result is weak only when both operands *as given* are (their inexact promotion makes a
+    bool array beside a Python int weak: ``jnp.hypot(2, bool_array)`` is strong)."""
+
+    def f(x: ArrayLike, y: ArrayLike) -> Array:
+        return _strong_unless_all_weak(generated(x, y), x, y)
+
+    f.__doc__ = generated.__doc__
+    return f
+
+
+def complex_weak_only_if_all_weak(generated, name: str):
+    """JAX's ``logaddexp``, whose complex branch meets strongly typed constants: a complex
+    result is weak only when both operands are (``jnp.logaddexp(1j, int32_array)`` is a
+    strong complex; a real one follows the lattice: ``logaddexp(0.5, int32_array)`` is weak)."""
+
+    def f(x: ArrayLike, y: ArrayLike) -> Array:
+        out = generated(x, y)
+        return _strong_unless_all_weak(out, x, y) if dtype_kind(get_aval(out).dtype) == "c" else out
+
+    f.__doc__ = generated.__doc__
+    return f
+
+
+def _strong_unless_all_weak(out, x, y):
+    if get_aval(out).weak_type and not (get_aval(x).weak_type and get_aval(y).weak_type):
+        return with_weak_type(out, False)
+    return out
+
+
+def _strong_bool(y) -> bool:
+    try:
+        av = get_aval(y)
+    except TypeError:
+        return False
+    return not av.weak_type and av.dtype.kind == "b"
 
 
 def _static_int(y):

@@ -21,7 +21,8 @@ from ..core.array import get_aval
 from ..core.inexact import to_complex_dtype, to_inexact_dtype
 from ..core.narrow_floats import bfloat16 as _BF16
 from ..core.narrow_floats import dtype_kind
-from ..ops.elementwise import convert_element_type, promote_args_inexact
+from ..ops.elementwise import (convert_element_type, operands_join_is_weak, promote_args_inexact,
+                             with_weak_type)
 from ..ops.bits import bitcast_convert_type, shift_left
 from ..ops.control_flow import while_loop
 from ._dtypes import result_type
@@ -85,7 +86,8 @@ def float_power(x: ArrayLike, y: ArrayLike) -> Array:
         >>> fnp.float_power(fnp.asarray([2, 3]), -1)
         Array([0.5       , 0.33333333], dtype=float64)
     """
-    return fnp.power(*promote_args_inexact(fnp.asarray(x), fnp.asarray(y)))
+    weak = operands_join_is_weak(x, y)  # JAX: ``pow`` of its promote_args_inexact's operands
+    return with_weak_type(fnp.power(*promote_args_inexact(fnp.asarray(x), fnp.asarray(y))), weak)
 
 
 # float dtype -> (integer dtype of its width, mantissa bits, exponent bias)
@@ -195,11 +197,9 @@ def _int_pair(x1, x2, name):
     dt = result_type(x1, x2)
     x1, x2 = fnp.asarray(x1), fnp.asarray(x2)
     for v in (x1, x2):
-        if get_aval(v).dtype.kind not in "iub" or dt.kind not in "iub":
+        if get_aval(v).dtype.kind not in "iub" or dt.kind not in "iu":  # two bools: JAX refuses
             raise ValueError(f"fgrad.numpy.{name}: integer arguments are required, got "
                              f"{get_aval(x1).dtype} and {get_aval(x2).dtype}")
-    if dt == np.bool_:
-        dt = np.dtype(np.int8)
     return fnp.broadcast_arrays(fnp.astype(x1, dt), fnp.astype(x2, dt))
 
 

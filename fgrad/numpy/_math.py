@@ -298,7 +298,8 @@ def _sinc_derivative_jvp(k, primals, tangents):
 
 def heaviside(x: ArrayLike, h0: ArrayLike) -> Array:
     """0 for ``x < 0``, ``h0`` at 0, 1 above, in the joint inexact dtype of ``x`` and ``h0``
-    (a weak Python ``h0`` keeps a float16 ``x`` float16, as JAX).
+    (a weak Python ``h0`` keeps a float16 ``x`` float16; weakly typed where ``x`` and the
+    operands' join are, as JAX).
 
     Example::
 
@@ -306,14 +307,15 @@ def heaviside(x: ArrayLike, h0: ArrayLike) -> Array:
         >>> fnp.heaviside(fnp.asarray([-1.0, 0.0, 2.0]), 0.5)
         Array([0. , 0.5, 1. ], dtype=float64)
     """
-    weak = get_aval(x).weak_type and get_aval(h0).weak_type
+    # JAX's result is weak where its promote_args_inexact's is and ``x`` itself is weak
+    # (heaviside(0.5, int32_array) is weak, heaviside(int32_array, 0.5) strong)
+    weak = ew.operands_join_is_weak(x, h0) and get_aval(x).weak_type
     x, h0 = ew.promote_args_inexact(x, h0)
     x, h0 = where(True, x, h0), where(True, h0, x)  # both in the joint dtype
     if get_aval(x).dtype.kind == "c":
         raise TypeError("fgrad.numpy.heaviside: complex arguments are not supported (JAX)")
     out = where(less(x, 0), 0.0, where(equal(x, 0), h0, 1.0))
-    # JAX's result is weak only when both operands are (an int32 array and 0.5: float32)
-    return out if weak else ew.convert_element_type(out, get_aval(out).dtype)
+    return ew.with_weak_type(out, weak)
 
 
 def copysign(x: ArrayLike, y: ArrayLike) -> Array:
@@ -337,7 +339,7 @@ def isclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-5, atol: ArrayLike 
     out = where(finite, close, equal(a, b))
     if equal_nan:
         out = logical_or(out, logical_and(isnan(a), isnan(b)))
-    return out
+    return ew.with_weak_type(out, False)  # JAX's is strongly typed, even for two Python numbers
 
 
 def allclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-5, atol: ArrayLike = 1e-8,

@@ -251,6 +251,32 @@ def promote_args_inexact(*args) -> tuple:
                  for a in args)
 
 
+def operands_join_is_weak(*args) -> bool:
+    """Whether JAX's ``promote_args_inexact`` (or any elementwise promotion) of ``args``
+    is weakly typed: the lattice join of the operands as given is a weak type
+    (`core.weak_types.join_is_weak`; a bool array beside a Python number is weak).
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> operands_join_is_weak(fnp.ones(2, "int32"), 0.5), operands_join_is_weak(fnp.ones(2), 2)
+        (True, False)
+    """
+    strong, weak = [], []
+    for a in args:
+        av = get_aval(a)
+        (weak if av.weak_type else strong).append(av.dtype)
+    return join_is_weak(strong, weak)
+
+
+def with_weak_type(x, weak: bool):
+    """``x`` with its dtype, weakly typed or not (JAX's weak type of a composite function's
+    result, where fgrad's steps give another)."""
+    if get_aval(x).weak_type == weak:
+        return x
+    return convert_element_type(x, get_aval(x).dtype, weak_type=weak)
+
+
 def promote_args_numeric(*args) -> tuple:
     """``args`` ready for a numeric-only function (JAX's ``promote_args_numeric``): when every
     operand is a bool, each is cast to int32 (`core.inexact.to_numeric_dtype`); otherwise they

@@ -437,8 +437,8 @@ def zeta_ds(s, q):
     """
     total = None
     for n in range(_ZETA_EM_TERMS):
-        lt = log(add(q, float(n)))
-        term = mul(lt, exp(neg(mul(s, lt))))
+        log_nq = log(add(q, float(n)))
+        term = mul(log_nq, exp(neg(mul(s, log_nq))))
         total = term if total is None else add(total, term)
     a = add(q, float(_ZETA_EM_TERMS))
     la = log(a)
@@ -455,8 +455,10 @@ def zeta_ds(s, q):
             harmonic = div(1.0, sj) if harmonic is None else add(harmonic, div(1.0, sj))
         power = div(power, a) if k == 1 else div(div(power, a), a)
         total = add(total, mul(mul(c, mul(rising, power)), sub(la, harmonic)))
-    # NaN where zeta is (s <= 1 ... as the value's own domain): 0 * zeta is 0 or NaN
-    return add(neg(total), mul(zeta(s, q), 0.0))
+    # NaN where zeta is (s < 1 ... as the value's own domain): 0 * zeta is 0 or NaN; at the
+    # pole s = 1 (q > 0) the derivative is -1 / (s - 1)^2 = -inf from both sides, as JAX's
+    out = add(neg(total), mul(zeta(s, q), 0.0))
+    return select(eq(s, 1.0), select(lt(0.0, q), div(-1.0, mul(sm1, sm1)), out), out)
 
 
 defjvp(zeta_p, lambda t, s, q: mul(t, zeta_ds(s, q)),
