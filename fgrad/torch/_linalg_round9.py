@@ -32,7 +32,7 @@ import fgrad.torch as torch
 
 from ..numpy import _householder
 from ..ops import eig as _eig_ops
-from ._phase_check import phase_checked
+from . import _phase_check
 from . import _dtypes as D, _errors
 from ._dispatch import apply_op, write_out
 from ._faces import as_tensor_arg
@@ -581,7 +581,8 @@ def eig(A: Tensor, *, out: Any = None) -> tuple[Tensor, Tensor]:
         return w, v
 
     w, v = apply_op("LinalgEigBackward0", ("eig",), fn, (a,), multi=True)
-    return _named("linalg_eig", ("eigenvalues", "eigenvectors"), (w, phase_checked(v, "linalg_eig")), out)
+    v = _phase_check.phase_checked(v, "linalg_eig")
+    return _named("linalg_eig", ("eigenvalues", "eigenvectors"), (w, v), out)
 
 
 def eigvals(A: Tensor, *, out: Tensor | None = None) -> Tensor:

@@ -23,7 +23,7 @@ from ._ops import log
 from ._ops_shape import _mT
 from ._ops_creation import zeros_like
 from ._autocast_state import lower_precision as _lower_precision
-from ._phase_check import phase_checked_svd
+from . import _phase_check
 from collections.abc import Sequence
 from typing import Any
 from ..typing import Shaped
@@ -532,7 +532,7 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *,
 
     u, s, vh = _svd(input, not some)
     if compute_uv:
-        u, vh = phase_checked_svd(u, vh)
+        u, vh = _phase_check.phase_checked_svd(u, vh)
     if not compute_uv:
 
         return return_type("svd", ("U", "S", "V"))(zeros_like(u), s, zeros_like(_mT(vh)))

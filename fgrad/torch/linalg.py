@@ -23,7 +23,7 @@ from ._tensor import Tensor
 from ._ops_shape import unsqueeze as _unsqueeze
 from ._dispatch import result_tensor as _result_tensor
 from ._ops_shape import diagonal as _dg
-from ._phase_check import phase_checked, phase_checked_svd
+from . import _phase_check
 import fgrad.torch.types as types
 
 inv = inverse
@@ -69,7 +69,7 @@ def _check_solved(res, A, B) -> None:
 def svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None,
         out: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
     u, s, vh = _svd(A, full_matrices)
-    u, vh = phase_checked_svd(u, vh)
+    u, vh = _phase_check.phase_checked_svd(u, vh)
     return _return_type("linalg_svd", ("U", "S", "Vh"))(u, s, vh)
 
 
@@ -91,7 +91,8 @@ def eigh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> tuple[Tens
         return (r[0], r[1])
 
     w, v = _apply_op("LinalgEighBackward0", ("eigh", UPLO), fn, (A,), multi=True)
-    return _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))(w, phase_checked(v, "linalg_eigh"))
+    v = _phase_check.phase_checked(v, "linalg_eigh")
+    return _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))(w, v)
 
 
 def eigvalsh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> Tensor:
