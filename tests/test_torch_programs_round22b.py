@@ -3,7 +3,8 @@ with the gradient penalty and with weight clipping, Deep Sets and the Set Transf
 key_padding_mask, ISTA/FISTA/LISTA sparse coding with LU debiasing, an energy-based model
 sampled by Langevin dynamics with spectral-normalised layers, a Kalman filter and RTS smoother
 whose noise is learned through the filter, hypernetworks and FiLM with functional_call under
-vmap, a Gumbel-softmax discrete VAE with ContinuousBernoulli and relaxed distributions), run with
+vmap, a Gumbel-softmax discrete VAE with ContinuousBernoulli and relaxed distributions, a full
+nn.Transformer reversing strings with every padding mask and a Noam schedule), run with
 ``import torch`` changed to ``import fgrad.torch as torch`` (round 9's ``_swap.py``: the import
 lines only) and compared with PyTorch 2.13's output, stored in
 ``torch_programs_round22b/expected/`` (written by running each program with PyTorch:
@@ -31,4 +32,4 @@ FAST: set = set()  # no default-run program: each takes > 2 s
 (test_program_prints_what_pytorch_prints, test_every_program_prints_what_pytorch_prints,
  test_program_prints_what_live_pytorch_prints,
  test_every_program_has_a_stored_output_and_imports_torch_only) = program_tests(
-    PROGRAMS, NAMES, FAST, 7)
+    PROGRAMS, NAMES, FAST, 8)
