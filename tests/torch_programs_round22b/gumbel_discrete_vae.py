@@ -68,7 +68,7 @@ for likelihood in ["bernoulli", "continuous_bernoulli"]:
         model = DVAE()
         opt = torch.optim.Adam(model.parameters(), lr=2e-3)
         step = 0
-        for epoch in range(6):
+        for _epoch in range(6):
             perm = torch.randperm(512)
             for b in range(0, 512, 64):
                 x = data[perm[b:b + 64]]

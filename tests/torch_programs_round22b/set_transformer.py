@@ -111,7 +111,7 @@ models["set-transformer"] = SetTransformer()
 for name, model in models.items():
     torch.manual_seed(1)
     opt = torch.optim.Adam(model.parameters(), lr=3e-3)
-    for epoch in range(40):
+    for _epoch in range(40):
         idx = torch.randperm(256)
         for b in range(0, 256, 64):
             j = idx[b:b + 64]

@@ -9,7 +9,6 @@ the Wasserstein estimate and mode coverage of generated samples."""
 import math
 
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 torch.manual_seed(0)
