@@ -2367,6 +2367,13 @@ def cdist(x1: Tensor, x2: Tensor, p: float | str = 2.0,
     if compute_mode is not None and compute_mode not in modes:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     s1, s2 = x1._buf.shape, x2._buf.shape
+    if x1._buf.dtype != x2._buf.dtype:  # PyTorch's words; it computes in one dtype only
+        raise RuntimeError(
+            f"expected scalar type {scalar_type_name(x1._buf.dtype)} but found "
+            f"{scalar_type_name(x2._buf.dtype)} (cdist: X1 and X2 must have the same dtype; "
+            f"convert one with .to(other.dtype))")
+    if s1[-1:] != s2[-1:]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {s1[-1]} X2: {s2[-1]}")
     if p == 2 and len(s1) >= 2 and len(s2) >= 2 and (
             compute_mode == modes[1] or (compute_mode in (None, modes[0]) and (s1[-2] > 25 or s2[-2] > 25))):
         # PyTorch's matrix-product form for many points (its values and gradients)
