@@ -14,7 +14,7 @@ from torch.nn.utils.rnn import pad_sequence
 torch.manual_seed(0)
 # Noam's factor is 0.3 here: with 1.0 (a peak lr of 0.022) the training is chaotic, a
 # difference of 1e-15 in float64 doubling every few steps to the loss's third decimal by
-# step 150 (the same in fgrad and PyTorch: at equal parameters their losses and gradients,
+# step 150 (the same in both libraries compared: at equal parameters their losses and gradients,
 # dropout included, agree to 1e-15 in float64, 1e-6 in float32)
 PAD, BOS, EOS, VOCAB, D = 0, 1, 2, 13, 32
 
