@@ -30,6 +30,7 @@ Example::
 from __future__ import annotations
 
 import hashlib
+import math
 
 import numpy as np
 
@@ -187,7 +188,7 @@ def _segmented(x, table: AxisMap, axis: int):
             (w.astype(x.dtype), (rows, cols)), shape=(table.out_size, table.in_size)
         )
     moved = np.moveaxis(x, axis, 0) if axis else x
-    out = np.asarray(a @ moved.reshape(moved.shape[0], -1))
+    out = np.asarray(a @ moved.reshape(moved.shape[0], math.prod(moved.shape[1:])))  # (empty: no -1)
     out = out.reshape((table.out_size,) + moved.shape[1:])
     return np.moveaxis(out, 0, axis) if axis else out
 

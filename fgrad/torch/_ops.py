@@ -18,7 +18,7 @@ from __future__ import annotations
 import builtins
 import collections
 import math
-from functools import partial as _partial
+from functools import partial as _partial, wraps as _wraps
 
 import numpy as np
 from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as _dtype_kind
@@ -94,7 +94,7 @@ from fgrad.numpy._sorting import quantile_ranked as _quantile_ranked
 import fgrad.nn as fnn
 from ._ops_creation import empty as _empty, tensor
 from ._autocast_state import fp32 as _autocast_fp32
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fgrad.torch.types import Dims, DType, memory_format, Number, TensorOrScalar
 
 _set_err, _IGNORE_ERR, _reset_err = switch()  # `apply_op` runs forwards with NumPy's error reports off
@@ -931,6 +931,42 @@ def _bool_total(r, odt):
     return ew.convert_element_type(r, odt) if odt == np.bool_ else r
 
 
+def _argument_types(args: tuple, kwargs: dict) -> str:
+    """A call's arguments as PyTorch's argument parser names them: ``Tensor, keepdim=bool``."""
+    named = [f"{k}={type(v).__name__}" for k, v in kwargs.items()]
+    return ", ".join([type(a).__name__ for a in args] + named)
+
+
+def _dim_overloads(dim_type: str, full_overload: str) -> Callable:
+    """``sum``/``mean``/``prod`` (function and method) refusing calls PyTorch's argument parser
+    matches to no overload: ``keepdim=`` without ``dim`` (``keepdim`` only exists in the
+    overload taking ``dim``), and for an ``int`` dim (``prod``) an explicit ``dim=None``.
+    ``full_overload`` is the signature of the overload without ``dim``."""
+
+    def wrap(f: Callable) -> Callable:
+        name = f.__name__
+
+        @_wraps(f)
+        def checked(*args, **kwargs):
+            dim = args[1] if len(args) > 1 else kwargs.get("dim", ...)
+            if dim is ... and "keepdim" in kwargs:
+                raise TypeError(
+                    f"{name}() received an invalid combination of arguments - got "
+                    f"({_argument_types(args, kwargs)}), but expected one of:\n * {full_overload}\n"
+                    f" * (Tensor input, {dim_type} dim, bool keepdim = False, *, torch.dtype dtype = None, "
+                    "Tensor out = None)\n"
+                )
+            if dim is None and dim_type == "int":
+                where = " (position 2)" if len(args) > 1 else ""
+                raise TypeError(f"{name}(): argument 'dim'{where} must be int, not NoneType")
+            return f(*args, **kwargs)
+
+        return checked
+
+    return wrap
+
+
+@_dim_overloads("tuple of ints", "(Tensor input, *, torch.dtype dtype = None)")
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
         out: Tensor | None = None) -> Tensor:  # noqa: A001
     input = as_tensor_arg(input, "sum")
@@ -966,6 +1002,7 @@ def nansum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DTy
     return res if out is None else write_out(out, res, "nansum")
 
 
+@_dim_overloads("tuple of ints", "(Tensor input, *, torch.dtype dtype = None, Tensor out = None)")
 def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
          out: Tensor | None = None) -> Tensor:
     input = as_tensor_arg(input, "mean")
@@ -998,6 +1035,7 @@ def nanmean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DT
 
 
 @_autocast_fp32
+@_dim_overloads("int", "(Tensor input, *, torch.dtype dtype = None)")
 def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType | None = None,
          out: Tensor | None = None) -> Tensor:
     b = input._buf

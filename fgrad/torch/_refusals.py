@@ -280,10 +280,29 @@ def refusal(rules) -> Callable[..., None] | None:
 
 
 
-def refusing(f: Callable, refuse: Callable[..., None], autocast_policy: str | None = None) -> Callable:
+# reductions whose PyTorch kernels check the reduced dimension's size before the dtype: an empty
+# ``dim`` raises their IndexError ("Expected reduction dim 1 to have non-zero size"), which the op
+# itself raises, so the dtype check steps aside; the value is (position of ``dim``, its default)
+SIZE_FIRST: dict[str, tuple[int, int | None]] = {
+    "median": (1, None), "nanmedian": (1, None), "kthvalue": (2, -1),
+}
+
+
+def _reduces_empty_dim(where: tuple[int, int | None], args: tuple, kwargs: dict, shape: tuple) -> bool:
+    """Whether the call ``args``/``kwargs`` reduces an empty dimension of an input of ``shape``."""
+    pos, default = where
+    dim = args[pos] if len(args) > pos else kwargs.get("dim", default)
+    if not isinstance(dim, int) or not shape or not -len(shape) <= dim < len(shape):
+        return False
+    return shape[dim] == 0
+
+
+def refusing(f: Callable, refuse: Callable[..., None], autocast_policy: str | None = None,
+             size_first: tuple[int, int | None] | None = None) -> Callable:
     """``f`` checking the dtype of its first argument (``input``/``self``) with ``refuse``: the
     dtype the op computes in, so under autocast the one ``f``'s policy casts it to (``cdist`` of
-    bfloat16 runs in float32 there)."""
+    bfloat16 runs in float32 there).  With ``size_first`` (`SIZE_FIRST`), a call reducing an
+    empty dimension skips the check: ``f`` raises PyTorch's IndexError there."""
 
     @functools.wraps(f)
     def g(*args, **kwargs):
@@ -292,7 +311,7 @@ def refusing(f: Callable, refuse: Callable[..., None], autocast_policy: str | No
             b = getattr(x, "_buf", None)
         except NotImplementedError:  # a sparse tensor has no dense buffer: the op itself answers
             b = None
-        if b is not None:
+        if b is not None and not (size_first and _reduces_empty_dim(size_first, args, kwargs, b.shape)):
             cast = autocast_policy and policy_dtype(autocast_policy, x)
             refuse(cast.np if cast else b.dtype, b.shape)
         return f(*args, **kwargs)
@@ -315,7 +334,7 @@ def install(*namespaces) -> None:
             f = d.get(alias)
             if f is None or not callable(f) or getattr(f, "refusals", None) is not None:
                 continue
-            g = refusing(f, refuse, getattr(f, "autocast_policy", None))
+            g = refusing(f, refuse, getattr(f, "autocast_policy", None), SIZE_FIRST.get(name))
             g.refusals = rules
             if isinstance(ns, dict):
                 ns[alias] = g

@@ -285,12 +285,12 @@ def interpolate(input: Tensor, size: IntOrInts | None = None,
     if mode in _NEEDS and input.dim() != _NEEDS[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_NEEDS[mode]}D input")
     for o in sizes:
-        if o <= 0:
+        if o < 0 or (o == 0 and mode != "area"):  # (area: adaptive average pooling, empty sizes allowed)
             names = "DHW"[3 - len(sizes) :]
             raise RuntimeError(
                 "Input and output sizes should be greater than 0, but got input ("
                 + ", ".join(f"{a}: {n}" for a, n in zip(names, input.shape[2:]))
-                + ") output ("
+                + (") and output (" if len(sizes) == 1 else ") output (")  # (PyTorch's 1-d kernels' words)
                 + ", ".join(f"{a}: {n}" for a, n in zip(names, sizes))
                 + ")"
             )
