@@ -39,8 +39,28 @@ __all__ = [
 ]
 
 
+# JAX's error type for a 0-d coefficient array (its code indexes ``shape[0]`` or takes ``len``)
+_SCALAR_ERRORS: dict[str, type[Exception]] = {
+    "polyval": IndexError, "polyadd": IndexError, "polysub": IndexError,
+    "polymul": TypeError, "polydiv": TypeError, "polyder": TypeError, "polyint": TypeError,
+}
+
+
+def _coefficients(a, name: str, what: str = "coefficients"):
+    """``a`` as an array of polynomial coefficients (leading axis), refusing a scalar with
+    JAX's error type (`_SCALAR_ERRORS`): NumPy reads a scalar as a constant polynomial, JAX does
+    not."""
+    a = fnp.asarray(a)
+    if get_aval(a).ndim == 0:
+        raise _SCALAR_ERRORS[name](
+            f"fgrad.numpy.{name}: {what} must have at least one dimension (the coefficients), got a "
+            f"scalar of dtype {get_aval(a).dtype}; pass a 1-D array ({name}(fnp.atleast_1d(c), ...))"
+        )
+    return a
+
+
 def _coeffs(p, name: str):
-    p = fnp.asarray(p)
+    p = _coefficients(p, name)
     if get_aval(p).ndim != 1:
         raise ValueError(f"fgrad.numpy.{name}: expected 1-D coefficients, got shape {get_aval(p).shape}")
     return p
@@ -64,10 +84,7 @@ def polyval(p: ArrayLike, x: ArrayLike, *, unroll: int = 16) -> Array:
         >>> fnp.polyval(fnp.asarray([3.0, 0.0, 1.0]), fnp.asarray([1.0, 2.0]))
         Array([ 4., 13.], dtype=float64)
     """
-    p = fnp.asarray(p)
-    if get_aval(p).ndim == 0:
-        raise ValueError("fgrad.numpy.polyval: p must have at least one dimension (the coefficients), "
-                         "got a scalar")
+    p = _coefficients(p, "polyval", "p")
     x = fnp.asarray(x)
     dt = result_type(p, x)
     y = fnp.zeros_like(x, dtype=dt)  # broadcast against p's trailing axes by the first step
@@ -91,7 +108,7 @@ def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
         >>> fnp.polyadd(fnp.asarray([1.0, 2.0]), fnp.asarray([1.0, 0.0, 0.0]))
         Array([1., 1., 2.], dtype=float64)
     """
-    a1, a2 = fnp.atleast_1d(fnp.asarray(a1)), fnp.atleast_1d(fnp.asarray(a2))
+    a1, a2 = _coefficients(a1, "polyadd", "a1"), _coefficients(a2, "polyadd", "a2")
     return _add_aligned(a1, a2, "polyadd")
 
 
@@ -104,7 +121,7 @@ def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
         >>> fnp.polysub(fnp.asarray([2.0, 10.0, -2.0]), fnp.asarray([3.0, 10.0, -4.0]))
         Array([-1.,  0.,  2.], dtype=float64)
     """
-    a1, a2 = fnp.atleast_1d(fnp.asarray(a1)), fnp.atleast_1d(fnp.asarray(a2))
+    a1, a2 = _coefficients(a1, "polysub", "a1"), _coefficients(a2, "polysub", "a2")
     return _add_aligned(a1, fnp.negative(a2), "polysub")
 
 
@@ -130,7 +147,7 @@ def polymul(a1: ArrayLike, a2: ArrayLike, *, trim_leading_zeros: bool = False) -
         >>> fnp.polymul(fnp.asarray([1.0, 2.0]), fnp.asarray([1.0, -1.0]))
         Array([ 1.,  1., -2.], dtype=float64)
     """
-    a1, a2 = fnp.atleast_1d(fnp.asarray(a1)), fnp.atleast_1d(fnp.asarray(a2))
+    a1, a2 = _coefficients(a1, "polymul", "a1"), _coefficients(a2, "polymul", "a2")
     if trim_leading_zeros:
         a1, a2 = _trim_leading(a1, "polymul"), _trim_leading(a2, "polymul")
     if get_aval(a1).shape[0] == 0 or get_aval(a2).shape[0] == 0:
@@ -149,8 +166,7 @@ def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> 
         >>> q
         Array([1.5 , 1.75], dtype=float64)
     """
-    u = fnp.atleast_1d(fnp.asarray(u))
-    v = fnp.atleast_1d(fnp.asarray(v))
+    u, v = _coefficients(u, "polydiv", "u"), _coefficients(v, "polydiv", "v")
     dt = to_inexact_dtype(np.result_type(get_aval(u).dtype, get_aval(v).dtype))  # JAX: int32 -> float32
     u, v = fnp.astype(u, dt), fnp.astype(v, dt)
     if trim_leading_zeros:

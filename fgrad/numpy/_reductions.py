@@ -250,6 +250,9 @@ def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
 def _arg(prim, name):
     def f(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool = False) -> Array:
         av = get_aval(a)
+        ax = None if axis is None else normalize_axis(axis, av.ndim, name)
+        if (av.size if ax is None else av.shape[ax]) == 0:  # (JAX checks this first, at trace time)
+            raise ValueError(f"attempt to get {name} of an empty sequence")
         if _dtype_kind(av.dtype) == "c":  # JAX compares with lax.gt, which takes no complex numbers
             raise TypeError(f"fgrad.numpy.{name} does not accept dtype {av.dtype.name}: complex numbers "
                             "have no order (compare their real parts or absolute values)")
@@ -257,7 +260,6 @@ def _arg(prim, name):
             flat = reshape(a, (av.size,))
             res = prim.bind(flat, axis=0, index_dtype=np.dtype(np.int64))
             return reshape(res, (1,) * av.ndim) if keepdims else res
-        ax = normalize_axis(axis, av.ndim, name)
         res = prim.bind(a, axis=ax, index_dtype=np.dtype(np.int64))
         return _keep(res, av.shape, (ax,), keepdims)
 

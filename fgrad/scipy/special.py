@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..typing import Array, ArrayLike, Axis, Complex, Float, Inexact, Shaped
 
 import inspect
+from functools import partial as _partial
 import math
 import operator
 from fractions import Fraction
@@ -67,11 +68,12 @@ def _floats(*xs, weak: bool = True):
 
 
 def _elementwise(name: str, primitive, summary: str, example: str, output: str, params=("x",),
-                 weak: bool = True, floats_only: bool = False):
+                 weak: bool = True, floats_only: bool = False, pass_integers: bool = False):
     """The public function ``name(*params)``: ``primitive`` of its arguments as floating arrays
     (one argument: integers and bools become JAX's inexact dtype; several: one common dtype, Python
     scalars weakly typed), with the docstring ``summary`` and the example ``>>> example``
-    printing ``output``."""
+    printing ``output``.  ``pass_integers``: ``primitive`` also takes `_integer_operands`'s
+    answer (its JVP refuses them, as JAX's)."""
     if len(params) == 1:
         refuse = name if floats_only else ""
 
@@ -83,7 +85,9 @@ def _elementwise(name: str, primitive, summary: str, example: str, output: str, 
              for p in params], return_annotation="Inexact[Array, '...']")
 
         def function(*args, **kwargs):
-            return primitive(*_floats(*signature.bind(*args, **kwargs).args, weak=weak))
+            args = signature.bind(*args, **kwargs).args
+            extra = (_integer_operands(params, args),) if pass_integers else ()
+            return primitive(*_floats(*args, weak=weak), *extra)
 
         function.__signature__ = signature
         function.__annotations__ = {**{p: "ArrayLike" for p in params}, "return": "Inexact[Array, '...']"}
@@ -326,18 +330,36 @@ def logit(p: Shaped[ArrayLike, "*shape"]) -> Inexact[Array, "*shape"]:
     return fnp.log(p) - fnp.log1p(-p)
 
 
-@_custom_jvp
-def _xlogy(x, y):
+def _integer_operands(params, args) -> str:
+    """``"y:bool"``: the first bool or integer operand (Python ints too) and its dtype, or ``""``."""
+    dtypes = (np.dtype(type(a)) if isinstance(a, (bool, int)) else fnp.asarray(a).dtype for a in args)
+    found = [f"{p}:{_canonical_dtype(d).name}" for p, d in zip(params, dtypes) if _dtype_kind(d) in "biu"]
+    return found[0] if found else ""
+
+
+def _refuse_integer_derivative(name: str, integers: str) -> None:
+    """JAX's ``TypeError`` when ``xlogy``/``xlog1py`` with a bool or integer operand is
+    differentiated (its JVP takes ``log(y)`` of the unconverted operand)."""
+    if integers:
+        p, dt = integers.split(":")
+        raise TypeError(f"fgrad.scipy.special.{name}: cannot differentiate with {p} of dtype {dt} (JAX "
+                        f"refuses it: its derivative takes the log of the unconverted operand); cast it "
+                        f"first, e.g. {p}.astype(float)")
+
+
+@_partial(_custom_jvp, nondiff_argnums=(2,))
+def _xlogy(x, y, integers=""):
     zero = (x == 0) & ~fnp.isnan(y)  # a NaN y stays NaN (JAX's and SciPy's xlogy)
     safe_y = fnp.where(zero, fnp.ones_like(y), y)
     return fnp.where(zero, fnp.zeros_like(x * y), x * fnp.log(safe_y))
 
 
 @_xlogy.defjvp
-def _xlogy_jvp(primals, tangents):
+def _xlogy_jvp(integers, primals, tangents):
+    _refuse_integer_derivative("xlogy", integers)
     x, y = primals
     tx, ty = tangents
-    out = _xlogy(x, y)
+    out = _xlogy(x, y, "")
     t = fnp.zeros_like(out)
     if tx is not None:
         t = t + tx * fnp.log(y)
@@ -346,18 +368,19 @@ def _xlogy_jvp(primals, tangents):
     return out, t.astype(out.dtype)
 
 
-@_custom_jvp
-def _xlog1py(x, y):
+@_partial(_custom_jvp, nondiff_argnums=(2,))
+def _xlog1py(x, y, integers=""):
     zero = (x == 0) & ~fnp.isnan(y)  # a NaN y stays NaN (JAX's and SciPy's xlog1py)
     safe_y = fnp.where(zero, fnp.zeros_like(y), y)
     return fnp.where(zero, fnp.zeros_like(x * y), x * fnp.log1p(safe_y))
 
 
 @_xlog1py.defjvp
-def _xlog1py_jvp(primals, tangents):
+def _xlog1py_jvp(integers, primals, tangents):
+    _refuse_integer_derivative("xlog1py", integers)
     x, y = primals
     tx, ty = tangents
-    out = _xlog1py(x, y)
+    out = _xlog1py(x, y, "")
     t = fnp.zeros_like(out)
     if tx is not None:
         t = t + tx * fnp.log1p(y)
@@ -370,13 +393,14 @@ xlogy = _elementwise(
     "xlogy", _xlogy,
     "``x * log(y)``, 0 where ``x == 0`` (even for ``y == 0``); its derivative in ``x`` is ``log(y)`` "
     "everywhere (JAX's custom JVP).",
-    "xlogy(0.0, 0.0)", "Array(0., dtype=float64, weak_type=True)", params=("x", "y"))
+    "xlogy(0.0, 0.0)", "Array(0., dtype=float64, weak_type=True)", params=("x", "y"), pass_integers=True)
 
 
 xlog1py = _elementwise(
     "xlog1py", _xlog1py,
     "``x * log1p(y)``, 0 where ``x == 0``.",
-    "xlog1py(0.0, -1.0)", "Array(0., dtype=float64, weak_type=True)", params=("x", "y"))
+    "xlog1py(0.0, -1.0)", "Array(0., dtype=float64, weak_type=True)", params=("x", "y"),
+    pass_integers=True)
 
 
 @_custom_jvp
