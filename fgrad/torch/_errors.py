@@ -163,6 +163,31 @@ def _wrong_argument(fn, name: str, args, kwargs, exc: AttributeError):
 _NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim", "x1": "input", "x2": "other"}
 
 
+# code objects of argument-checking wrappers that only check, then call the function they wrap:
+# a binding TypeError raised in their frame is the wrapped function's own (`binding_wrapper`)
+_BINDING_WRAPPER_CODES: set = set()
+
+
+def binding_wrapper(wrapper):
+    """Mark ``wrapper`` (a function that checks its arguments and then calls the function it
+    wraps with them unchanged) so that `numpy_keywords` reads an "unexpected keyword argument"
+    raised in its frame as the wrapped call's binding error; returns ``wrapper``.
+
+    >>> def f(x, dim=None):
+    ...     return dim
+    >>> @binding_wrapper
+    ... def checked(*args, **kwargs):
+    ...     return f(*args, **kwargs)
+    >>> try:
+    ...     checked(1, axis=0)
+    ... except TypeError as e:
+    ...     numpy_keywords(checked, (1,), {"axis": 0}, e)
+    0
+    """
+    _BINDING_WRAPPER_CODES.add(wrapper.__code__)
+    return wrapper
+
+
 def numpy_keywords(fn, args, kwargs, exc: TypeError):
     """Call ``fn`` again with NumPy's keyword names (``axis``, ``keepdims``, ``x1``, ``x2``) read
     as PyTorch's (``dim``, ``keepdim``, ``input``, ``other``) when ``exc`` is the call's own
@@ -179,7 +204,8 @@ def numpy_keywords(fn, args, kwargs, exc: TypeError):
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     bad = next((k for k in kwargs if k in _NUMPY_NAMES and f"keyword argument '{k}'" in str(exc)), None)
-    own = tb is None or tb.tb_frame.f_code is not getattr(fn, "__code__", None)
+    code = None if tb is None else tb.tb_frame.f_code
+    own = code is None or code is not getattr(fn, "__code__", None) or code in _BINDING_WRAPPER_CODES
     if bad is None or not own or _NUMPY_NAMES[bad] in kwargs:
         raise exc
     renamed = {_NUMPY_NAMES.get(k, k): v for k, v in kwargs.items()}

@@ -946,6 +946,7 @@ def _dim_overloads(dim_type: str, full_overload: str) -> Callable:
     def wrap(f: Callable) -> Callable:
         name = f.__name__
 
+        @_errors.binding_wrapper
         @_wraps(f)
         def checked(*args, **kwargs):
             dim = args[1] if len(args) > 1 else kwargs.get("dim", ...)
