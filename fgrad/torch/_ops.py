@@ -63,6 +63,7 @@ from ._dispatch import (  # noqa: F401
     buf_index,
     transfer,
 )
+from ._promotion import cpp_type_name as _cpp_type_name
 from ._promotion import (  # noqa: F401
     scalar_type_name,
     can_cast,
@@ -544,17 +545,13 @@ def _fused_with(kernel, value):
     return lambda *bufs: kernel(*bufs[:-1], value, bufs[-1])
 
 
-_CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-             "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
-
-
 def _check_lerp_dtypes(input, end, weight) -> None:
     """PyTorch's: ``end`` of ``input``'s dtype, and a ``weight`` tensor too unless it is 0-d."""
     dt = input._buf.dtype
     for name, t in (("end", end), ("weight", weight)):
         if isinstance(t, Tensor) and t._buf.dtype != dt and (name == "end" or t._buf.ndim):
-            raise RuntimeError(f"expected dtype {_CPP_TYPE.get(dt.name, dt.name)} for `{name}` but got dtype "
-                               f"{_CPP_TYPE.get(t._buf.dtype.name, t._buf.dtype.name)}")
+            raise RuntimeError(f"expected dtype {_cpp_type_name(dt)} for `{name}` but got dtype "
+                               f"{_cpp_type_name(t._buf.dtype)}")
 
 
 def _lerp(input, end, weight, inplace=False):

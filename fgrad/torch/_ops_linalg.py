@@ -15,7 +15,7 @@ import fgrad.torch._dtypes as D
 from ._ops import return_type
 from ._dispatch import result_tensor, apply_op, write_out
 from . import _deprecations
-from ._promotion import result_dtype
+from ._promotion import cpp_type_name as _cpp, result_dtype
 from ._ops_shape import reshape, unsqueeze
 from ._tensor import Tensor
 from ._ops import mul
@@ -35,23 +35,11 @@ def _cvt(x, Rd):
     return ew.convert_element_type(x, Rd)
 
 
-# the C++ element type names PyTorch's matmul errors print
-_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-              "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
-              "complex128": "c10::complex<double>"}
-
-
-def _cpp_name(npd) -> str:
-    s = str(D.from_np(npd)).replace("torch.", "")
-    return _CPP_NAMES.get(s, s)
-
-
 def _same_dtype(name, a, b):
     da, db = a._buf.dtype, b._buf.dtype
     if da != db:
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_cpp_name(da)} != {_cpp_name(db)}"
+            f"expected m1 and m2 to have the same dtype, but got: {_cpp(da)} != {_cpp(db)}"
             if name in ("mm", "addmm", "matmul")
             else f"expected scalar type {D.from_np(da)._legacy} but found {D.from_np(db)._legacy}"
         )

@@ -28,6 +28,24 @@ def scalar_type_name(npd) -> str:
     return D.from_np(npd)._legacy
 
 
+# the C++ element type names PyTorch's dtype-mismatch errors print (matmul, lerp)
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
+
+
+def cpp_type_name(npd) -> str:
+    """The C++ element type PyTorch's kernels name in dtype errors (``float``, ``long int``).
+
+    >>> import numpy as np
+    >>> cpp_type_name(np.dtype(np.int64)), cpp_type_name(np.dtype(np.float32))
+    ('long int', 'float')
+    """
+    s = str(D.from_np(npd)).replace("torch.", "")
+    return _CPP_NAMES.get(s, s)
+
+
 def can_cast(frm: np.dtype, to: np.dtype) -> bool:
     fk, tk = _dtype_kind(frm), _dtype_kind(to)
     if fk == "c" and tk != "c":

@@ -357,6 +357,31 @@ def test_verdicts_match_live_torch():
     assert _verdicts(ft) == _verdicts(_live())
 
 
+
+def _lerp_dtype_messages(T):
+    out = []
+    for end in (T.ones(2, dtype=T.int64), T.ones(2, dtype=T.float64), T.ones(2, dtype=T.bool)):
+        try:
+            T.lerp(T.ones(2), end, 0.5)
+        except RuntimeError as e:
+            out.append(str(e))
+    return out
+
+
+LERP_MESSAGES = [  # PyTorch 2.13's words: C++ element type names (an int64 `end` is "long int")
+    "expected dtype float for `end` but got dtype long int",
+    "expected dtype float for `end` but got dtype double",
+    "expected dtype float for `end` but got dtype bool",
+]
+
+
+def test_lerp_dtype_mismatch_names_cpp_types_stored():
+    assert _lerp_dtype_messages(ft) == LERP_MESSAGES
+
+
+def test_lerp_dtype_mismatch_names_cpp_types_live():
+    assert _lerp_dtype_messages(ft) == _lerp_dtype_messages(_live())
+
 def _broadcast_and_masked(T):
     out = []
     for call in (lambda: T.broadcast_shapes((2, 3), (2, 1, 3), (5, 1, 1)),
