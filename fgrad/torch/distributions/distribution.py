@@ -394,10 +394,16 @@ class ExponentialFamily(Distribution):
     def _mean_carrier_measure(self) -> Tensor | float:
         raise NotImplementedError
 
-    def entropy(self) -> Tensor:
+    def _log_normalizer_and_gradient(self) -> tuple[list, Tensor, tuple]:
+        """``(theta, F(theta), grad F(theta))``: the natural parameters (detached, requiring
+        grad), the log normalizer at them and its gradient (differentiable: ``create_graph``),
+        what the entropy and the family's KL divergence are built from."""
         nparams = [p.detach().requires_grad_() for p in self._natural_params]
         log_normalizer = self._log_normalizer(*nparams)
-        grads = torch.autograd.grad(log_normalizer.sum(), nparams, create_graph=True)
+        return nparams, log_normalizer, torch.autograd.grad(log_normalizer.sum(), nparams, create_graph=True)
+
+    def entropy(self) -> Tensor:
+        nparams, log_normalizer, grads = self._log_normalizer_and_gradient()
         result = log_normalizer - self._mean_carrier_measure
         for theta, g in zip(nparams, grads):
             result = result - (theta * g).reshape(self._batch_shape + (-1,)).sum(-1)

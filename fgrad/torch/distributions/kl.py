@@ -91,10 +91,8 @@ def _kl_expfamily_expfamily(p, q):
     if type(p) is not type(q):
         raise NotImplementedError("The cross KL-divergence between different exponential families cannot "
                                   "be computed using Bregman divergences")
-    p_params = [t.detach().requires_grad_() for t in p._natural_params]
+    p_params, log_normalizer, grads = p._log_normalizer_and_gradient()
     q_params = q._natural_params
-    log_normalizer = p._log_normalizer(*p_params)
-    grads = torch.autograd.grad(log_normalizer.sum(), p_params, create_graph=True)
     result = q._log_normalizer(*q_params) - log_normalizer
     for tp, tq, g in zip(p_params, q_params, grads):
         result = result - sum_rightmost((tq - tp) * g, len(q.event_shape))
