@@ -1904,6 +1904,7 @@ def _plain_host_bufs(ts) -> tuple[list, np.dtype] | None:
 
 
 _JUST_NDARRAY = {np.ndarray}
+_JUST_TENSOR = {Tensor}
 
 
 def _concat_rows(bufs: list, out: np.ndarray | None = None) -> np.ndarray | None:
@@ -1913,7 +1914,14 @@ def _concat_rows(bufs: list, out: np.ndarray | None = None) -> np.ndarray | None
         return np.concatenate(bufs, out=out)
     except ValueError:
         return None
-_JUST_TENSOR = {Tensor}
+
+
+def _stacked_rows(bufs: list, shape: tuple, dtype: np.dtype) -> np.ndarray | None:
+    """``bufs`` (host arrays of ``dtype``, at least 1-d, each ``shape[0]`` long) stacked along a
+    new first axis: their rows one after another, concatenated into new memory the result
+    owns; None when their trailing sizes differ."""
+    r = np.empty((len(bufs),) + shape, dtype)
+    return r if _concat_rows(bufs, r.reshape((len(bufs) * shape[0],) + shape[1:])) is not None else None
 
 
 @_autocast_promote
@@ -1988,11 +1996,10 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
         # the common collate: rows of one length one after another.  NumPy's concatenate checks
         # the trailing sizes, ``len`` the leading one (cheaper than reading every ``.shape``)
         bufs, Rd = plain
-        if set(map(len, bufs)) == {shp[0]}:
-            r = np.empty((len(bufs),) + shp, Rd)  # the result owns its memory
-            if _concat_rows(bufs, r.reshape((len(bufs) * shp[0],) + shp[1:])) is not None:
-                res = result_tensor(r)
-                return res if out is None else write_out(out, res, "stack")
+        r = _stacked_rows(bufs, shp, Rd) if set(map(len, bufs)) == {shp[0]} else None
+        if r is not None:
+            res = result_tensor(r)
+            return res if out is None else write_out(out, res, "stack")
     if len({t._buf.shape for t in ts}) != 1:
         for i, t in enumerate(ts):
             if t._buf.shape != shp:
@@ -2005,12 +2012,8 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
         bufs, Rd = plain
         # as in `cat`: NumPy's stack at once (exact copies), no program staged per count of
         # operands (``default_collate`` of a custom dataset's rows: 64 rows, ~240 -> ~30 us)
-        if d == 0 and shp:  # the rows one after another: concatenated into the result's memory
-            r = np.empty((len(bufs),) + shp, Rd)
-            np.concatenate(bufs, out=r.reshape((len(bufs) * shp[0],) + shp[1:]))
-            res = result_tensor(r)
-        else:
-            res = result_tensor(np.stack(bufs, axis=d))
+        # (d == 0 here: a negative ``dim``; the shapes are equal, so the rows always fit)
+        res = result_tensor(_stacked_rows(bufs, shp, Rd) if d == 0 and shp else np.stack(bufs, axis=d))
         return res if out is None else write_out(out, res, "stack")
     Rd = result_dtype(*ts)
 
