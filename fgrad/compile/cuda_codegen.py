@@ -701,8 +701,6 @@ def reduction_spec(eqns, red) -> KernelSpec:
                       shape=tuple(x.aval.shape), axes=tuple(red.params["axes"])).finish()
 
 
-
-
 # ---------------------------------------------------------------------------------------
 # planning a fusion group
 
