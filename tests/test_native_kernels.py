@@ -255,13 +255,14 @@ def test_small_kernels_stay_numpy():
 
 
 def test_small_split_kernels_stay_numpy(monkeypatch):
-    """A kernel split by a NumPy call (float32 exp and log1p have no bit-equal C spelling)
-    below `MIN_ELEMENTS_SPLIT` elements keeps the NumPy code: its C loops' fixed costs made
-    a 4096-element logistic loss slower (107 us against 80 us); at the threshold it is native."""
+    """A kernel split by a NumPy call that C cannot make on blocks (float32 ``fmod``: no
+    bit-equal C spelling, not one of NumPy's loops C calls) below `MIN_ELEMENTS_SPLIT`
+    elements keeps the NumPy code: its C loops' fixed costs made a 4096-element logistic loss
+    slower (107 us against 80 us, before block kernels); at the threshold it is native."""
     monkeypatch.setattr(native_kernels, "MIN_ELEMENTS_SPLIT", 65536)
 
     def loss(v):
-        return fnp.log1p(fnp.exp(-v * 1.5)) * 2.0
+        return fnp.fmod(v * 1.5, 2.0) * 2.0 + 1.0
 
     small = np.ones(4096, np.float32)
     assert fgrad.jit(loss).lower(small).compile().stats["native"] == 0
@@ -291,3 +292,77 @@ def test_kernels_with_a_trailing_reduction_bit_equal():
                                 x)
     _assert_bits(got, want)
     _expect_native(n_native, 2)
+
+
+# ------------------------------------------------------- block kernels calling NumPy's loops
+
+def _block_kernels(exe) -> list:
+    return [v for k, v in exe.ns.items() if k.startswith("nk") and "np_block_" in v.c_source]
+
+
+@pytest.mark.parametrize("n", [2048, 2049, 5000, 3 * native_loops.KERNEL_BLOCK + 7])
+def test_block_kernel_chain_bit_equal(n, monkeypatch):
+    """The 14-op chain (float32 sin, cos, exp, tanh: NumPy's own SIMD loops, no bit-equal
+    libm spelling) is one C function over blocks of `native_loops.KERNEL_BLOCK` that calls
+    NumPy's loops on each block; any size from `MIN_ELEMENTS` (no `MIN_ELEMENTS_SPLIT`), a
+    ragged last block, special values: the NumPy kernel's bits."""
+    monkeypatch.setattr(native_kernels, "MIN_ELEMENTS_SPLIT", 1 << 30)
+
+    def chain(x):
+        return x * fnp.sin(x) + fnp.exp(-x ** 2) * fnp.cos(3 * x) - fnp.tanh(x) / (1 + x ** 2)
+
+    x = _f32_values((n,))
+    got, want, n_native = _both(chain, x)
+    _assert_bits(got, want)
+    _expect_native(n_native)
+    if ON_HOST and HAS_CC:
+        assert len(_block_kernels(fgrad.jit(chain).lower(x).compile())) == 1
+
+
+def test_block_kernel_rows_columns_and_several_results_bit_equal(monkeypatch):
+    """Per-row and per-column operands, values crossing a NumPy call (stored per block) and
+    several results (one a NumPy call's, one a C value's), float32 and float64."""
+    monkeypatch.setattr(native_kernels, "MIN_ELEMENTS_SPLIT", 1 << 30)
+
+    def f(x, r, c):
+        e = fnp.exp(x * r - c)
+        t = fnp.log1p(e * e) + x
+        return t * fnp.sin(t), e + 1.0
+
+    for dt in (np.float32, np.float64):
+        x = (RNG.standard_normal((37, 3000)) * 3).astype(dt)
+        x.reshape(-1)[:F32_SPECIAL.size] = F32_SPECIAL
+        r = RNG.standard_normal((37, 1)).astype(dt)
+        c = RNG.standard_normal(3000).astype(dt)
+        got, want, n_native = _both(f, x, r, c)
+        _assert_bits(got, want)
+        _expect_native(n_native)
+        if ON_HOST and HAS_CC:
+            assert len(_block_kernels(fgrad.jit(f).lower(x, r, c).compile())) == 1
+
+
+def test_block_kernel_gradient_matches_finite_differences():
+    """``jit(grad)`` of a loss whose backward kernels call float64 ``tanh``/``exp`` per block
+    agrees with central differences (float64) and with eager."""
+    def loss(x):
+        return fnp.sum(fnp.tanh(x) * fnp.exp(-x * x) + fnp.sin(x) * x)
+
+    x = RNG.standard_normal(70000)
+    g = np.asarray(fgrad.jit(fgrad.grad(loss))(x))
+    _assert_bits(g, np.asarray(fgrad.grad(loss)(x)))
+    idx = RNG.integers(0, x.size, 8)
+    h = 1e-6
+    for i in idx:
+        e = np.zeros_like(x)
+        e[i] = h
+        fd = (float(loss(x + e)) - float(loss(x - e))) / (2 * h)
+        assert abs(g[i] - fd) < 1e-5 * max(1.0, abs(fd)), (i, g[i], fd)
+
+
+def test_block_loops_calibrated():
+    """NumPy's float32 ``exp`` loop called from C on blocks (the first short, so later ones
+    start misaligned) gives the array call's bits on the dense probe values."""
+    if not HAS_CC:
+        pytest.skip("no C compiler")
+    assert native_loops.np_block_call(np.exp, np.dtype(np.float32)) is not None
+    assert native_loops.np_block_call(np.add, np.dtype(np.float32)) is None  # (an operator: C)

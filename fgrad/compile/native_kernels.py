@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -169,16 +170,28 @@ class _NotNative(Exception):
     """The kernel has something the C loop does not handle: its NumPy code runs."""
 
 
-def _source(plan: _Plan) -> tuple[str, list]:
-    """C text of one function per C step and, per step, the values it reads and writes."""
-    stored = set(plan.escaping)
-    later_reads: dict = {}
+def _reads_at(plan: _Plan) -> dict:
+    """Value -> the indices of the steps reading it."""
+    reads_at: dict = {}
     for k, st in enumerate(plan.steps):
         reads = ([a for a in st[1].invars] if st[0] == "np"
                  else [a for _, _, (fmt, ops) in st[1] for a in (o[1] for o in ops if isinstance(o, tuple))])
         for a in reads:
             if type(a) is not Literal:
-                later_reads.setdefault(a, set()).add(k)
+                reads_at.setdefault(a, set()).add(k)
+    return reads_at
+
+
+def _member(plan: _Plan, v, ct: str, fmt: str, ops: list, ref: Callable) -> str:
+    """The C line computing member ``v`` (``ref(a)``: the C text reading value ``a``)."""
+    args = [ref(o[1]) if isinstance(o, tuple) else o for o in ops]
+    return f"      const {ct} {plan.cname[v]} = {fmt.format(*args)};"
+
+
+def _source(plan: _Plan) -> tuple[str, list]:
+    """C text of one function per C step and, per step, the values it reads and writes."""
+    stored = set(plan.escaping)
+    later_reads = _reads_at(plan)
     lines = [native_loops.PRELUDE, native_loops.ARRAY_DATA]
     io = []
     for k, st in enumerate(plan.steps):
@@ -189,19 +202,14 @@ def _source(plan: _Plan) -> tuple[str, list]:
         ins, outs = [], []
         body = []
         for v, ct, (fmt, ops) in st[1]:
-            args = []
-            for o in ops:
-                if not isinstance(o, tuple):
-                    args.append(o)
-                    continue
-                a = o[1]
+            def ref(a, v=v, st=st):
                 if a in own and a in plan.cname and _defined_before(st[1], a, v):
-                    args.append(plan.cname[a])
-                else:
-                    if a not in ins:
-                        ins.append(a)
-                    args.append(f"in{ins.index(a)}[{_index(plan, a)}]")
-            body.append(f"      const {ct} {plan.cname[v]} = {fmt.format(*args)};")
+                    return plan.cname[a]
+                if a not in ins:
+                    ins.append(a)
+                return f"in{ins.index(a)}[{_index(plan, a)}]"
+
+            body.append(_member(plan, v, ct, fmt, ops, ref))
             if v in stored or any(j > k for j in later_reads.get(v, ())):
                 outs.append(v)
                 body.append(f"      out{len(outs) - 1}[i] = {plan.cname[v]};")  # (a bool: 0 or 1)
@@ -220,6 +228,97 @@ def _source(plan: _Plan) -> tuple[str, list]:
         lines += head + body + ["    }", "  }", "}"]
         io.append((ins, outs))
     return "\n".join(lines) + "\n", io
+
+
+def _block_source(plan: _Plan) -> tuple[str, list] | None:
+    """C text of the whole kernel as one function ``step0(in..., out..., rows, cols)`` that
+    runs every member over blocks of `native_loops.KERNEL_BLOCK` elements of each row (a row:
+    the whole array where no operand is per row or column), calling NumPy's own inner loop
+    (`native_loops.np_block_call`) on the block for a member without a C spelling, so every
+    value stays in cache and no whole-size temporary is made; and (as `_source`) its inputs
+    and outputs.  None
+    where a NumPy member's operand is not a block of contiguous elements (a literal, a
+    per-row or single value) or its loop cannot be called."""
+    B = native_loops.KERNEL_BLOCK
+    reads_at = _reads_at(plan)
+    made_at = {}
+    for k, st in enumerate(plan.steps):
+        for v in ([st[1].outvars[0]] if st[0] == "np" else [v for v, _, _ in st[1]]):
+            made_at[v] = k
+    out_index = {v: j for j, v in enumerate(plan.escaping)}
+    ins: list = []
+    bufs: dict = {}  # value crossing steps (not escaping) -> its block buffer
+    decls = []
+
+    def ctype_of(v):
+        return native_loops.CTYPE[np.dtype(_dt(plan, v)).name]
+
+    def stored(v, k):  # a value made in step k that another step reads
+        return v in out_index or any(j != k for j in reads_at.get(v, ()))
+
+    def place(v):
+        """Where value ``v`` (made by the kernel) lives: ``(pointer at the block's start)``."""
+        if v in out_index:
+            return f"(out{out_index[v]} + i0)"
+        if v not in bufs:
+            bufs[v] = f"t{len(bufs)}"
+            decls.append(f"  {ctype_of(v)} {bufs[v]}[{B}];")
+        return bufs[v]
+
+    def ext_ptr(a):
+        if a not in ins:
+            ins.append(a)
+        kind = plan.kind[a]
+        if kind == "full":
+            return f"(in{ins.index(a)} + i0)"
+        return f"(in{ins.index(a)} + s)" if kind == "col" else None
+
+    body = []
+    for k, st in enumerate(plan.steps):
+        if st[0] == "np":
+            _, e, u = st
+            v = e.outvars[0]
+            dt = np.dtype(plan.info[v])
+            call = native_loops.np_block_call(u, dt)
+            if call is None or any(type(a) is Literal or np.dtype(_dt(plan, a)) != dt for a in e.invars):
+                return None
+            ptrs = [place(a) if a in made_at else ext_ptr(a) for a in e.invars]
+            if None in ptrs:
+                return None
+            body.append("    " + call.format(*ptrs, r=place(v), n="m") + ";")
+            continue
+        own = set()
+        lines = []
+        def ref(a):
+            if a in own:
+                return plan.cname[a]
+            if a in made_at:
+                return f"{place(a)}[j]"
+            if a not in ins:
+                ins.append(a)
+            return f"in{ins.index(a)}[{_block_index(plan, a)}]"
+
+        for v, ct, (fmt, ops) in st[1]:
+            lines.append(_member(plan, v, ct, fmt, ops, ref))
+            own.add(v)
+            if stored(v, k):
+                lines.append(f"      {place(v)}[j] = {plan.cname[v]};")
+        body += ["    for (long j = 0; j < m; j++) {"] + lines + ["    }"]
+    params = ", ".join([f"const void *a{j}" for j in range(len(ins) + len(plan.escaping))]
+                       + ["long rows, long cols"])
+    head = [native_loops.PRELUDE + native_loops.NP_LOOP_PRELUDE + native_loops.ARRAY_DATA,
+            f"void step0({params}) {{"]
+    for j, a in enumerate(ins):
+        head.append(f"  const {ctype_of(a)} *restrict in{j} = ARRAY_DATA(a{j});")
+    for j, v in enumerate(plan.escaping):
+        head.append(f"  {ctype_of(v)} *restrict out{j} = ARRAY_DATA(a{len(ins) + j});")
+    loop = ["  for (long r = 0; r < rows; r++) {", f"   for (long s = 0; s < cols; s += {B}) {{",
+            f"    const long m = cols - s < {B} ? cols - s : {B};", "    const long i0 = r * cols + s;"]
+    return "\n".join(head + decls + loop + body + ["   }", "  }", "}"]) + "\n", [(ins, list(plan.escaping))]
+
+
+def _block_index(plan: _Plan, a) -> str:
+    return {"full": "i0 + j", "one": "0", "row": "r", "col": "s + j"}[plan.kind.get(a, "full")]
 
 
 def _defined_before(defs, a, v) -> bool:
@@ -253,15 +352,23 @@ def kernel(members, ext, escaping, info, shape, is_array, ext_shapes=None):
         plan = _Plan(members, ext, escaping, info, shape, ext_shapes)
     except _NotNative:
         return None
-    if n < MIN_ELEMENTS_SPLIT and any(st[0] == "np" for st in plan.steps):
+    split = any(st[0] == "np" for st in plan.steps)
+    block = _block_source(plan) if split else None
+    if block is not None:  # (one C loop over cached blocks: no split's cost, any size)
+        source, io = block
+        steps = [("c",)]
+        if not any(plan.kind[a] in ("row", "col") for a in ext):
+            shape = (n,)  # (a flat loop: one row)
+        return _runner(plan, io, source, steps, shape)
+    if n < MIN_ELEMENTS_SPLIT and split:
         return None
     source, io = _source(plan)
-    return _runner(plan, io, source)
+    return _runner(plan, io, source, plan.steps, plan.shape)
 
 
-def _functions(lib, plan: _Plan, io: list) -> list:
+def _functions(lib, steps: list, io: list) -> list:
     fns = []
-    for k, (st, k_io) in enumerate(zip(plan.steps, io)):
+    for k, (st, k_io) in enumerate(zip(steps, io)):
         if st[0] == "c":
             fn = getattr(lib, f"step{k}")
             n_arrays = len(k_io[0]) + len(k_io[1])
@@ -272,24 +379,25 @@ def _functions(lib, plan: _Plan, io: list) -> list:
     return fns
 
 
-def _runner(plan: _Plan, io: list, source: str):
-    """The kernel's run function.  Its library is loaded at once when it is compiled already
-    (in this process or in the cache directory); otherwise it is compiled on the
-    `COMPILE_AFTER`-th call (the NumPy code runs until then): a kernel that runs once or twice
-    costs no compiler run."""
+def _runner(plan: _Plan, io: list, source: str, plan_steps: list, loop_shape: tuple):
+    """The kernel's run function (``plan_steps``: its C functions and NumPy calls, in order;
+    ``loop_shape``: the rows and columns they loop over).  Its library is loaded at once when
+    it is compiled already (in this process or in the cache directory); otherwise it is
+    compiled on the `COMPILE_AFTER`-th call (the NumPy code runs until then): a kernel that
+    runs once or twice costs no compiler run."""
     shape = plan.shape
-    cols = shape[-1] if len(shape) else 1
-    rows = math.prod(shape) // cols if cols else 0
+    cols = loop_shape[-1] if len(loop_shape) else 1
+    rows = math.prod(loop_shape) // cols if cols else 0
     ext = plan.ext
     want = [(np.dtype(a.aval.dtype), plan.ext_shape[a]) for a in ext]
     escaping = plan.escaping
     esc = set(escaping)
     flags = native_loops.VECTOR_FLAGS
     lib = native_loops.load(source, flags, compile=False)
-    state = {"fns": None if lib is None else _functions(lib, plan, io), "calls": 0, "native": 0}
-    fns = state["fns"] or [None] * len(plan.steps)
+    state = {"fns": None if lib is None else _functions(lib, plan_steps, io), "calls": 0, "native": 0}
+    fns = state["fns"] or [None] * len(plan_steps)
     steps = []
-    for st, f, k_io in zip(plan.steps, fns, io):
+    for st, f, k_io in zip(plan_steps, fns, io):
         if st[0] == "c":
             ins, outs = k_io
             steps.append((f, ins, [(v, np.dtype(plan.info[v])) for v in outs], None))
@@ -312,7 +420,7 @@ def _runner(plan: _Plan, io: list, source: str):
             if state["calls"] < COMPILE_AFTER:
                 return None
             lib = native_loops.load(source, flags)
-            state["fns"] = False if lib is None else _functions(lib, plan, io)
+            state["fns"] = False if lib is None else _functions(lib, plan_steps, io)
             if lib is not None:
                 steps[:] = [(f, *rest) for f, (_, *rest) in zip(state["fns"], steps)]
         if state["fns"] is False:

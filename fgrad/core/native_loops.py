@@ -57,6 +57,7 @@ FLAGS = ("-O2", "-fno-fast-math", "-ffp-contract=off", "-fwrapv", "-fPIC", "-sha
 VECTOR_FLAGS = ("-O3",) + FLAGS[1:]
 WHILE_BUDGET = 1 << 22  # while-loop iterations per native call (Python then sees Ctrl-C)
 MAX_CACHED = 1000  # libraries kept in the cache directory (the oldest go first)
+KERNEL_BLOCK = 2048  # elements per block of a fused kernel calling NumPy's loops (`np_block_call`)
 
 CTYPE = {"bool": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
          "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
@@ -189,6 +190,13 @@ static inline float np_f32_2(int k, float a, float b) {
   float r; NP_LOOP_CALL(float, k, (char *)&a, (char *)&b, (char *)&r); return r; }
 static inline double np_f64_2(int k, double a, double b) {
   double r; NP_LOOP_CALL(double, k, (char *)&a, (char *)&b, (char *)&r); return r; }
+/* NumPy's loop over a block of n contiguous elements of `size` bytes (the fused kernels) */
+static inline void np_block_1(int k, const void *a, void *r, intptr_t n, intptr_t size) {
+  char *args_[] = {(char *)a, (char *)r}; const intptr_t steps_[] = {size, size};
+  np_loops[k](args_, &n, steps_, np_loop_data[k]); }
+static inline void np_block_2(int k, const void *a, const void *b, void *r, intptr_t n, intptr_t size) {
+  char *args_[] = {(char *)a, (char *)b, (char *)r}; const intptr_t steps_[] = {size, size, size};
+  np_loops[k](args_, &n, steps_, np_loop_data[k]); }
 """ % (2 * len(NP_LOOP_NAMES), 2 * len(NP_LOOP_NAMES))
 _np_loop_calibration: dict = {}  # (ufunc name, dtype name) -> bool
 
@@ -257,6 +265,24 @@ def np_loop_spelling(ufunc: np.ufunc, dt: np.dtype) -> str | None:
     return f"np_f{8 * dt.itemsize}_{ufunc.nin}({k}, {args})"
 
 
+def np_block_call(ufunc: np.ufunc, dt: np.dtype) -> str | None:
+    """A C call of NumPy's own inner loop of ``ufunc`` over a block of contiguous ``dt``
+    elements (``{0}``, ``{1}``: the operands' pointers, ``{r}``: the result's, ``{n}``: the
+    count; the source must include `NP_LOOP_PRELUDE`), or None: what NumPy's array call runs
+    on each stretch of its arrays, checked by `np_loop_calibrated` (blocks of `KERNEL_BLOCK`,
+    aligned and not) to give the array call's bits.
+
+    >>> np_block_call(np.exp, np.dtype(np.float32)) in (None, "np_block_1(24, {0}, {r}, {n}, 4)")
+    True
+    """
+    dt = np.dtype(dt)
+    k = _np_loop_slot(ufunc.__name__, dt)
+    if k is None or not np_loop_calibrated(ufunc.__name__, dt):
+        return None
+    args = "{0}, {1}" if ufunc.nin == 2 else "{0}"
+    return f"np_block_{ufunc.nin}({k}, {args}, {{r}}, {{n}}, {dt.itemsize})"
+
+
 def np_loop_calibrated(name: str, dt: np.dtype) -> bool:
     """Whether C's call of NumPy's inner loop of ufunc ``name`` on one ``dt`` element gives,
     for every value of `probe_values`, NumPy's array call's bits, and for the first thousands
@@ -275,8 +301,13 @@ def _np_loop_calibrate(name: str, dt: np.dtype) -> bool:
         return False
     t = CTYPE[dt.name]
     call = f"np_f{8 * dt.itemsize}_{ufunc.nin}(k, a[i]{', b[i]' if ufunc.nin == 2 else ''})"
+    block = f"np_block_{ufunc.nin}(k, a + s, {'b + s, ' if ufunc.nin == 2 else ''}o + s, m, sizeof({t}))"
     lib = load(PRELUDE + NP_LOOP_PRELUDE + f"void probe(int k, const {t} *a, const {t} *b, {t} *o, long n) "
-               f"{{ for (long i = 0; i < n; i++) o[i] = {call}; }}\n")
+               f"{{ for (long i = 0; i < n; i++) o[i] = {call}; }}\n"
+               # blocks as the fused kernels call them, the first one short (misaligned later ones)
+               f"void probe_blocks(int k, const {t} *a, const {t} *b, {t} *o, long n, long first, "
+               f"long size) {{ for (long s = 0, m = first; s < n; s += m, m = size) {{ "
+               f"if (m > n - s) m = n - s; {block}; }} }}\n")
     if lib is None:
         return False
     a = probe_values(dt)
@@ -288,9 +319,15 @@ def _np_loop_calibrate(name: str, dt: np.dtype) -> bool:
     if want.dtype != dt:
         return False
     got = np.empty_like(a)
-    lib.probe(ctypes.c_int(k), ctypes.c_void_p(a.ctypes.data), ctypes.c_void_p(b.ctypes.data),
-              ctypes.c_void_p(got.ctypes.data), ctypes.c_long(a.size))
-    return bool(same_bits(got, want)) and bool(same_bits(got[:4096], scalars))
+    ptrs = [ctypes.c_void_p(x.ctypes.data) for x in (a, b, got)]
+    lib.probe(ctypes.c_int(k), *ptrs, ctypes.c_long(a.size))
+    ok = bool(same_bits(got, want)) and bool(same_bits(got[:4096], scalars))
+    for first in (KERNEL_BLOCK, 3):
+        got[...] = 0
+        lib.probe_blocks(ctypes.c_int(k), *ptrs, ctypes.c_long(a.size), ctypes.c_long(first),
+                         ctypes.c_long(KERNEL_BLOCK))
+        ok = ok and bool(same_bits(got, want))
+    return ok
 
 
 def literal(value, dt: np.dtype) -> str:
