@@ -126,7 +126,8 @@ def test_scan_host_kernel_is_bound_once_and_matches_eager():
     for _ in range(2):
         got = jf(a, v)
     ns = jf.lower(a, v).compile().ns
-    kernels = [k for k, fn in ns.items() if getattr(fn, "__qualname__", "") == "_scan_host_kernel.<locals>.kernel"]
+    name = "_scan_host_kernel.<locals>.kernel"
+    kernels = [k for k, fn in ns.items() if getattr(fn, "__qualname__", "") == name]
     assert len(kernels) == 3
     with fgrad.disable_jit():
         want = f(a, v)
@@ -135,4 +136,5 @@ def test_scan_host_kernel_is_bound_once_and_matches_eager():
         np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
     with fgrad.debug_nans(True):
         with pytest.raises(FloatingPointError):
-            fgrad.jit(lambda x: lax.fori_loop(0, 3, lambda i, y: fgrad.numpy.log(y - 1.0), x))(np.float32(0.5))
+            loop = fgrad.jit(lambda x: lax.fori_loop(0, 3, lambda i, y: fgrad.numpy.log(y - 1.0), x))
+            loop(np.float32(0.5))
