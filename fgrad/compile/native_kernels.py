@@ -7,10 +7,12 @@ one dtype, conversions to floats, ``select_n``, and the math functions `calibrat
 on this machine), the members become one C loop over the elements, compiled once with the
 system compiler (no fused multiply-adds, IEEE arithmetic) into the native-loop cache: every
 value lives in a register, and only the kernel's results are written.  A ufunc without such a
-spelling (NumPy's own SIMD float32 ``exp``, ``tanh``, ``log``, ...) stays a NumPy call on whole
-arrays between two C loops, with the same operands: the results are bit for bit those of the
-NumPy kernel (`tests/test_native_kernels.py`), so the jit and eager faces, which share these
-programs, agree as before.
+spelling (NumPy's own SIMD float32 ``exp``, ``tanh``, ``log``, ...) is NumPy's own inner loop
+called from C on each block of `native_loops.KERNEL_BLOCK` elements (`_block_source`: one C
+loop over cached blocks, no whole-size temporaries), or, where an operand is not a contiguous
+block, a NumPy call on whole arrays between two C loops, with the same operands: the results
+are bit for bit those of the NumPy kernel (`tests/test_native_kernels.py`), so the jit and
+eager faces, which share these programs, agree as before.
 
 An operand of the kernel may be full-size, one element, one value per row (shape ``(..., 1)``
 of the leading axes) or one value per column (the last axis only, a bias): the C loop runs
