@@ -366,3 +366,20 @@ def test_block_loops_calibrated():
         pytest.skip("no C compiler")
     assert native_loops.np_block_call(np.exp, np.dtype(np.float32)) is not None
     assert native_loops.np_block_call(np.add, np.dtype(np.float32)) is None  # (an operator: C)
+
+
+def test_block_kernels_with_a_trailing_reduction_bit_equal():
+    """A whole-mode kernel ending in a reduction whose members call NumPy's loops (a softmax's
+    ``exp``, a sum of ``tanh``) is a block kernel returning the reduction's operand; NumPy
+    reduces it: the NumPy kernel's bits."""
+    def f(x):
+        e = fnp.exp(x - fnp.max(x, axis=-1, keepdims=True))
+        return e / fnp.sum(e, axis=-1, keepdims=True), fnp.sum(fnp.tanh(x) * 2.0)
+
+    for shape in [(64, 300), (16, 4097)]:
+        x = _f32_values(shape)
+        got, want, n_native = _both(f, x)
+        _assert_bits(got, want)
+        _expect_native(n_native)
+        if ON_HOST and HAS_CC:
+            assert len(_block_kernels(fgrad.jit(f).lower(x).compile())) >= 2
