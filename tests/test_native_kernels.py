@@ -383,3 +383,18 @@ def test_block_kernels_with_a_trailing_reduction_bit_equal():
         _expect_native(n_native)
         if ON_HOST and HAS_CC:
             assert len(_block_kernels(fgrad.jit(f).lower(x).compile())) >= 2
+
+
+def test_block_kernel_buffers_bounded(monkeypatch):
+    """A block kernel keeps the values crossing NumPy calls in stack buffers of one block:
+    past `MAX_BLOCK_STACK` bytes the kernel is the split one (same bits)."""
+    monkeypatch.setattr(native_kernels, "MIN_ELEMENTS_SPLIT", 1 << 30)
+    monkeypatch.setattr(native_kernels, "MAX_BLOCK_STACK", 1)
+
+    def f(x):
+        return x * fnp.sin(x) + fnp.exp(-x * x)
+
+    x = _f32_values((5000,))
+    got, want, _ = _both(f, x)
+    _assert_bits(got, want)
+    assert not _block_kernels(fgrad.jit(f).lower(x).compile())

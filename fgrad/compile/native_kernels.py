@@ -49,6 +49,7 @@ MIN_ELEMENTS = 2048  # smaller kernels: the call's fixed cost (a few us) is not 
 # kernel (a 4096-element logistic loss, -y * (X @ w) -> exp -> log1p: 107 us against 80 us)
 MIN_ELEMENTS_SPLIT = 65536
 COMPILE_AFTER = 3  # a kernel not compiled yet is compiled on its third call
+MAX_BLOCK_STACK = 1 << 17  # bytes of a block kernel's buffers (on the stack); more: a split kernel
 _KINDS = ("full", "one", "row", "col")
 
 
@@ -306,6 +307,8 @@ def _block_source(plan: _Plan) -> tuple[str, list] | None:
             if stored(v, k):
                 lines.append(f"      {place(v)}[j] = {plan.cname[v]};")
         body += ["    for (long j = 0; j < m; j++) {"] + lines + ["    }"]
+    if sum(np.dtype(_dt(plan, v)).itemsize for v in bufs) * B > MAX_BLOCK_STACK:
+        return None  # (the buffers live on the calling thread's stack)
     params = ", ".join([f"const void *a{j}" for j in range(len(ins) + len(plan.escaping))]
                        + ["long rows, long cols"])
     head = [native_loops.PRELUDE + native_loops.NP_LOOP_PRELUDE + native_loops.ARRAY_DATA,
