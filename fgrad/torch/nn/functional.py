@@ -40,6 +40,7 @@ from fgrad import nn as fnn
 from fgrad.nn._activations import gelu_erf as _gelu_erf
 from fgrad.nn._activations import gelu_erf_float32_arithmetic as _gelu_erf_float32
 from fgrad.nn._activations import normalize_with_rstd as _normalize_with_rstd
+from fgrad.nn._batch_norm import batch_normalize_affine as _batch_normalize_affine
 
 import fgrad.torch._conventions as _conv
 import fgrad.torch._deprecations as _deprecations
@@ -1574,7 +1575,10 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
             raise ValueError("Expected more than 1 value per channel when training, got input size "
                              f"{input.size()}")
         key = ("batch_norm", True, axes, eps, weight is not None, bias is not None)
-        if wbs:  # the normalised input and rstd are outputs: the backward reads them (as layer_norm)
+        if weight is not None and bias is not None:  # PyTorch's backward: two full sums
+            y = _defop("NativeBatchNormBackward0", key, functools.partial(_batch_normalize_affine, axes=axes, eps=eps),
+                       (input, weight, bias), multi=True)[0]
+        elif wbs:  # the normalised input and rstd are outputs: the backward reads them (as layer_norm)
             y = _defop("NativeBatchNormBackward0", key,
                        _affine_norm_fn(axes, eps, shape_wb, weight is not None, bias is not None),
                        (input, *wbs), multi=True)[0]
