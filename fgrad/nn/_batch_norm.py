@@ -36,7 +36,7 @@ import math
 from .. import numpy as fnp
 from ..core.array import get_aval as _get_aval
 from ..transforms.custom import custom_jvp as _custom_jvp
-from ..ops import elementwise as _ew
+from ._activations import normalize_with_rstd as _normalize_with_rstd
 
 
 def _per_channel_shape(x, axes: tuple) -> tuple:
@@ -57,7 +57,16 @@ class _Layout:
         self.view = (self.n * self.c, self.s) if self.s > 1 else (self.n, self.c)
 
     def channel_sums(self, v):
-        """The per-channel sums ``(C,)`` of a value in the view."""
+        """The per-channel sums ``(C,)`` of a value in the view, summed over ``(N, S)`` of its
+        ``(N, C, S)`` form (the host's native float32 sums run this in NumPy's order)."""
+        if self.s > 1:
+            return fnp.sum(fnp.reshape(v, (self.n, self.c, self.s)), axis=(0, 2))
+        return fnp.sum(v, axis=0)
+
+    def tangent_sums(self, v):
+        """`channel_sums` of a tangent, as row sums then a sum over ``N``: its transpose (what
+        reverse mode runs) spreads a per-channel value as a per-row operand, which the native
+        kernels read without making it full size."""
         if self.s > 1:
             rows = fnp.sum(v, axis=1, keepdims=True)  # (N * C, 1)
             return fnp.sum(fnp.reshape(rows, (self.n, self.c)), axis=0)
@@ -69,20 +78,28 @@ class _Layout:
             return fnp.reshape(fnp.broadcast_to(c, (self.n, self.c)), (self.n * self.c, 1))
         return fnp.reshape(c, (1, self.c))
 
+    def spread_tangent(self, c):
+        """`spread` of a per-channel tangent, made full size through the ``(N, C, S)`` form:
+        its transpose is `channel_sums` (one native sum) instead of row sums."""
+        if self.s > 1:
+            full = fnp.broadcast_to(fnp.reshape(c, (1, self.c, 1)), (self.n, self.c, self.s))
+            return fnp.reshape(full, self.view)
+        return fnp.reshape(c, (1, self.c))
+
+
+_VIEW_ROWS = 128  # rows at least this long: the forward's affine part runs in the view too
+
 
 def _value(x, weight, bias, axes: tuple, eps: float):
     shape = _get_aval(x).shape
     lay = _Layout(shape)
-    count = float(math.prod(shape[a] for a in axes))
-    x2 = fnp.reshape(x, lay.view)
-    mean = fnp.divide(lay.channel_sums(x2), count)
-    xc = fnp.subtract(x2, lay.spread(mean))
-    var = fnp.divide(lay.channel_sums(fnp.multiply(xc, xc)), count)
-    rstd = _ew.rsqrt_(fnp.add(var, eps))
-    y = fnp.multiply(xc, lay.spread(rstd))
-    out = fnp.add(fnp.multiply(y, lay.spread(weight)), lay.spread(bias))
+    y, rstd = _normalize_with_rstd(x, axes, eps)  # (its statistics as layer norm's; rule unused)
+    if lay.s >= _VIEW_ROWS:  # one native pass with per-row operands
+        out = fnp.add(fnp.multiply(fnp.reshape(y, lay.view), lay.spread(weight)), lay.spread(bias))
+        return fnp.reshape(out, shape), y, rstd
+    # short rows: NumPy's broadcasting costs less than spreading the weight and bias per row
     keep = _per_channel_shape(x, axes)
-    return fnp.reshape(out, shape), fnp.reshape(y, shape), fnp.reshape(rstd, keep)
+    return fnp.add(fnp.multiply(y, fnp.reshape(weight, keep)), fnp.reshape(bias, keep)), y, rstd
 
 
 batch_normalize_affine = _custom_jvp(_value, nondiff_argnums=(3, 4))
@@ -101,12 +118,12 @@ def _jvp(axes, eps, primals, tangents):
     y2, dx2 = fnp.reshape(y, lay.view), fnp.reshape(dx, lay.view)
     # the two sums of tangents, kept small; the per-channel factors multiply them afterwards,
     # so reverse mode sums the cotangent g and y * g, not h * g
-    sum_dx = lay.channel_sums(dx2)
-    sum_y_dx = lay.channel_sums(fnp.multiply(y2, dx2))
+    sum_dx = lay.tangent_sums(dx2)
+    sum_y_dx = lay.tangent_sums(fnp.multiply(y2, dx2))
     shift = fnp.subtract(db, fnp.multiply(h_per_count, sum_dx))
     scale = fnp.subtract(dw, fnp.multiply(h_per_count, sum_y_dx))
-    d_out = fnp.add(fnp.add(fnp.multiply(lay.spread(h), dx2), lay.spread(shift)),
-                    fnp.multiply(y2, lay.spread(scale)))
+    d_out = fnp.add(fnp.add(fnp.multiply(lay.spread(h), dx2), lay.spread_tangent(shift)),
+                    fnp.multiply(y2, lay.spread_tangent(scale)))
     # y's and rstd's own tangents (the outputs the backward reads; no cotangent reaches them
     # in a first-order backward, which stages them as symbolic zeros)
     keep = _per_channel_shape(x, axes)

@@ -1556,6 +1556,14 @@ def _affine_norm_fn(axes, eps, shape_wb, has_w, has_b):
     return fn
 
 
+@functools.lru_cache(maxsize=256)
+def _batch_norm_affine_fn(axes: tuple, eps: float):
+    """Training batch norm with weight and bias as an op's fgrad definition (one per ``axes``,
+    ``eps``): `fgrad.nn._batch_norm.batch_normalize_affine`, whose reverse mode is PyTorch's
+    backward (two full sums)."""
+    return functools.partial(_batch_normalize_affine, axes=axes, eps=eps)
+
+
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
                weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
@@ -1576,7 +1584,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                              f"{input.size()}")
         key = ("batch_norm", True, axes, eps, weight is not None, bias is not None)
         if weight is not None and bias is not None:  # PyTorch's backward: two full sums
-            y = _defop("NativeBatchNormBackward0", key, functools.partial(_batch_normalize_affine, axes=axes, eps=eps),
+            y = _defop("NativeBatchNormBackward0", key, _batch_norm_affine_fn(axes, eps),
                        (input, weight, bias), multi=True)[0]
         elif wbs:  # the normalised input and rstd are outputs: the backward reads them (as layer_norm)
             y = _defop("NativeBatchNormBackward0", key,
