@@ -151,3 +151,36 @@ def test_backward_sums_two_full_arrays():
     full = [e for e in prog.jaxpr.eqns if e.prim.name == "reduce_sum"
             and int(np.prod(e.invars[0].aval.shape)) == x.size]
     assert len(full) == 2
+
+
+def test_num_batches_tracked_counts_as_add_():
+    """Training counts batches in ``num_batches_tracked`` (``add_(1)``; a plain host buffer is
+    written directly): the value, dtype and version PyTorch gives, and a view's base updated."""
+    m = torch.nn.BatchNorm1d(3)
+    x = torch.randn(4, 3)
+    v0 = m.num_batches_tracked._version
+    m(x)
+    m(x)
+    assert m.num_batches_tracked.item() == 2 and m.num_batches_tracked.dtype == torch.int64
+    assert m.num_batches_tracked._version == v0 + 2
+    base = torch.zeros(2, dtype=torch.int64)
+    m.num_batches_tracked = base[1]  # a view: the update goes through the tensor op
+    m(x)
+    assert base.tolist() == [0, 1]
+    m.eval()
+    m(x)
+    assert base.tolist() == [0, 1]
+
+
+def test_num_batches_tracked_matches_live_pytorch():
+    pt = pytest.importorskip("torch")
+    counts = []
+    for lib in (torch, pt):
+        m = lib.nn.BatchNorm2d(2, momentum=None)  # the cumulative average reads the count
+        for k in range(3):
+            m(lib.tensor(_data((3, 2, 2, 2), np.float32, seed=k)[0]))
+        counts.append((m.num_batches_tracked.item(), m.num_batches_tracked._version,
+                       m.running_mean.detach().numpy().copy(), m.running_var.detach().numpy().copy()))
+    assert counts[0][:2] == counts[1][:2]
+    np.testing.assert_allclose(counts[0][2], counts[1][2], rtol=1e-6)
+    np.testing.assert_allclose(counts[0][3], counts[1][3], rtol=1e-6)

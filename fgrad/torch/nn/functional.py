@@ -1646,16 +1646,39 @@ def _affine_shown(has_w: bool, has_b: bool, n_stats: int, edges) -> tuple:
     return (edges[0], next(rest) if has_w else (None, 0), next(rest) if has_b else (None, 0))
 
 
+def _plain_host_state(stat: Tensor) -> np.ndarray | None:
+    """The buffer of a layer-state tensor (running statistics, ``num_batches_tracked``) that
+    an in-place update may write directly -- a plain writeable C-contiguous host array, with
+    no profiler recording and nothing for autograd to track (not requiring grad, no history,
+    not a view) -- else None (the update goes through the tensor ops)."""
+    b = stat._buf
+    if (type(b) is np.ndarray and b.flags.c_contiguous and b.flags.writeable
+            and _profile_state.recorder is None
+            and not (_graph.STATE.enabled and (stat._rg or stat._gfn is not None or stat._base is not None))):
+        return b
+    return None
+
+
+def _count_batch(num_batches_tracked: Tensor) -> None:
+    """``num_batches_tracked.add_(1)`` (BatchNorm's count in training): on a plain host
+    buffer (`_plain_host_state`) the same NumPy addition and version bump without the
+    in-place op's dispatch; otherwise ``add_``."""
+    b = _plain_host_state(num_batches_tracked)
+    if b is not None and b.dtype == np.int64 and b.ndim == 0:
+        np.add(b, 1, out=b)
+        _dispatch.bump_version(num_batches_tracked)
+        return
+    num_batches_tracked.add_(1)
+
+
 def _update_running(stat: Tensor | None, new: np.ndarray, m: float) -> None:
     """``stat = stat * (1 - m) + new * m`` in place, each product rounded to ``stat``'s dtype:
     PyTorch updates running statistics in its generic (not fused-multiply-add) code, so not
     ``add_(alpha=m)``, which is PyTorch's fused kernel."""
     if stat is None:
         return
-    b = stat._buf
-    if (type(m) is float and type(b) is np.ndarray and b.dtype in _RUNNING_FAST and b.flags.c_contiguous
-            and b.flags.writeable and new.shape == b.shape and _profile_state.recorder is None
-            and not (_graph.STATE.enabled and (stat._rg or stat._gfn is not None or stat._base is not None))):
+    b = _plain_host_state(stat)
+    if type(m) is float and b is not None and b.dtype in _RUNNING_FAST and new.shape == b.shape:
         # what the three in-place ops below run on a plain host buffer, without their dispatch
         # (BatchNorm in training calls this twice a step): the same NumPy calls on the same
         # operands (a Python float times a float32/float64 array: the float rounded to the
