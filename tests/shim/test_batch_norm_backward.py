@@ -184,3 +184,15 @@ def test_num_batches_tracked_matches_live_pytorch():
     assert counts[0][:2] == counts[1][:2]
     np.testing.assert_allclose(counts[0][2], counts[1][2], rtol=1e-6)
     np.testing.assert_allclose(counts[0][3], counts[1][3], rtol=1e-6)
+
+
+def test_channels_last_input_keeps_its_layout_in_the_gradient():
+    """A channels-last input keeps the per-channel broadcasting form (the row view would give
+    a C-contiguous gradient): output and input gradient channels last, as PyTorch's."""
+    x, w, b, g = _data((4, 3, 16, 16), np.float32, seed=7)
+    xt = torch.tensor(x).to(memory_format=torch.channels_last).requires_grad_()
+    out = torch.nn.functional.batch_norm(xt, None, None, torch.tensor(w), torch.tensor(b), True)
+    out.backward(torch.tensor(g))
+    assert out.is_contiguous(memory_format=torch.channels_last)
+    assert xt.grad.is_contiguous(memory_format=torch.channels_last)
+    np.testing.assert_allclose(xt.grad.numpy(), _reference(x, w, b, g, 1e-5)[1], rtol=2e-5, atol=2e-5)
