@@ -1556,7 +1556,7 @@ def _affine_norm_fn(axes, eps, shape_wb, has_w, has_b):
     return fn
 
 
-def _row_major(buf) -> bool:
+def _c_contiguous_or_traced(buf) -> bool:
     """True for a C-contiguous buffer or a traced value: `batch_normalize_affine` computes in a
     row-major view of it, whose results are C-contiguous; another layout (channels last) keeps
     the per-channel broadcasting form, whose results keep the input's layout."""
@@ -1591,8 +1591,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
             raise ValueError("Expected more than 1 value per channel when training, got input size "
                              f"{input.size()}")
         key = ("batch_norm", True, axes, eps, weight is not None, bias is not None)
-        if weight is not None and bias is not None and _row_major(xb):  # PyTorch's backward: two full sums
-            key = key + ("rows",)
+        if weight is not None and bias is not None and _c_contiguous_or_traced(xb):
+            key = key + ("rows",)  # PyTorch's backward: two full sums
             y = _defop("NativeBatchNormBackward0", key, _batch_norm_affine_fn(axes, eps),
                        (input, weight, bias), multi=True)[0]
         elif wbs:  # the normalised input and rstd are outputs: the backward reads them (as layer_norm)
