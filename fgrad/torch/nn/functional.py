@@ -1635,10 +1635,11 @@ def _batch_stats64(xb: np.ndarray, axes: tuple, size: int) -> tuple:
     """``(xb.mean(axes, dtype=float64), xb.var(axes, dtype=float64))`` bit for bit: NumPy's
     own two passes (float64 sum / count, then the sum of squared float64 deviations / count),
     with the mean summed once instead of twice (``var`` recomputes it)."""
-    s = _native_sums.wide_sums(xb, axes)  # (the same sums in native code, where it can)
+    small = _native_sums.STATS_MIN_SIZE
+    s = _native_sums.wide_sums(xb, axes, small)  # (the same sums in native code, where it can)
     if s is not None:
         mean = s / size
-        sq = _native_sums.sq_dev_sums(xb, axes, mean)
+        sq = _native_sums.sq_dev_sums(xb, axes, mean, small)
         if sq is not None:
             return mean, sq / size
     s = np.add.reduce(xb, axis=axes, dtype=np.float64, keepdims=True)
