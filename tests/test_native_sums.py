@@ -8,6 +8,8 @@ additions than NumPy's shows in the sums (checked: summing the runs in another o
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -162,3 +164,23 @@ def test_sum_accumulator_kernel_used(monkeypatch):
     np.testing.assert_array_equal(shape_ops._wide_sum(x, (0,), np.dtype(np.float64), np.dtype(np.float32)),
                                   np.full(3, 100, np.float32))
     assert calls == [(0,)]
+
+
+@needs_cc
+@pytest.mark.parametrize("shape,axes", [((64, 64), (0,)), ((16, 8, 4, 4), (0, 2, 3)), ((300, 5), (0,))])
+def test_batch_norm_statistics_of_small_arrays_are_native_and_numpys(monkeypatch, shape, axes):
+    """BatchNorm's statistics take the C sums from `STATS_MIN_SIZE` values (other callers from
+    `MIN_SIZE`): the float64 mean and variance NumPy's two passes give, bit for bit."""
+    monkeypatch.setattr(native_sums, "MIN_SIZE", 8192)
+    from fgrad.torch.nn.functional import _batch_stats64
+
+    x = _hard(np.random.default_rng(sum(shape)), shape)
+    assert native_sums.wide_sums(x, axes) is None
+    assert native_sums.wide_sums(x, axes, native_sums.STATS_MIN_SIZE) is not None
+    size = x.size // math.prod(shape[i] for i in range(len(shape)) if i not in axes)
+    mean, var = _batch_stats64(x, axes, size)
+    want_mean = np.add.reduce(x, axis=axes, dtype=np.float64) / size
+    d = np.subtract(x, np.add.reduce(x, axis=axes, dtype=np.float64, keepdims=True) / size, dtype=np.float64)
+    want_var = np.add.reduce(d * d, axis=axes) / size
+    np.testing.assert_array_equal(mean.reshape(-1).view(np.uint64), want_mean.reshape(-1).view(np.uint64))
+    np.testing.assert_array_equal(var.view(np.uint64), want_var.view(np.uint64))

@@ -288,3 +288,74 @@ class TorchGELU(Case):
         import torch
 
         return _gelu_fwd_bwd(torch, self.x)
+
+
+def _batch_norm_step(t, x, g, backward: bool):
+    """A training BatchNorm's forward (running statistics updated), and with ``backward`` its
+    backward for the cotangent ``g`` (input, weight and bias gradients)."""
+    t.manual_seed(0)
+    layer = (t.nn.BatchNorm1d if x.ndim == 2 else t.nn.BatchNorm2d)(x.shape[1])
+    xt = t.from_numpy(x.copy()).requires_grad_(backward)
+    gt = t.from_numpy(g.copy())
+
+    def run():
+        y = layer(xt)
+        if not backward:
+            return y.detach()
+        xt.grad = None
+        layer.zero_grad()
+        y.backward(gt)
+        return y.detach(), xt.grad.detach(), layer.weight.grad.detach()
+
+    return run
+
+
+class _TorchBatchNorm(Case):
+    issue = 16
+    group = "torch"
+    reference = "torch"
+    rtol, atol = 1e-4, 1e-5
+    notes = {"torch": "PyTorch CPU, same code"}
+    shape: tuple = ()
+    backward = True
+
+    def setup(self):
+        rng = np.random.default_rng(0)
+        self.x = rng.normal(1.0, 2.0, self.shape).astype(np.float32)
+        self.g = rng.normal(0.0, 1.0, self.shape).astype(np.float32)
+
+    def fgrad(self):
+        return _batch_norm_step(_fgrad_torch(), self.x, self.g, self.backward)
+
+    def torch(self):
+        import torch
+
+        return _batch_norm_step(torch, self.x, self.g, self.backward)
+
+
+@register
+class TorchBatchNorm2d(_TorchBatchNorm):
+    name = "torch_batchnorm2d"
+    short = "fgrad.torch BatchNorm2d fwd+bwd"
+    title = "`fgrad.torch.nn.BatchNorm2d(16)` in training, forward and backward, (32, 16, 16, 16) (float32)"
+    goals = [("torch", 1.2)]
+    shape = (32, 16, 16, 16)
+
+
+@register
+class TorchBatchNorm2dSmall(_TorchBatchNorm):
+    name = "torch_batchnorm2d_small"
+    short = "fgrad.torch BatchNorm2d fwd+bwd, DCGAN size"
+    title = "`fgrad.torch.nn.BatchNorm2d(32)` in training, forward and backward, (32, 32, 4, 4) (float32)"
+    goals = [("torch", 1.5)]
+    shape = (32, 32, 4, 4)
+
+
+@register
+class TorchBatchNorm1d(_TorchBatchNorm):
+    name = "torch_batchnorm1d"
+    short = "fgrad.torch BatchNorm1d forward"
+    title = "`fgrad.torch.nn.BatchNorm1d(64)` in training, forward only, (64, 64) (float32)"
+    goals = [("torch", 2.0)]
+    shape = (64, 64)
+    backward = False

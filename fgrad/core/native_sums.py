@@ -51,6 +51,9 @@ _O = ctypes.py_object  # (the C functions read the arrays' data pointers: `nativ
 _L = ctypes.c_long
 _BUFFER = 8192  # NumPy's default buffer size (elements): a longer run is summed in pieces
 MIN_SIZE = 8192  # smaller arrays are left to NumPy (its call costs about what this one does)
+# BatchNorm's statistics (`wide_sums` then `sq_dev_sums`) replace four NumPy calls and a float64
+# temporary: the C pair pays from far smaller arrays (the same bits at every size)
+STATS_MIN_SIZE = 256
 MIN_PLANNED = 2048  # `leading_sum`'s floor (its plan is made once, so its call is cheaper)
 _plans: dict = {}  # (shape, axes) -> (A, K, B, the kept axes' shape) or None
 
@@ -134,9 +137,12 @@ def blocks(x: np.ndarray, axes: tuple, buffered: bool = True) -> tuple | None:
     return None if plan is None else plan[:3]
 
 
-def _plan_of(x: np.ndarray, axes: tuple, buffered: bool) -> tuple | None:
-    """`blocks` and the kept axes' shape."""
-    if type(x) is not np.ndarray or x.dtype != _F32 or x.size < MIN_SIZE or not x.flags.c_contiguous:
+def _plan_of(x: np.ndarray, axes: tuple, buffered: bool, min_size: int | None = None) -> tuple | None:
+    """`blocks` and the kept axes' shape (arrays of at least ``min_size`` values, default
+    `MIN_SIZE`)."""
+    if min_size is None:
+        min_size = MIN_SIZE
+    if type(x) is not np.ndarray or x.dtype != _F32 or x.size < min_size or not x.flags.c_contiguous:
         return None
     key = (x.shape, axes)
     akb = _plans.get(key, False)
@@ -167,9 +173,10 @@ def _plan(shape: tuple, axes) -> tuple | None:
     return (a, k, b, tuple(shape[kept[0]:kept[-1] + 1])) if k > 1 and a * b > 0 else None
 
 
-def wide_sums(x: np.ndarray, axes: tuple) -> np.ndarray | None:
+def wide_sums(x: np.ndarray, axes: tuple, min_size: int | None = None) -> np.ndarray | None:
     """``np.add.reduce(x, axis=axes, dtype=np.float64)`` bit for bit (the kept axes' shape),
-    or None where this module does not apply (then call NumPy).
+    or None where this module does not apply (then call NumPy); ``min_size``: the smallest
+    array taken (default `MIN_SIZE`).
 
     Example::
 
@@ -178,7 +185,7 @@ def wide_sums(x: np.ndarray, axes: tuple) -> np.ndarray | None:
         >>> s is None or s.tolist() == [15.0, 15.0]
         True
     """
-    plan = _plan_of(x, axes, True)
+    plan = _plan_of(x, axes, True, min_size)
     if plan is None:
         return None
     fn = _nl.compiled_function(_SOURCE, "wide_sums", [_O, _L, _L, _L, _O], reads_arrays=True)
@@ -189,10 +196,11 @@ def wide_sums(x: np.ndarray, axes: tuple) -> np.ndarray | None:
     return out
 
 
-def sq_dev_sums(x: np.ndarray, axes: tuple, mean: np.ndarray) -> np.ndarray | None:
+def sq_dev_sums(x: np.ndarray, axes: tuple, mean: np.ndarray,
+                min_size: int | None = None) -> np.ndarray | None:
     """``np.add.reduce(np.subtract(x, m, dtype=np.float64) ** 2, axis=axes)`` bit for bit,
     ``m`` the float64 ``mean`` (one value per kept element, in their order) broadcast over the
-    summed axes; None where this module does not apply.
+    summed axes; None where this module does not apply (``min_size`` as `wide_sums`).
 
     Example::
 
@@ -201,7 +209,7 @@ def sq_dev_sums(x: np.ndarray, axes: tuple, mean: np.ndarray) -> np.ndarray | No
         >>> s is None or s.tolist() == [2.0, 8.0]
         True
     """
-    plan = _plan_of(x, axes, False)
+    plan = _plan_of(x, axes, False, min_size)
     if plan is None:
         return None
     fn = _nl.compiled_function(_SOURCE, "sq_dev_sums", [_O, _L, _L, _L, _O, _O], reads_arrays=True)

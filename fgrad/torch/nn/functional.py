@@ -40,6 +40,7 @@ from fgrad import nn as fnn
 from fgrad.nn._activations import gelu_erf as _gelu_erf
 from fgrad.nn._activations import gelu_erf_float32_arithmetic as _gelu_erf_float32
 from fgrad.nn._activations import normalize_with_rstd as _normalize_with_rstd
+from fgrad.nn._batch_norm import batch_normalize_affine as _batch_normalize_affine
 
 import fgrad.torch._conventions as _conv
 import fgrad.torch._deprecations as _deprecations
@@ -1555,6 +1556,22 @@ def _affine_norm_fn(axes, eps, shape_wb, has_w, has_b):
     return fn
 
 
+def _c_contiguous_or_traced(buf) -> bool:
+    """True for a C-contiguous buffer or a traced value: `batch_normalize_affine` computes in a
+    row-major view of it, whose results are C-contiguous; another layout (channels last) keeps
+    the per-channel broadcasting form, whose results keep the input's layout."""
+    flags = getattr(buf, "flags", None)
+    return flags is None or flags.c_contiguous
+
+
+@functools.lru_cache(maxsize=256)
+def _batch_norm_affine_fn(axes: tuple, eps: float):
+    """Training batch norm with weight and bias as an op's fgrad definition (one per ``axes``,
+    ``eps``): `fgrad.nn._batch_norm.batch_normalize_affine`, whose reverse mode is PyTorch's
+    backward (two full sums)."""
+    return functools.partial(_batch_normalize_affine, axes=axes, eps=eps)
+
+
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
                weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
@@ -1574,7 +1591,11 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
             raise ValueError("Expected more than 1 value per channel when training, got input size "
                              f"{input.size()}")
         key = ("batch_norm", True, axes, eps, weight is not None, bias is not None)
-        if wbs:  # the normalised input and rstd are outputs: the backward reads them (as layer_norm)
+        if weight is not None and bias is not None and _c_contiguous_or_traced(xb):
+            key = key + ("rows",)  # PyTorch's backward: two full sums
+            y = _defop("NativeBatchNormBackward0", key, _batch_norm_affine_fn(axes, eps),
+                       (input, weight, bias), multi=True)[0]
+        elif wbs:  # the normalised input and rstd are outputs: the backward reads them (as layer_norm)
             y = _defop("NativeBatchNormBackward0", key,
                        _affine_norm_fn(axes, eps, shape_wb, weight is not None, bias is not None),
                        (input, *wbs), multi=True)[0]
@@ -1614,10 +1635,11 @@ def _batch_stats64(xb: np.ndarray, axes: tuple, size: int) -> tuple:
     """``(xb.mean(axes, dtype=float64), xb.var(axes, dtype=float64))`` bit for bit: NumPy's
     own two passes (float64 sum / count, then the sum of squared float64 deviations / count),
     with the mean summed once instead of twice (``var`` recomputes it)."""
-    s = _native_sums.wide_sums(xb, axes)  # (the same sums in native code, where it can)
+    small = _native_sums.STATS_MIN_SIZE
+    s = _native_sums.wide_sums(xb, axes, small)  # (the same sums in native code, where it can)
     if s is not None:
         mean = s / size
-        sq = _native_sums.sq_dev_sums(xb, axes, mean)
+        sq = _native_sums.sq_dev_sums(xb, axes, mean, small)
         if sq is not None:
             return mean, sq / size
     s = np.add.reduce(xb, axis=axes, dtype=np.float64, keepdims=True)
@@ -1634,16 +1656,39 @@ def _affine_shown(has_w: bool, has_b: bool, n_stats: int, edges) -> tuple:
     return (edges[0], next(rest) if has_w else (None, 0), next(rest) if has_b else (None, 0))
 
 
+def _plain_host_state(stat: Tensor) -> np.ndarray | None:
+    """The buffer of a layer-state tensor (running statistics, ``num_batches_tracked``) that
+    an in-place update may write directly -- a plain writeable C-contiguous host array, with
+    no profiler recording and nothing for autograd to track (not requiring grad, no history,
+    not a view) -- else None (the update goes through the tensor ops)."""
+    b = stat._buf
+    if (type(b) is np.ndarray and b.flags.c_contiguous and b.flags.writeable
+            and _profile_state.recorder is None
+            and not (_graph.STATE.enabled and (stat._rg or stat._gfn is not None or stat._base is not None))):
+        return b
+    return None
+
+
+def _count_batch(num_batches_tracked: Tensor) -> None:
+    """``num_batches_tracked.add_(1)`` (BatchNorm's count in training): on a plain host
+    buffer (`_plain_host_state`) the same NumPy addition and version bump without the
+    in-place op's dispatch; otherwise ``add_``."""
+    b = _plain_host_state(num_batches_tracked)
+    if b is not None and b.dtype == np.int64 and b.ndim == 0:
+        np.add(b, 1, out=b)
+        _dispatch.bump_version(num_batches_tracked)
+        return
+    num_batches_tracked.add_(1)
+
+
 def _update_running(stat: Tensor | None, new: np.ndarray, m: float) -> None:
     """``stat = stat * (1 - m) + new * m`` in place, each product rounded to ``stat``'s dtype:
     PyTorch updates running statistics in its generic (not fused-multiply-add) code, so not
     ``add_(alpha=m)``, which is PyTorch's fused kernel."""
     if stat is None:
         return
-    b = stat._buf
-    if (type(m) is float and type(b) is np.ndarray and b.dtype in _RUNNING_FAST and b.flags.c_contiguous
-            and b.flags.writeable and new.shape == b.shape and _profile_state.recorder is None
-            and not (_graph.STATE.enabled and (stat._rg or stat._gfn is not None or stat._base is not None))):
+    b = _plain_host_state(stat)
+    if type(m) is float and b is not None and b.dtype in _RUNNING_FAST and new.shape == b.shape:
         # what the three in-place ops below run on a plain host buffer, without their dispatch
         # (BatchNorm in training calls this twice a step): the same NumPy calls on the same
         # operands (a Python float times a float32/float64 array: the float rounded to the

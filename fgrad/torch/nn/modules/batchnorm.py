@@ -107,7 +107,7 @@ class _BatchNorm(_NormBase):
             exponential_average_factor = self.momentum
         if self.training and self.track_running_stats:
             if self.num_batches_tracked is not None:
-                self.num_batches_tracked.add_(1)
+                F._count_batch(self.num_batches_tracked)  # noqa: SLF001 - add_(1) on a host buffer
                 if self.momentum is None:
                     exponential_average_factor = 1.0 / float(self.num_batches_tracked)
                 else:
