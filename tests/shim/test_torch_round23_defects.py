@@ -207,3 +207,52 @@ def test_fake_quantize_refusals_as_live_pytorch(name):
 def test_fake_quantize_refuses_an_integer_input():
     with pytest.raises(NotImplementedError, match="fake_quantize_per_tensor_affine.*'Int'"):
         torch.fake_quantize_per_tensor_affine(torch.ones(3, dtype=torch.int32), 0.1, 0, 0, 15)
+
+
+# ---- torch.autograd.grad(..., is_grads_batched=True) -------------------------------------------------
+
+def _batched_grads(lib):
+    x = lib.tensor([0.5, 1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    w = lib.tensor([[1.0, 2.0, 3.0], [0.0, 1.0, -1.0]], dtype=lib.float64, requires_grad=True)
+    u = lib.tensor(3.0, dtype=lib.float64, requires_grad=True)
+    y = w @ x.sin()
+    jac = lib.autograd.grad(y, (x, w), lib.eye(2, dtype=lib.float64), retain_graph=True, is_grads_batched=True)
+    unused = lib.autograd.grad(y, (x, u), lib.eye(2, dtype=lib.float64), retain_graph=True,
+                               is_grads_batched=True, materialize_grads=True)[1]
+    (g,) = lib.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    (hess,) = lib.autograd.grad(g, x, lib.eye(3, dtype=lib.float64), is_grads_batched=True)
+    try:
+        lib.autograd.grad((x * 2, x * 3), x, (lib.ones(2, 3), lib.ones(4, 3)), is_grads_batched=True)
+    except ValueError as e:
+        sizes = str(e)
+    return [j.tolist() for j in jac], (tuple(unused.shape), unused.item()), hess.tolist(), sizes
+
+
+def test_grad_with_batched_grad_outputs():
+    """``autograd.grad(..., is_grads_batched=True)`` (a Jacobian's rows in one call) ignored the
+    flag and refused the batched grad_outputs' shape."""
+    jac, unused, hess, sizes = _batched_grads(torch)
+    cos = np.cos([0.5, 1.0, 2.0])
+    np.testing.assert_allclose(jac[0], [[1, 2, 3], [0, 1, -1]] * cos, rtol=1e-15)  # d(w @ sin x)/dx
+    np.testing.assert_allclose(jac[1], [[np.sin([0.5, 1.0, 2.0]), [0, 0, 0]], [[0, 0, 0], np.sin([0.5, 1.0, 2.0])]],
+                               rtol=1e-15)
+    assert unused == ((), 0.0)  # materialized without the batch dimension, as PyTorch's
+    assert hess == [[3.0, 0.0, 0.0], [0.0, 6.0, 0.0], [0.0, 0.0, 12.0]]  # 6 x on the diagonal
+    assert sizes == ("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
+                     "[2, 4] for the mapped dimension")
+
+
+def test_grad_with_batched_grad_outputs_as_live_pytorch():
+    real = pytest.importorskip("torch")
+    got, want = _batched_grads(torch), _batched_grads(real)
+    np.testing.assert_allclose(got[0][0], want[0][0], rtol=1e-15)
+    np.testing.assert_allclose(got[0][1], want[0][1], rtol=1e-15)
+    assert got[1:] == want[1:]
+
+
+def test_grad_with_batched_grad_outputs_refuses_an_unbatched_one():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"interpret the first dimension of each grad_output as the batch "
+                                           r"dimension.*grad_output\[0\] has a shape of torch.Size\(\[\]\) and "
+                                           r"output\[0\] has a shape of torch.Size\(\[2\]\)"):
+        torch.autograd.grad(x * 2, x, torch.ones(2), is_grads_batched=True)
