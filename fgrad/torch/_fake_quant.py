@@ -146,8 +146,9 @@ def fake_quantize_per_channel_affine(input: Tensor, scale: Tensor, zero_point: T
     shape = [1] * input.dim()
     shape[axis] = -1
     scale32 = scale.detach().float().reshape(shape)
-    return FakeQuantizeCachemask.apply(input, _reciprocal32(scale32), scale32, zero_point.detach().reshape(shape),
-                                       zdt != "int32", quant_min, quant_max)
+    zero_points = zero_point.detach().reshape(shape)
+    return FakeQuantizeCachemask.apply(input, _reciprocal32(scale32), scale32, zero_points, zdt != "int32",
+                                       quant_min, quant_max)
 
 
 FUNCTIONS = {f.__name__: f for f in (fake_quantize_per_tensor_affine, fake_quantize_per_channel_affine)}

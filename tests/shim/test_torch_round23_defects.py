@@ -169,10 +169,11 @@ _Z = lambda lib: lib.tensor([0, 1, -2], dtype=lib.int32)  # noqa: E731
 _REFUSALS = {
     "quant_min > quant_max": (lambda lib: lib.fake_quantize_per_tensor_affine(_W(lib), 0.1, 3, 15, 0),
                               ("RuntimeError", "`quant_min` should be less than or equal to `quant_max`.")),
-    "zero point out of range": (lambda lib: lib.fake_quantize_per_tensor_affine(_W(lib), 0.1, 30, 0, 15),
-                                ("RuntimeError", "`zero_point` must be between `quant_min` and `quant_max`.")),
-    "int64 zero points": (lambda lib: lib.fake_quantize_per_channel_affine(_W(lib), _S(lib), _Z(lib).long(), 0,
-                                                                          -8, 7),
+    "zero point out of range": (
+        lambda lib: lib.fake_quantize_per_tensor_affine(_W(lib), 0.1, 30, 0, 15),
+        ("RuntimeError", "`zero_point` must be between `quant_min` and `quant_max`.")),
+    "int64 zero points": (lambda lib: lib.fake_quantize_per_channel_affine(_W(lib), _S(lib), _Z(lib).long(),
+                                                                          0, -8, 7),
                           ("RuntimeError", "Zero-point must be Int32, Float or Half, found Long")),
     "double scales": (lambda lib: lib.fake_quantize_per_channel_affine(_W(lib), _S(lib).double(), _Z(lib), 0,
                                                                       -8, 7),
@@ -180,8 +181,9 @@ _REFUSALS = {
     "wrong axis size": (lambda lib: lib.fake_quantize_per_channel_affine(_W(lib), _S(lib), _Z(lib), 1, -8, 7),
                         ("RuntimeError", "dimensions of scale and zero-point are not consistent with input "
                                          "tensor")),
-    "axis past the end": (lambda lib: lib.fake_quantize_per_channel_affine(_W(lib), _S(lib), _Z(lib), 2, -8, 7),
-                          ("IndexError", "Dimension out of range (expected to be in range of [-2, 1], but got 2)")),
+    "axis past the end": (
+        lambda lib: lib.fake_quantize_per_channel_affine(_W(lib), _S(lib), _Z(lib), 2, -8, 7),
+        ("IndexError", "Dimension out of range (expected to be in range of [-2, 1], but got 2)")),
     "negative axis": (lambda lib: lib.fake_quantize_per_channel_affine(_W(lib), _S(lib), _Z(lib), -2, -8, 7),
                       ("RuntimeError", "`axis` must be between 0 and number of dimensions of input")),
     "2-d scale": (lambda lib: lib.fake_quantize_per_channel_affine(_W(lib), _S(lib)[None], _Z(lib), 0, -8, 7),
@@ -216,7 +218,8 @@ def _batched_grads(lib):
     w = lib.tensor([[1.0, 2.0, 3.0], [0.0, 1.0, -1.0]], dtype=lib.float64, requires_grad=True)
     u = lib.tensor(3.0, dtype=lib.float64, requires_grad=True)
     y = w @ x.sin()
-    jac = lib.autograd.grad(y, (x, w), lib.eye(2, dtype=lib.float64), retain_graph=True, is_grads_batched=True)
+    eye = lib.eye(2, dtype=lib.float64)
+    jac = lib.autograd.grad(y, (x, w), eye, retain_graph=True, is_grads_batched=True)
     unused = lib.autograd.grad(y, (x, u), lib.eye(2, dtype=lib.float64), retain_graph=True,
                                is_grads_batched=True, materialize_grads=True)[1]
     (g,) = lib.autograd.grad((x ** 3).sum(), x, create_graph=True)
@@ -234,8 +237,8 @@ def test_grad_with_batched_grad_outputs():
     jac, unused, hess, sizes = _batched_grads(torch)
     cos = np.cos([0.5, 1.0, 2.0])
     np.testing.assert_allclose(jac[0], [[1, 2, 3], [0, 1, -1]] * cos, rtol=1e-15)  # d(w @ sin x)/dx
-    np.testing.assert_allclose(jac[1], [[np.sin([0.5, 1.0, 2.0]), [0, 0, 0]], [[0, 0, 0], np.sin([0.5, 1.0, 2.0])]],
-                               rtol=1e-15)
+    sin = np.sin([0.5, 1.0, 2.0])
+    np.testing.assert_allclose(jac[1], [[sin, [0, 0, 0]], [[0, 0, 0], sin]], rtol=1e-15)
     assert unused == ((), 0.0)  # materialized without the batch dimension, as PyTorch's
     assert hess == [[3.0, 0.0, 0.0], [0.0, 6.0, 0.0], [0.0, 0.0, 12.0]]  # 6 x on the diagonal
     assert sizes == ("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
@@ -253,6 +256,7 @@ def test_grad_with_batched_grad_outputs_as_live_pytorch():
 def test_grad_with_batched_grad_outputs_refuses_an_unbatched_one():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     with pytest.raises(RuntimeError, match=r"interpret the first dimension of each grad_output as the batch "
-                                           r"dimension.*grad_output\[0\] has a shape of torch.Size\(\[\]\) and "
-                                           r"output\[0\] has a shape of torch.Size\(\[2\]\)"):
+                                           r"dimension.*grad_output\[0\] has a shape of "
+                                           r"torch.Size\(\[\]\) and output\[0\] has a shape of "
+                                           r"torch.Size\(\[2\]\)"):
         torch.autograd.grad(x * 2, x, torch.ones(2), is_grads_batched=True)

@@ -7,7 +7,7 @@ vector-Jacobian products come from torch.autograd.grad(retain_graph=True).  The 
 gradients are checked against unrolled backpropagation and finite differences; then the model
 is trained as a classifier on spirals with Adam, the weight rescaled to spectral norm <= 0.9
 after each step (torch.linalg.matrix_norm(ord=2)), in float64."""
-# ruff: noqa: E501
+# ruff: noqa: E501, B007
 
 import math
 

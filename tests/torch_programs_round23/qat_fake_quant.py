@@ -94,7 +94,7 @@ def accuracy(model, X, y):
 
 model = Net()
 opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
-for ep in range(15):
+for _ in range(15):
     for i in range(0, 600, 50):
         loss = F.cross_entropy(model(Xtr[i:i + 50]), ytr[i:i + 50])
         opt.zero_grad()
@@ -172,7 +172,7 @@ w = torch.randn(64, generator=gen)
 step = nn.Parameter(torch.tensor(2 * w.abs().mean().item() / math.sqrt(7)))
 opt = torch.optim.Adam([step], lr=1e-2)
 g = 1.0 / math.sqrt(w.numel() * 7)
-for it in range(50):
+for _ in range(50):
     loss = ((LSQ.apply(w, step, -8, 7, g) - w) ** 2).mean()
     opt.zero_grad()
     loss.backward()

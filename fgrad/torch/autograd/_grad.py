@@ -148,15 +148,15 @@ def _batched(outs, ins, grads, retain_graph, create_graph, allow_unused, materia
         if not isinstance(g, Tensor) or tuple(g.shape[1:]) != tuple(o.shape) or g.dim() == 0:
             shape = g.shape[1:] if isinstance(g, Tensor) else type(g).__name__  # one batch row's
             raise RuntimeError(
-                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
-                "dimension. The sizes of the remaining dimensions are expected to match the shape of "
-                f"corresponding output, but a mismatch was detected: grad_output[{i}] has a shape of {shape} and "
-                f"output[{i}] has a shape of {o.shape}. If you only want some tensors in `grad_output` to be "
-                "considered batched, consider using vmap.")
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the "
+                "batch dimension. The sizes of the remaining dimensions are expected to match the shape of "
+                "corresponding output, but a mismatch was detected: "
+                f"grad_output[{i}] has a shape of {shape} and output[{i}] has a shape of {o.shape}. If you "
+                "only want some tensors in `grad_output` to be considered batched, consider using vmap.")
     sizes = [g.shape[0] for g in grads]
     if len(set(sizes)) != 1:
-        raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
-                         f"{sizes} for the mapped dimension")
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, "
+                         f"got sizes {sizes} for the mapped dimension")
     n = sizes[0]
     rows = [grad(outs, ins, [g[i] for g in grads], retain_graph=retain_graph or i < n - 1,
                  create_graph=create_graph, allow_unused=allow_unused or materialize_grads)
