@@ -260,3 +260,28 @@ def test_grad_with_batched_grad_outputs_refuses_an_unbatched_one():
                                            r"torch.Size\(\[\]\) and output\[0\] has a shape of "
                                            r"torch.Size\(\[2\]\)"):
         torch.autograd.grad(x * 2, x, torch.ones(2), is_grads_batched=True)
+
+
+# ---- torch._assert -----------------------------------------------------------------------------------
+
+def _asserted(lib):
+    out = [lib._assert(lib.tensor(True), "fine"), lib._assert(3 > 2, "fine")]
+    for condition in (lib.tensor(False), False, lib.tensor([True, True])):
+        try:
+            lib._assert(condition, "expected (N, S, E)")
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+def test_torch_assert():
+    """``torch._assert`` (torchvision's VisionTransformer checks its input's shape with it) was
+    missing."""
+    ambiguous = "Boolean value of Tensor with more than one value is ambiguous"
+    assert _asserted(torch) == [None, None, ("AssertionError", "expected (N, S, E)"),
+                                ("AssertionError", "expected (N, S, E)"), ("RuntimeError", ambiguous)]
+
+
+def test_torch_assert_as_live_pytorch():
+    real = pytest.importorskip("torch")
+    assert _asserted(torch) == _asserted(real)

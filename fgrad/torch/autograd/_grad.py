@@ -15,7 +15,6 @@ import fgrad.torch.autograd.graph as graph
 from .._device import DEV as _DEV
 from .._ops_creation import tensor as _tensor_of
 from .._ops_creation import zeros_like as _zeros_like
-from .._ops_shape import stack as _stack
 from .._tensor import Tensor, _wrap
 from fgrad.torch.types import TensorOrTensors
 from collections.abc import Sequence
@@ -161,6 +160,8 @@ def _batched(outs, ins, grads, retain_graph, create_graph, allow_unused, materia
     rows = [grad(outs, ins, [g[i] for g in grads], retain_graph=retain_graph or i < n - 1,
                  create_graph=create_graph, allow_unused=allow_unused or materialize_grads)
             for i in range(n)]
+    from .._ops_shape import stack as _stack  # (at call time: _ops_shape imports the autograd package)
+
     # an unused input's materialized gradient is zeros_like(input), without the batch dim (PyTorch's)
     return tuple((_zeros_like(t) if materialize_grads else None) if col[0] is None else _stack(list(col))
                  for col, t in zip(zip(*rows, strict=True), ins, strict=True))
