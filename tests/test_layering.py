@@ -119,6 +119,8 @@ TORCH_LAZY = {
     ("fgrad.torch.autograd.function", "fgrad.torch._dispatch"): _AUTOGRAD_INIT,
     ("fgrad.torch.autograd.function", "fgrad.torch._ops"): _AUTOGRAD_INIT,
     ("fgrad.torch.autograd.functional", "fgrad.torch._ops_shape"): _AUTOGRAD_INIT,
+    ("fgrad.torch.autograd._grad", "fgrad.torch._ops_shape"):
+        "grad(is_grads_batched=True) stacks the per-row gradients: " + _AUTOGRAD_INIT,
     ("fgrad.torch._ops_creation", "fgrad.torch._dispatch"):
         "the autograd package (Variable, grad's grad_outputs) creates tensors: " + _AUTOGRAD_INIT,
     ("fgrad.torch._ops_creation", "fgrad.torch._ops"): "as above (polar: cos, sin, mul)",

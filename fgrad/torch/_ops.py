@@ -923,9 +923,11 @@ def _accumulate_dtype(input: Tensor, dtype: DType | None):
     return odt
 
 
-def _bool_total(r, odt):
-    """A sum/product of bools as ``dtype=torch.bool`` asks: bool (any/all), not NumPy's int64 count."""
-    return ew.convert_element_type(r, odt) if odt == np.bool_ else r
+def _in_dtype(r, odt):
+    """A sum/product in the ``dtype`` asked for: NumPy's reductions widen bool and narrow
+    integers to int64/uint64, PyTorch's accumulate in ``dtype`` (bool: any/all; int8: wrapping,
+    the same as the int64 total cast, two's complement being modular)."""
+    return ew.convert_element_type(r, odt) if r.dtype != odt else r
 
 
 def _argument_types(args: tuple, kwargs: dict) -> str:
@@ -974,7 +976,7 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType 
     full = dim is None
 
     def fn(x):
-        return _bool_total(fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim), odt)
+        return _in_dtype(fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim), odt)
 
     res = apply_op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,))
     return res if out is None else write_out(out, res, "sum")
@@ -989,7 +991,7 @@ def nansum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DTy
     def fn(x):
         x = ew.convert_element_type(x, odt)
         total = fnp.sum(fnp.where(ew.isnan(x), fnp.zeros_like(x), x), axis=axes, keepdims=keepdim)
-        return _bool_total(total, odt)
+        return _in_dtype(total, odt)
 
     res = apply_op(
         "NansumBackward0",
@@ -1044,7 +1046,7 @@ def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType
 
     def fn(x):
         # PyTorch's inf/NaN gradient
-        return _bool_total(_conv.prod(ew.convert_element_type(x, odt), axes, keepdim), odt)
+        return _in_dtype(_conv.prod(ew.convert_element_type(x, odt), axes, keepdim), odt)
 
     res = apply_op(
         "ProdBackward0" if dim is None else "ProdBackward1",

@@ -2,9 +2,10 @@
 ``sym_*`` helpers of size arithmetic (plain Python numbers here: fgrad has no symbolic
 sizes), the ``native_*`` normalization and dropout entry points that also return what their
 backward saves, in-place and feature dropout variants, ``as_strided_scatter``,
-``get_device_module``, ``set_anomaly_enabled``, ``is_distributed`` and
-``Tensor.new_empty_strided``.  Each is written with the shim's own functions, so gradients,
-dtypes and the random stream are those of the functions it composes.
+``get_device_module``, ``set_anomaly_enabled``, ``is_distributed``, ``_assert`` (round 23:
+torchvision's models check shapes with it) and ``Tensor.new_empty_strided``.  Each is written
+with the shim's own functions, so gradients, dtypes and the random stream are those of the
+functions it composes.
 
 Example::
 
@@ -389,9 +390,25 @@ def _new_empty_strided(self: Tensor, size: Sequence[int], stride: Sequence[int],
                                requires_grad=requires_grad)
 
 
+def _assert(condition: Any, message: str) -> None:
+    """Raise ``AssertionError(message)`` unless ``condition`` is true (a one-element tensor
+    counts by its value; a larger one raises PyTorch's ambiguity error): the traceable
+    ``assert`` model code uses, e.g. ``torch._assert(x.dim() == 3, "expected (N, S, E)")``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch._assert(torch.tensor(2) > 1, "too small") is None
+        True
+    """
+    if not condition:
+        raise AssertionError(message)
+
+
 FUNCTIONS = {f.__name__: f for f in (
     sym_int, sym_float, sym_max, sym_min, sym_not, sym_sqrt, sym_sum, sym_ite, sym_constrain_range,
     sym_constrain_range_for_size, native_layer_norm, native_batch_norm, native_group_norm,
     native_dropout, dropout_, feature_dropout, feature_dropout_, alpha_dropout_,
-    feature_alpha_dropout_, as_strided_scatter, get_device_module, set_anomaly_enabled, is_distributed)}
+    feature_alpha_dropout_, as_strided_scatter, get_device_module, set_anomaly_enabled, is_distributed,
+    _assert)}
 METHODS = {"new_empty_strided": _new_empty_strided}

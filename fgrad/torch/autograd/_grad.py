@@ -137,6 +137,36 @@ def backward(tensors: TensorOrTensors, grad_tensors: TensorOrTensors | None = No
         _accumulating.pop()
 
 
+def _batched(outs, ins, grads, retain_graph, create_graph, allow_unused, materialize_grads):
+    """``grad(..., is_grads_batched=True)``: each grad_output carries a leading batch dimension;
+    one backward pass per batch row (PyTorch vmaps the backward pass: the same values), the
+    results stacked along a new dim 0."""
+    if any(g is None for g in grads):
+        _make_grads(outs, grads, create_graph)  # PyTorch's error for an implicit non-scalar gradient
+    for i, (o, g) in enumerate(zip(outs, grads, strict=True)):
+        if not isinstance(g, Tensor) or tuple(g.shape[1:]) != tuple(o.shape) or g.dim() == 0:
+            shape = g.shape[1:] if isinstance(g, Tensor) else type(g).__name__  # one batch row's
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the "
+                "batch dimension. The sizes of the remaining dimensions are expected to match the shape of "
+                "corresponding output, but a mismatch was detected: "
+                f"grad_output[{i}] has a shape of {shape} and output[{i}] has a shape of {o.shape}. If you "
+                "only want some tensors in `grad_output` to be considered batched, consider using vmap.")
+    sizes = [g.shape[0] for g in grads]
+    if len(set(sizes)) != 1:
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, "
+                         f"got sizes {sizes} for the mapped dimension")
+    n = sizes[0]
+    rows = [grad(outs, ins, [g[i] for g in grads], retain_graph=retain_graph or i < n - 1,
+                 create_graph=create_graph, allow_unused=allow_unused or materialize_grads)
+            for i in range(n)]
+    from .._ops_shape import stack as _stack  # (at call time: _ops_shape imports the autograd package)
+
+    # an unused input's materialized gradient is zeros_like(input), without the batch dim (PyTorch's)
+    return tuple((_zeros_like(t) if materialize_grads else None) if col[0] is None else _stack(list(col))
+                 for col, t in zip(zip(*rows, strict=True), ins, strict=True))
+
+
 def grad(outputs: TensorOrTensors,
          inputs: TensorOrTensors | graph.GradientEdge | Sequence[Tensor | graph.GradientEdge],
          grad_outputs: TensorOrTensors | None = None,
@@ -181,6 +211,8 @@ def grad(outputs: TensorOrTensors,
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     if retain_graph is None:
         retain_graph = create_graph
+    if is_grads_batched:
+        return _batched(outs, ins, grads, retain_graph, create_graph, allow_unused, materialize_grads)
     roots = _roots(outs)
     gs = _make_grads(outs, grads, create_graph)
     pairs = [(r, g) for r, g in zip(roots, gs, strict=False) if g is not None]
