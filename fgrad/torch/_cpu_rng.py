@@ -108,7 +108,8 @@ class Engine:
     def uniform(self, n: int, dtype, low: float = 0.0, high: float = 1.0) -> np.ndarray:
         """``n`` uniforms in ``[low, high)`` of ``dtype``, as ``Tensor.uniform_``."""
         dt = np.dtype(dtype)
-        if dt == np.float64:
+        kind = dt.type  # (a type test: ``dt == np.float64`` converts the type to a dtype each time)
+        if kind is np.float64:
             x = (self.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
             return _fma64_scale(x, np.float64(high) - np.float64(low), np.float64(low))
         x = _native_rng.uniform24_f32(self._bits, n) if n >= _NATIVE_MIN else None  # one native loop
@@ -117,7 +118,7 @@ class Engine:
             np.bitwise_and(raw, _MASK24_A, out=raw)
             x = raw.astype(_F32)
             np.multiply(x, _SCALE24_A, out=x)  # exact: a 24-bit integer times 2**-24
-        if dt == np.float32:
+        if kind is np.float32:
             if type(low) in _PY_REAL and low == 0 and high == 1 and math.copysign(1.0, low) > 0:
                 return x  # ``rand``: [+0, 1) is x itself (below's check, without NumPy scalars)
             lo, hi = _F32(low), _F32(high)
