@@ -178,7 +178,8 @@ class Engine:
                 return out
         raw = self.random64(n) if span >= 1 << 32 else self._bits.random_raw(n)
         np.remainder(raw, np.array(span, np.uint64), out=raw)
-        np.add(raw, np.array(low % (1 << 64), np.uint64), out=raw)  # wraps modulo 2**64
+        if low:  # (``randint(0, n)``: nothing to add)
+            np.add(raw, np.array(low % (1 << 64), np.uint64), out=raw)  # wraps modulo 2**64
         return raw.view(np.int64)
 
     def full_range(self, n: int, dtype) -> np.ndarray:

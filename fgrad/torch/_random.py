@@ -216,7 +216,8 @@ def _uniform(rng: Engine, shape, npd, lo=0.0, hi=1.0):
     if npd.kind == "c":
         real = np.dtype(np.float32 if npd == np.complex64 else np.float64)
         return rng.uniform(2 * _count(shape), real, lo, hi).view(npd).reshape(shape)
-    return rng.uniform(_count(shape), npd, lo, hi).reshape(shape)
+    x = rng.uniform(_count(shape), npd, lo, hi)
+    return x if len(shape) == 1 else x.reshape(shape)  # (a 1-d draw is the shape already)
 
 
 def _normal(rng: Engine, shape, npd, mean=0.0, std=1.0):
