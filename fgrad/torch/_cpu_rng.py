@@ -40,6 +40,7 @@ import math
 import struct
 
 import numpy as np
+from numpy.random.bit_generator import ISeedSequence
 
 from ..core import native_rng as _native_rng
 from ..core.narrow_floats import dtype_kind
@@ -67,6 +68,19 @@ _U32 = np.uint64(32)
 _MANTISSA_BITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}  # random_()
 
 
+class _Unseeded(ISeedSequence):
+    """Zeros for the state of NumPy's ``MT19937`` constructor, which `Engine.seed` replaces
+    at once (PyTorch's seeding, ``_legacy_seeding``): the constructor's hashing of a real seed
+    sequence costs ~85 us, its start from this ~30 (a ``RandomSampler`` makes a generator
+    every epoch)."""
+
+    def generate_state(self, n_words: int, dtype=np.uint32) -> np.ndarray:
+        return np.zeros(n_words, dtype)
+
+
+_UNSEEDED = _Unseeded()
+
+
 class Engine:
     """One generator's stream: ``random32``/``random64`` raw draws and PyTorch's
     transformations of them (``uniform``, ``normal``, ``integers``, ``permutation``, ...)."""
@@ -76,8 +90,10 @@ class Engine:
 
     def seed(self, seed: int) -> None:
         self.initial_seed = int(seed) & 0xFFFF_FFFF_FFFF_FFFF
-        self._bits = np.random.MT19937(0)
-        self._bits._legacy_seeding(self.initial_seed & 0xFFFF_FFFF)
+        bits = getattr(self, "_bits", None)
+        if bits is None:  # (made once: NumPy's constructor hashes a seed sequence, ~85 us; a sampler
+            bits = self._bits = np.random.MT19937(_UNSEEDED)  # seeds a new generator every epoch)
+        bits._legacy_seeding(self.initial_seed & 0xFFFF_FFFF)  # (its buffered values are reset too)
         self._gen: np.random.Generator | None = None  # `_wide_draws`' view of ``_bits``
         self.next_double_normal: float | None = None
         self.next_float_normal: float | None = None

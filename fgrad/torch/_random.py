@@ -266,9 +266,11 @@ def randint(low: int = 0, high: int | None = None, size: SizeLike | None = None,
     npd = _I64 if dtype is None else D.to_np(dtype)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    shape = _sizes((size,) if isinstance(size, int) else tuple(size))
-    r = _rng(generator, di).integers(_count(shape), low, high).reshape(shape)
-    return _finish(r.astype(npd, copy=False), requires_grad, out, di)
+    shape = _sizes((size,) if isinstance(size, int) else size if type(size) is tuple else tuple(size))
+    r = _rng(generator, di).integers(_count(shape), low, high)
+    if len(shape) != 1:  # (the draws are 1-d: the common shape already)
+        r = r.reshape(shape)
+    return _finish(r if npd is _I64 else r.astype(npd, copy=False), requires_grad, out, di)
 
 
 @_meta.factory

@@ -199,3 +199,21 @@ def test_rand_of_one_dim_owns_its_memory():
     r = torch.rand(5)
     assert r.shape == (5,) and r._buf.flags.owndata and r._buf.flags.writeable
     assert torch.rand(()).shape == () and torch.rand(2, 3).shape == (2, 3)
+
+
+def test_reseeded_generator_is_a_fresh_one():
+    """`Engine.seed` reseeds its MT19937 in place (made once, from zeros): after draws of every
+    kind (cached normals, wide draws through NumPy's Generator) a reseed gives the stream of a
+    generator made with that seed, and a new generator PyTorch's default stream (stored:
+    ``torch.rand(2, generator=torch.Generator())``)."""
+    def draws(g):
+        return [torch.rand(3, generator=g).tolist(), torch.randn(3, generator=g).tolist(),
+                torch.randint(0, 1 << 40, (5000,), generator=g)[-3:].tolist(),
+                torch.randperm(9, generator=g).tolist(), torch.randn(1, dtype=torch.float64, generator=g).tolist()]
+
+    used = torch.Generator().manual_seed(5)
+    draws(used)
+    used.manual_seed(9)
+    assert draws(used) == draws(torch.Generator().manual_seed(9))
+    assert used.initial_seed() == 9
+    np.testing.assert_allclose(torch.rand(2, generator=torch.Generator()).numpy(), [0.2673, 0.8725], atol=1e-4)
