@@ -28,6 +28,7 @@ import re
 import numpy as np
 
 from ._device import _state as _DEV_STATE
+from ._meta import requested as _meta_requested
 from .overrides import _ACTIVE, _PLAIN, _active_modes, dispatch_call, overloaded_arg
 
 __all__ = ["LinAlgError", "TRANSLATED", "translate", "op_name", "describe_inputs", "public",
@@ -322,16 +323,17 @@ def _unary_entry(fn, op: str, general):
     return entry
 
 
-_FACTORY_KEYWORDS = frozenset(("dtype", "requires_grad"))  # what `_factory_entry` takes itself
+_FACTORY_KEYWORDS = frozenset(("dtype", "requires_grad", "device"))  # what `_factory_entry` takes itself
 
 
 def _factory_entry(fn, op: str, general):
     """`public`'s entry for a creation function (``fn`` made by `_meta.factory`): a call with
-    plain arguments (numbers, tuples of ints), no keyword but ``dtype``/``requires_grad``, no
-    ``__torch_function__`` mode entered and no "meta" default device (``zeros(4)``,
-    ``rand(2, 3)``, ``full((3,), 2.0)`` in a loop) runs the creation function itself here,
-    without the protocol's per-argument calls and the "meta" wrapper (which, on such a call,
-    only calls it); every other call goes to ``general`` (the general entry) as it was made.
+    plain arguments (numbers, tuples of ints), no keyword but ``dtype``/``requires_grad``/a
+    ``device`` that is not "meta", no ``__torch_function__`` mode entered and no "meta" default
+    device (``zeros(4)``, ``rand(2, 3)``, ``zeros(n, device=x.device)`` in a loop) runs the
+    creation function itself here, without the protocol's per-argument calls and the "meta"
+    wrapper (which, on such a call, only calls it); every other call goes to ``general`` (the
+    general entry) as it was made.
     The same errors: a TypeError is the call's own (no NumPy keyword to rename), an
     AttributeError becomes `general`'s TypeError."""
     raw = fn.__fgrad_factory__
@@ -348,6 +350,8 @@ def _factory_entry(fn, op: str, general):
             for a in kwargs.values():
                 if type(a) not in _PLAIN:
                     return general(*args, **kwargs)
+            if "device" in kwargs and _meta_requested(kwargs["device"]):
+                return general(*args, **kwargs)
         try:
             return raw(*args, **kwargs)
         except AttributeError as e:

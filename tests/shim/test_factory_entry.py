@@ -9,14 +9,15 @@ import fgrad.torch as torch
 from fgrad.torch import _errors
 
 # each call, and the same call forced through the general entry by a keyword the fast entry
-# leaves to it (``device=None`` or ``generator=None``: no effect on the result)
+# leaves to it (``layout=None``: no effect on the result)
 CALLS = [
     ("zeros", (4,), {}), ("zeros", (2, 3), {}), ("zeros", ((2, 3),), {"dtype": torch.float64}),
     ("ones", (2, 3), {}), ("ones", ([3],), {"dtype": torch.int32}), ("empty", (0, 2), {}),
     ("full", ((3,), 2.0), {}), ("full", ((2, 2), 7), {}), ("full", ((2,), True), {}),
     ("rand", (4,), {}), ("rand", (2, 3), {"dtype": torch.float64}), ("randn", (5,), {}),
     ("randint", (0, 10, (6,)), {}), ("randint", (10, (1,)), {}), ("randperm", (7,), {}),
-    ("zeros", (3,), {"requires_grad": True}),
+    ("zeros", (3,), {"requires_grad": True}), ("zeros", (2,), {"device": "cpu"}),
+    ("rand", (3,), {"device": torch.device("cpu")}), ("ones", (2,), {"device": None}),
 ]
 
 
@@ -31,7 +32,7 @@ def _run(calls, force_general: bool):
     torch.manual_seed(3)
     out = []
     for name, args, kwargs in calls:
-        extra = {"device": None} if force_general else {}
+        extra = {"layout": None} if force_general else {}
         out.append(getattr(torch, name)(*args, **kwargs, **extra))
     return out
 
@@ -56,9 +57,11 @@ def test_fast_entry_skips_the_general_entry(monkeypatch):
     monkeypatch.setattr(torch.zeros.__wrapped__, "__fgrad_factory__", counting)
     entry = _errors.public(torch.zeros.__wrapped__, "zeros")
     entry(2, dtype=torch.float64)
-    assert calls == [(2,)]
-    entry(2, device="cpu")  # general: through the "meta" wrapper, which calls zeros itself
-    assert calls == [(2,)]
+    entry(3, device="cpu")
+    assert calls == [(2,), (3,)]
+    entry(2, layout=None)  # general: through the "meta" wrapper, which calls zeros itself
+    assert entry(2, device="meta").is_meta  # general: the "meta" wrapper
+    assert calls == [(2,), (3,)]
 
 
 @pytest.mark.parametrize("make, error", [
@@ -95,4 +98,5 @@ def test_modes_and_meta_still_take_factories():
     state = torch.random.get_rng_state()
     with torch.device("meta"):
         m = torch.rand(3)
-    assert m.is_meta and torch.equal(torch.random.get_rng_state(), state)
+    explicit = torch.rand(3, device="meta")
+    assert m.is_meta and explicit.is_meta and torch.equal(torch.random.get_rng_state(), state)
