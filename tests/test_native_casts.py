@@ -74,3 +74,22 @@ def test_convert_element_type_is_the_same_with_native_loops_off():
     for a, b in zip(on, off):
         assert a.dtype == np.dtype(bfloat16)
         np.testing.assert_array_equal(a.view(np.uint16), b.view(np.uint16))
+
+
+@pytest.mark.skipif(default_backend() is not NUMPY, reason="the device backends have no bfloat16 arrays")
+@pytest.mark.parametrize("make", [
+    lambda v: np.broadcast_to(v[:1, :], (700, 100)),    # a row repeated (stride 0 on axis 0)
+    lambda v: np.broadcast_to(v[0, 7], (64, 64)),       # one value (a sum's cotangent)
+    lambda v: np.broadcast_to(v[:, :1], (700, 100)),    # a column repeated (stride 0 on axis 1)
+])
+def test_broadcast_operands_cast_as_ml_dtypes(make):
+    """A broadcast float32 operand (stride 0) is copied and cast natively (ml_dtypes' cast of
+    it runs one element at a time): the bits of ``ml_dtypes``' cast, shape and dtype kept."""
+    from fgrad.ops.elementwise import _convert_impl
+
+    x = make(_patterns()[:70_000].view(np.float32).reshape(700, 100))
+    with np.errstate(invalid="ignore"):
+        got = _convert_impl(np, x, bfloat16, saturate=False)
+        want = x.astype(bfloat16)
+    assert got.shape == x.shape and got.dtype == np.dtype(bfloat16)
+    np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))

@@ -40,6 +40,7 @@ import math
 import struct
 
 import numpy as np
+from numpy.random.bit_generator import ISeedSequence
 
 from ..core import native_rng as _native_rng
 from ..core.narrow_floats import dtype_kind
@@ -67,6 +68,19 @@ _U32 = np.uint64(32)
 _MANTISSA_BITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}  # random_()
 
 
+class _Unseeded(ISeedSequence):
+    """Zeros for the state of NumPy's ``MT19937`` constructor, which `Engine.seed` replaces
+    at once (PyTorch's seeding, ``_legacy_seeding``): the constructor's hashing of a real seed
+    sequence costs ~85 us, its start from this ~30 (a ``RandomSampler`` makes a generator
+    every epoch)."""
+
+    def generate_state(self, n_words: int, dtype=np.uint32) -> np.ndarray:
+        return np.zeros(n_words, dtype)
+
+
+_UNSEEDED = _Unseeded()
+
+
 class Engine:
     """One generator's stream: ``random32``/``random64`` raw draws and PyTorch's
     transformations of them (``uniform``, ``normal``, ``integers``, ``permutation``, ...)."""
@@ -76,8 +90,10 @@ class Engine:
 
     def seed(self, seed: int) -> None:
         self.initial_seed = int(seed) & 0xFFFF_FFFF_FFFF_FFFF
-        self._bits = np.random.MT19937(0)
-        self._bits._legacy_seeding(self.initial_seed & 0xFFFF_FFFF)
+        bits = getattr(self, "_bits", None)
+        if bits is None:  # (made once: NumPy's constructor hashes a seed sequence, ~85 us; a sampler
+            bits = self._bits = np.random.MT19937(_UNSEEDED)  # seeds a new generator every epoch)
+        bits._legacy_seeding(self.initial_seed & 0xFFFF_FFFF)  # (its buffered values are reset too)
         self._gen: np.random.Generator | None = None  # `_wide_draws`' view of ``_bits``
         self.next_double_normal: float | None = None
         self.next_float_normal: float | None = None
@@ -108,7 +124,8 @@ class Engine:
     def uniform(self, n: int, dtype, low: float = 0.0, high: float = 1.0) -> np.ndarray:
         """``n`` uniforms in ``[low, high)`` of ``dtype``, as ``Tensor.uniform_``."""
         dt = np.dtype(dtype)
-        if dt == np.float64:
+        kind = dt.type  # (a type test: ``dt == np.float64`` converts the type to a dtype each time)
+        if kind is np.float64:
             x = (self.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
             return _fma64_scale(x, np.float64(high) - np.float64(low), np.float64(low))
         x = _native_rng.uniform24_f32(self._bits, n) if n >= _NATIVE_MIN else None  # one native loop
@@ -117,7 +134,7 @@ class Engine:
             np.bitwise_and(raw, _MASK24_A, out=raw)
             x = raw.astype(_F32)
             np.multiply(x, _SCALE24_A, out=x)  # exact: a 24-bit integer times 2**-24
-        if dt == np.float32:
+        if kind is np.float32:
             if type(low) in _PY_REAL and low == 0 and high == 1 and math.copysign(1.0, low) > 0:
                 return x  # ``rand``: [+0, 1) is x itself (below's check, without NumPy scalars)
             lo, hi = _F32(low), _F32(high)
@@ -177,7 +194,8 @@ class Engine:
                 return out
         raw = self.random64(n) if span >= 1 << 32 else self._bits.random_raw(n)
         np.remainder(raw, np.array(span, np.uint64), out=raw)
-        np.add(raw, np.array(low % (1 << 64), np.uint64), out=raw)  # wraps modulo 2**64
+        if low:  # (``randint(0, n)``: nothing to add)
+            np.add(raw, np.array(low % (1 << 64), np.uint64), out=raw)  # wraps modulo 2**64
         return raw.view(np.int64)
 
     def full_range(self, n: int, dtype) -> np.ndarray:

@@ -27,6 +27,8 @@ import re
 
 import numpy as np
 
+from ._device import _state as _DEV_STATE
+from ._meta import requested as _meta_requested
 from .overrides import _ACTIVE, _PLAIN, _active_modes, dispatch_call, overloaded_arg
 
 __all__ = ["LinAlgError", "TRANSLATED", "translate", "op_name", "describe_inputs", "public",
@@ -276,6 +278,8 @@ def public(fn, name: str | None = None, qualname: str | None = None):
 
     if _input_out_only(fn):
         entry = _unary_entry(fn, op, entry)
+    elif getattr(fn, "__fgrad_factory__", None) is not None:
+        entry = _factory_entry(fn, op, entry)
     face.append(entry)
     entry.__fgrad_public__ = True
     entry.__fgrad_torch_name__ = qualname or f"torch.{op}"
@@ -312,6 +316,46 @@ def _unary_entry(fn, op: str, general):
             return fn(input)
         except AttributeError as e:
             wrong = _wrong_argument(fn, op, (input,), kwargs, e)
+            if wrong is None:
+                raise
+            raise wrong from None
+
+    return entry
+
+
+_FACTORY_KEYWORDS = frozenset(("dtype", "requires_grad", "device"))  # what `_factory_entry` takes itself
+
+
+def _factory_entry(fn, op: str, general):
+    """`public`'s entry for a creation function (``fn`` made by `_meta.factory`): a call with
+    plain arguments (numbers, tuples of ints), no keyword but ``dtype``/``requires_grad``/a
+    ``device`` that is not "meta", no ``__torch_function__`` mode entered and no "meta" default
+    device (``zeros(4)``, ``rand(2, 3)``, ``zeros(n, device=x.device)`` in a loop) runs the
+    creation function itself here, without the protocol's per-argument calls and the "meta"
+    wrapper (which, on such a call, only calls it); every other call goes to ``general`` (the
+    general entry) as it was made.
+    The same errors: a TypeError is the call's own (no NumPy keyword to rename), an
+    AttributeError becomes `general`'s TypeError."""
+    raw = fn.__fgrad_factory__
+
+    @functools.wraps(fn)
+    def entry(*args, **kwargs):
+        if _ACTIVE or _DEV_STATE.get("meta", False) or (kwargs and not _FACTORY_KEYWORDS.issuperset(kwargs)):
+            return general(*args, **kwargs)
+        for a in args:
+            ta = type(a)
+            if ta not in _PLAIN and (ta is not tuple or not _PLAIN.issuperset(map(type, a))):
+                return general(*args, **kwargs)
+        if kwargs:
+            for a in kwargs.values():
+                if type(a) not in _PLAIN:
+                    return general(*args, **kwargs)
+            if "device" in kwargs and _meta_requested(kwargs["device"]):
+                return general(*args, **kwargs)
+        try:
+            return raw(*args, **kwargs)
+        except AttributeError as e:
+            wrong = _wrong_argument(fn, op, args, kwargs, e)
             if wrong is None:
                 raise
             raise wrong from None

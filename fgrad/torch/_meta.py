@@ -91,6 +91,7 @@ def factory(fn: Callable) -> Callable:
         finally:
             _DEV_STATE["no_draws"] = prev
 
+    create.__fgrad_factory__ = fn  # the undecorated function (`_errors._factory_entry` calls it)
     return create
 
 

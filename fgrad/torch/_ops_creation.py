@@ -85,11 +85,17 @@ def check_fill_value(value: Any, dtype: np.dtype, name: str) -> Any:
     return value
 
 
+_INT64 = np.dtype(np.int64)
 _NUMBER_TYPES = frozenset((bool, int, float, builtins.complex))
 
 
 def _infer_np_dtype(data) -> np.dtype:
     """PyTorch's dtype inference for ``torch.tensor(data)``."""
+    kind = type(data)
+    if kind is float:  # (a Python number first: `full`'s fill value, `scalar_tensor`)
+        return D.DEFAULT.float.np
+    if kind is int:
+        return _INT64
     if isinstance(data, Tensor):
         return data._buf.dtype
     if isinstance(data, np.ndarray):
@@ -301,13 +307,13 @@ def frombuffer(buffer: Any, *, dtype: DType, count: int = -1, offset: int = 0,
 
 
 def _sizes(size) -> tuple:
-    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
+    if len(size) == 1 and type(size[0]) is not int and isinstance(size[0], (tuple, list, Size)):
         size = tuple(size[0])
     for s in size:  # the common case, plain non-negative ints, without the checks' frames
         if type(s) is not int or s < 0:
             break
     else:
-        return tuple(size)
+        return size if type(size) is tuple else tuple(size)
     out = []
     for s in size:
         if isinstance(s, Tensor):

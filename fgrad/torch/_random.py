@@ -40,6 +40,7 @@ from fgrad.torch.types import Device, DType, Layout, memory_format, SizeLike
 from fgrad.torch.types import TensorOrScalar
 
 _DEFAULT_SEED = 67280421310721
+_I64 = np.dtype(np.int64)  # randint's and randperm's default dtype
 
 
 class Generator:
@@ -197,7 +198,9 @@ def set_rng_state(new_state: Tensor) -> None:
 
 
 def _float_dt(dtype) -> np.dtype:
-    npd = D.DEFAULT.float.np if dtype is None else D.to_np(dtype)
+    if dtype is None:
+        return D.DEFAULT.float.np  # (a floating dtype: `set_default_dtype` takes no other)
+    npd = D.to_np(dtype)
     if _dtype_kind(npd) not in "fc":
         raise NotImplementedError(f"\"check_uniform_bounds\" not implemented for '{D.from_np(npd)._legacy}'")
     return npd
@@ -213,7 +216,8 @@ def _uniform(rng: Engine, shape, npd, lo=0.0, hi=1.0):
     if npd.kind == "c":
         real = np.dtype(np.float32 if npd == np.complex64 else np.float64)
         return rng.uniform(2 * _count(shape), real, lo, hi).view(npd).reshape(shape)
-    return rng.uniform(_count(shape), npd, lo, hi).reshape(shape)
+    x = rng.uniform(_count(shape), npd, lo, hi)
+    return x if len(shape) == 1 else x.reshape(shape)  # (a 1-d draw is the shape already)
 
 
 def _normal(rng: Engine, shape, npd, mean=0.0, std=1.0):
@@ -230,7 +234,7 @@ def rand(*size: int | Sequence[int], generator: Generator | None = None, out: Te
          dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
          requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Uniform samples in [0, 1)."""
-    di = _out_index(out, check_device(device))
+    di = _DEV_STATE["default"] if out is None and device is None else _out_index(out, check_device(device))
     npd = _float_dt(dtype)
     if COMPILE_RNG[0] is not None and generator is None and out is None:
         return COMPILE_RNG[0].draw("uniform", _sizes(size), npd, requires_grad)
@@ -254,17 +258,19 @@ def randint(low: int = 0, high: int | None = None, size: SizeLike | None = None,
             generator: Generator | None = None, out: Tensor | None = None, dtype: DType | None = None,
             layout: Layout | None = None, device: Device = None, requires_grad: bool = False) -> Tensor:
     """Integers uniform in [low, high)."""
-    di = _out_index(out, check_device(device))
+    di = _DEV_STATE["default"] if out is None and device is None else _out_index(out, check_device(device))
     if size is None:  # randint(high, size)
         low, high, size = 0, low, high
     if high is None:
         raise TypeError("randint() missing required argument 'high'")
-    npd = np.dtype(np.int64) if dtype is None else D.to_np(dtype)
+    npd = _I64 if dtype is None else D.to_np(dtype)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    shape = _sizes((size,) if isinstance(size, int) else tuple(size))
-    r = _rng(generator, di).integers(_count(shape), low, high).reshape(shape)
-    return _finish(r.astype(npd, copy=False), requires_grad, out, di)
+    shape = _sizes((size,) if isinstance(size, int) else size if type(size) is tuple else tuple(size))
+    r = _rng(generator, di).integers(_count(shape), low, high)
+    if len(shape) != 1:  # (the draws are 1-d: the common shape already)
+        r = r.reshape(shape)
+    return _finish(r if npd is _I64 else r.astype(npd, copy=False), requires_grad, out, di)
 
 
 @_meta.factory
@@ -272,7 +278,7 @@ def randperm(n: int, *, generator: Generator | None = None, out: Tensor | None =
              dtype: DType | None = None, layout: Layout | None = None, device: Device = None,
              requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     di = _out_index(out, check_device(device))
-    npd = np.dtype(np.int64) if dtype is None else D.to_np(dtype)
+    npd = _I64 if dtype is None else D.to_np(dtype)
     return _finish(_rng(generator, di).permutation(int(n)).astype(npd), requires_grad, out, di)
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import fgrad.torch as torch
-from fgrad.torch import _ops_creation as ops_creation, _ops_shape as ops_shape
+from fgrad.torch import _ops as tensor_ops, _ops_creation as ops_creation, _ops_shape as ops_shape
 
 
 def _general(monkeypatch):
@@ -146,3 +146,76 @@ def test_join_fast_paths_write_out():
     c = torch.empty(12)
     assert torch.cat(rows, out=c) is c and c.tolist() == [float(i + j) for i in range(4) for j in range(3)]
     assert torch.cat(rows, dim=-1).shape == (12,) and torch.stack(rows, dim=-1).shape == (3, 4)
+
+
+def _wheres():
+    c = torch.tensor([[True, False, True], [False, True, False]])
+    a, b = torch.arange(6.).reshape(2, 3), -torch.arange(6.).reshape(2, 3)
+    ints = torch.arange(6).reshape(2, 3)
+    return [torch.where(c, a, b), torch.where(c, ints, ints * 10), torch.where(c, a.t().t(), b[0]),
+            torch.where(c, a[:, ::2].repeat(1, 2)[:, :3], b), torch.where(c[0], torch.tensor(1.5), b),
+            torch.where(c, c, ~c), torch.where(c, a, b.T.T)]
+
+
+def test_where_fast_path_is_the_general_path(monkeypatch):
+    fast = _wheres()
+    monkeypatch.setattr(tensor_ops, "_plain_where", lambda cb, x, y: None)
+    slow = _wheres()
+    for a, b in zip(fast, slow):
+        assert a.dtype == b.dtype and a.shape == b.shape and not a.requires_grad
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_where_fast_path_leaves_gradients_promotion_and_errors():
+    c = torch.tensor([True, False])
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    r = torch.where(c, x, torch.zeros(2))
+    assert r.grad_fn is not None and r.grad_fn.name() == "WhereBackward0"
+    r.sum().backward()
+    assert x.grad.tolist() == [1.0, 0.0]
+    assert torch.where(c, torch.tensor([1, 2]), torch.tensor([0.5, 0.5])).dtype == torch.float32
+    assert torch.where(c, torch.ones(2, dtype=torch.bfloat16), torch.zeros(2, dtype=torch.bfloat16)).dtype \
+        == torch.bfloat16
+    with pytest.raises(RuntimeError, match="must match the size"):
+        torch.where(c, torch.ones(3), torch.zeros(3))
+
+
+@pytest.mark.parametrize("low, high, n", [(0, 10, 17), (-5, 5, 17), (3, 1 << 40, 9), (0, 7, 1)])
+def test_randint_draws_keep_pytorchs_formula(low, high, n):
+    """``word % span + low`` on the generator's raw words (the add skipped for ``low == 0``)."""
+    torch.manual_seed(11)
+    got = torch.randint(low, high, (n,)).tolist()
+    torch.manual_seed(11)
+    eng = torch.default_generator._engine
+    span = high - low
+    words = eng.random64(n) if span >= 1 << 32 else eng._bits.random_raw(n)
+    if n == 1 and span < 1 << 32:
+        assert got == [int(words[0]) % span + low]
+    else:
+        assert got == [(int(w) % span + low + (1 << 63)) % (1 << 64) - (1 << 63) for w in words]
+
+
+def test_rand_of_one_dim_owns_its_memory():
+    r = torch.rand(5)
+    assert r.shape == (5,) and r._buf.flags.owndata and r._buf.flags.writeable
+    assert torch.rand(()).shape == () and torch.rand(2, 3).shape == (2, 3)
+
+
+def test_reseeded_generator_is_a_fresh_one():
+    """`Engine.seed` reseeds its MT19937 in place (made once, from zeros): after draws of every
+    kind (cached normals, wide draws through NumPy's Generator) a reseed gives the stream of a
+    generator made with that seed, and a new generator PyTorch's default stream (stored:
+    ``torch.rand(2, generator=torch.Generator())``)."""
+    def draws(g):
+        return [torch.rand(3, generator=g).tolist(), torch.randn(3, generator=g).tolist(),
+                torch.randint(0, 1 << 40, (5000,), generator=g)[-3:].tolist(),
+                torch.randperm(9, generator=g).tolist(),
+                torch.randn(1, dtype=torch.float64, generator=g).tolist()]
+
+    used = torch.Generator().manual_seed(5)
+    draws(used)
+    used.manual_seed(9)
+    assert draws(used) == draws(torch.Generator().manual_seed(9))
+    assert used.initial_seed() == 9
+    fresh = torch.rand(2, generator=torch.Generator())
+    np.testing.assert_allclose(fresh.numpy(), [0.2673, 0.8725], atol=1e-4)
