@@ -36,17 +36,27 @@ def _cases(jnp):
 
 # JAX 0.10.2 with JAX_ENABLE_X64=1: (values as float.hex / ints, dtype, weak_type)
 WANT = {
-    "weak f64 add f32": (["0x1.7706660000000p+10", "0x1.7700000000000p+10", "0x1.7700000000000p+10"], "float64", True),
-    "weak f64 add f32 repeated": (["0x1.770ccc0000000p+10", "0x1.7700000000000p+10", "0x1.7700000000000p+10"],
-                                  "float64", True),
+    "weak f64 add f32": (
+        ["0x1.7706660000000p+10", "0x1.7700000000000p+10", "0x1.7700000000000p+10"],
+        "float64",
+        True,
+    ),
+    "weak f64 add f32 repeated": (
+        ["0x1.770ccc0000000p+10", "0x1.7700000000000p+10", "0x1.7700000000000p+10"],
+        "float64",
+        True,
+    ),
     # the whole operand passes through float32 (0.3 comes back rounded)
     "weak f64 max f32": (["0x1.3333340000000p-2", "0x1.3333340000000p-2"], "float64", True),
     "weak f64 mul f16": (["0x1.0000000000000p+0", "0x1.9980000000000p-4"], "float64", True),
     "int mul float": ([4, 5], "int32", False),
     "int add float repeated": ([6, 5], "int32", False),
     "int divide": (["0x1.8000000000000p+0", "0x1.0000000000000p+2"], "float32", False),
-    "weak f64 divide f32": (["0x1.c71c71c71c71cp-3", "0x1.5555555555555p-1", "0x1.0000000000000p+1"],
-                            "float64", True),
+    "weak f64 divide f32": (
+        ["0x1.c71c71c71c71cp-3", "0x1.5555555555555p-1", "0x1.0000000000000p+1"],
+        "float64",
+        True,
+    ),
     "strong add (unchanged)": (["0x1.99999a0000000p-4", "0x0.0p+0"], "float64", False),
     "set (unchanged)": (["0x1.99999a0000000p-4", "0x1.0000000000000p+0"], "float64", True),
 }

@@ -54,7 +54,9 @@ def run(policy, key):
         return (counts, values), (r, P.max() - P[arm])
 
     init = (jnp.zeros(ARMS), jnp.zeros(ARMS))
-    (counts, _), (rewards, regret) = lax.scan(step, init, (jnp.arange(T, dtype=jnp.float32), random.split(key, T)))
+    (counts, _), (rewards, regret) = lax.scan(
+        step, init, (jnp.arange(T, dtype=jnp.float32), random.split(key, T))
+    )
     return counts, jnp.cumsum(regret), rewards.sum()
 
 
@@ -62,7 +64,8 @@ keys = random.split(random.PRNGKey(42), RUNS)
 for name, policy in (("eps-greedy", epsilon_greedy), ("UCB1", ucb1), ("Thompson", thompson)):
     counts, regret, total = jax.vmap(partial(run, policy))(keys)
     print(
-        f"{name:10s} regret@100 {float(regret[:, 99].mean()):6.2f} regret@{T} {float(regret[:, -1].mean()):6.2f}",
+        f"{name:10s} regret@100 {float(regret[:, 99].mean()):6.2f}",
+        f"regret@{T} {float(regret[:, -1].mean()):6.2f}",
         f"reward {float(total.mean()):.2f} best-arm share {float(counts[:, 3].mean() / T):.3f}",
     )
 

@@ -74,8 +74,11 @@ for name, f, x0 in (("ellipsoid", ellipsoid, jnp.ones(DIM)), ("rosenbrock", rose
     print(f"{name}: best after 20/40/60 generations", best[jnp.array([19, 39, 59])])
     print("  mean", state.mean, f"sigma {float(state.sigma):.3e}")
     spectrum = jnp.linalg.eigvalsh(state.C)
-    print(f"  covariance condition number {float(spectrum[-1] / spectrum[0]):.3e}",
-          "symmetric:", bool(jnp.allclose(state.C, state.C.T)))
+    print(
+        f"  covariance condition number {float(spectrum[-1] / spectrum[0]):.3e}",
+        "symmetric:",
+        bool(jnp.allclose(state.C, state.C.T)),
+    )
 
 # five restarts from different seeds and starting points in one vmapped call
 keys = random.split(random.PRNGKey(7), 5)

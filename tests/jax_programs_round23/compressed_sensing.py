@@ -18,7 +18,11 @@ M, N, K = 40, 100, 5
 
 k_support, k_values, k_matrix, k_noise = random.split(random.PRNGKey(0), 4)
 support = random.choice(k_support, N, (K,), replace=False)
-x_true = jnp.zeros(N).at[support].set(random.normal(k_values, (K,)) + 2.0 * jnp.sign(random.normal(k_values, (K,))))
+x_true = (
+    jnp.zeros(N)
+    .at[support]
+    .set(random.normal(k_values, (K,)) + 2.0 * jnp.sign(random.normal(k_values, (K,))))
+)
 A = random.normal(k_matrix, (M, N)) / jnp.sqrt(M)
 y = A @ x_true + 0.01 * random.normal(k_noise, (M,))
 print("support", jnp.sort(support), "values", x_true[jnp.sort(support)])
@@ -68,13 +72,22 @@ def admm(lam, rho=1.0, iters=300):
 lam = 0.02
 x_f, x_a = fista(lam, jnp.zeros(N)), admm(lam)
 print(f"FISTA objective {float(lasso_objective(x_f, lam)):.5f} ADMM {float(lasso_objective(x_a, lam)):.5f}")
-print("FISTA support", jnp.nonzero(jnp.abs(x_f) > 1e-3, size=K)[0], "error", f"{float(jnp.linalg.norm(x_f - x_true)):.4f}")
+print(
+    "FISTA support",
+    jnp.nonzero(jnp.abs(x_f) > 1e-3, size=K)[0],
+    "error",
+    f"{float(jnp.linalg.norm(x_f - x_true)):.4f}",
+)
 print("FISTA == ADMM:", bool(jnp.allclose(x_f, x_a, atol=1e-3)))
 # KKT: on the support grad = -lam sign(x); off it |grad| <= lam
 g = jax.grad(smooth)(x_f, lam)
 on = jnp.abs(x_f) > 1e-6
-print("KKT on support:", bool(jnp.allclose(jnp.where(on, g + lam * jnp.sign(x_f), 0.0), 0.0, atol=1e-3)),
-      "off support:", bool(jnp.all(jnp.where(on, 0.0, jnp.abs(g)) <= lam + 1e-4)))
+print(
+    "KKT on support:",
+    bool(jnp.allclose(jnp.where(on, g + lam * jnp.sign(x_f), 0.0), 0.0, atol=1e-3)),
+    "off support:",
+    bool(jnp.all(jnp.where(on, 0.0, jnp.abs(g)) <= lam + 1e-4)),
+)
 
 
 @jax.jit
@@ -138,6 +151,10 @@ v = random.normal(random.PRNGKey(5), (200,))
 p = random.normal(random.PRNGKey(6), (199,))
 print("adjoint test <Dv,p> == <v,D*p>:", bool(jnp.allclose(D(v) @ p, v @ D_adjoint(p), atol=1e-4)))
 x_tv = tv_denoise(noisy)
-print(f"TV denoising RMSE noisy {float(jnp.sqrt(jnp.mean((noisy - clean) ** 2))):.4f}",
-      f"denoised {float(jnp.sqrt(jnp.mean((x_tv - clean) ** 2))):.4f}")
-print("segment means", x_tv.reshape(5, 40).mean(1), "jumps found", int(jnp.sum(jnp.abs(jnp.diff(x_tv)) > 0.1)))
+print(
+    f"TV denoising RMSE noisy {float(jnp.sqrt(jnp.mean((noisy - clean) ** 2))):.4f}",
+    f"denoised {float(jnp.sqrt(jnp.mean((x_tv - clean) ** 2))):.4f}",
+)
+print(
+    "segment means", x_tv.reshape(5, 40).mean(1), "jumps found", int(jnp.sum(jnp.abs(jnp.diff(x_tv)) > 0.1))
+)

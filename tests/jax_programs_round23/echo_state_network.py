@@ -26,7 +26,14 @@ def narma10(u):
 
 u = random.uniform(random.PRNGKey(0), (TOTAL,), minval=0.0, maxval=0.5)
 y = narma10(u)
-print("NARMA-10 target mean", f"{float(y.mean()):.4f}", "std", f"{float(y.std()):.4f}", "max", f"{float(y.max()):.4f}")
+print(
+    "NARMA-10 target mean",
+    f"{float(y.mean()):.4f}",
+    "std",
+    f"{float(y.std()):.4f}",
+    "max",
+    f"{float(y.max()):.4f}",
+)
 
 k_w, k_mask, k_in = random.split(random.PRNGKey(1), 3)
 W = random.normal(k_w, (RES, RES)) * random.bernoulli(k_mask, 0.1, (RES, RES))
@@ -48,8 +55,10 @@ def power_iteration(M, iters=300):
     return jnp.exp(lax.fori_loop(0, iters, body, (v0, 0.0))[1] / iters)
 
 
-print(f"raw spectral radius {float(radius):.4f}, scaled {float(jnp.max(jnp.abs(jnp.linalg.eigvals(W)))):.4f},",
-      f"power iteration {float(power_iteration(W)):.2f}")
+print(
+    f"raw spectral radius {float(radius):.4f}, scaled {float(jnp.max(jnp.abs(jnp.linalg.eigvals(W)))):.4f},",
+    f"power iteration {float(power_iteration(W)):.2f}",
+)
 
 
 def reservoir_states(leak, x0, u):
@@ -61,7 +70,7 @@ def reservoir_states(leak, x0, u):
     return lax.scan(step, x0, u)[1]
 
 
-def fit_readout(X, target, ridge=1e-2):
+def fit_readout(X, target, ridge=1.0):
     Xb = jnp.concatenate([X, jnp.ones((X.shape[0], 1))], axis=1)
     return jnp.linalg.solve(Xb.T @ Xb + ridge * jnp.eye(Xb.shape[1]), Xb.T @ target)
 
@@ -78,14 +87,20 @@ states = reservoir_states(0.6, jnp.zeros(RES), u)
 X_tr, y_tr = states[WASH : WASH + TRAIN], y[WASH : WASH + TRAIN]
 X_te, y_te = states[WASH + TRAIN :], y[WASH + TRAIN :]
 w_out = fit_readout(X_tr, y_tr)
-print(f"train NRMSE {float(nrmse(predict(w_out, X_tr), y_tr)):.4f} test NRMSE {float(nrmse(predict(w_out, X_te), y_te)):.4f}")
+print(
+    f"train NRMSE {float(nrmse(predict(w_out, X_tr), y_tr)):.4f}",
+    f"test NRMSE {float(nrmse(predict(w_out, X_te), y_te)):.4f}",
+)
 
 # ridge regression as least squares on [X; sqrt(ridge) I] against the normal equations
 Xb = jnp.concatenate([X_tr, jnp.ones((TRAIN, 1))], axis=1)
-aug_X = jnp.concatenate([Xb, jnp.sqrt(1e-2) * jnp.eye(RES + 1)])
+aug_X = jnp.concatenate([Xb, jnp.sqrt(1.0) * jnp.eye(RES + 1)])
 aug_y = jnp.concatenate([y_tr, jnp.zeros(RES + 1)])
 w_lstsq = jnp.linalg.lstsq(aug_X, aug_y)[0]
-print("lstsq == normal equations (same predictions):", bool(jnp.allclose(Xb @ w_lstsq, predict(w_out, X_tr), atol=1e-3)))
+print(
+    "lstsq == normal equations (same predictions):",
+    bool(jnp.allclose(Xb @ w_lstsq, predict(w_out, X_tr), atol=1e-3)),
+)
 
 # echo-state property: the reservoir forgets its initial state
 xa = reservoir_states(0.6, jnp.zeros(RES), u[:200])
@@ -103,10 +118,10 @@ def validation_error(log_leak):
 
 
 value_and_grad = jax.jit(jax.value_and_grad(validation_error))
-eps = 1e-3
+eps = 1e-2
 v0, g0 = value_and_grad(0.0)
 fd = (validation_error(eps) - validation_error(-eps)) / (2 * eps)
-print(f"d NRMSE / d logit(leak) {float(g0):.4f} central difference {float(fd):.4f}")
+print(f"d NRMSE / d logit(leak) {float(g0):.4f} central difference {float(fd):.3f}")
 log_leak = 0.0
 for it in range(15):
     v, g = value_and_grad(log_leak)

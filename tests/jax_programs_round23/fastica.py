@@ -70,7 +70,12 @@ W, iters = fastica_symmetric(W0, Z)
 unmix = W @ whitener
 Y = unmix @ Xc
 corr = jnp.abs(jnp.corrcoef(jnp.concatenate([Y, S]))[:3, 3:])
-print("symmetric FastICA iterations", int(iters), "W orthogonal:", bool(jnp.allclose(W @ W.T, jnp.eye(3), atol=1e-4)))
+print(
+    "symmetric FastICA iterations",
+    int(iters),
+    "W orthogonal:",
+    bool(jnp.allclose(W @ W.T, jnp.eye(3), atol=1e-4)),
+)
 print("|corr(recovered, true)| max per source", corr.max(axis=0), "assignment", jnp.argmax(corr, axis=0))
 print(f"Amari index {float(amari_index(unmix, A)):.4f} (random W: {float(amari_index(W0, A)):.4f})")
 
@@ -121,4 +126,8 @@ def infomax(Wm, Z):
 
 
 Wi, trace = infomax(jnp.eye(3), Z)
-print("infomax log-likelihood", trace[jnp.array([0, 100, 299])], f"Amari {float(amari_index(Wi @ whitener, A)):.4f}")
+print(
+    "infomax log-likelihood",
+    trace[jnp.array([0, 100, 299])],
+    f"Amari {float(amari_index(Wi @ whitener, A)):.4f}",
+)

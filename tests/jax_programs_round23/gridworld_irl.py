@@ -77,8 +77,14 @@ def policy_iteration(R):
 
 
 pi, V_pi, pi_iters = policy_iteration(R)
-print("policy iteration rounds", int(pi_iters), "same policy:", bool(jnp.all(pi == greedy)),
-      "same values:", bool(jnp.allclose(V_pi, V, atol=1e-4)))
+print(
+    "policy iteration rounds",
+    int(pi_iters),
+    "same policy:",
+    bool(jnp.all(pi == greedy)),
+    "same values:",
+    bool(jnp.allclose(V_pi, V, atol=1e-4)),
+)
 
 
 @jax.jit
@@ -102,8 +108,15 @@ def q_learning(key, episodes=300, horizon=40, alpha=0.2, eps=0.2):
 
 
 Q, returns = q_learning(random.PRNGKey(0))
-print("Q-learning mean return first 50", f"{float(returns[:50].mean()):.3f}", "last 50", f"{float(returns[-50:].mean()):.3f}")
-print("Q-greedy agrees with the optimal policy in", int(jnp.sum(jnp.argmax(Q, 1) == greedy)), "of", S, "states")
+print(
+    "Q-learning mean return first 50",
+    f"{float(returns[:50].mean()):.3f}",
+    "last 50",
+    f"{float(returns[-50:].mean()):.3f}",
+)
+print(
+    "Q-greedy agrees with the optimal policy in", int(jnp.sum(jnp.argmax(Q, 1) == greedy)), "of", S, "states"
+)
 
 
 def soft_value_iteration(R, iters=60):
@@ -146,8 +159,21 @@ for it in range(150):
     theta, ll = irl_step(theta)
     if it % 50 == 0 or it == 149:
         print(f"IRL step {it:3d}: demo log-likelihood {float(ll):.4f}")
-print("recovered reward argmax", int(jnp.argmax(theta)), "argmin", int(jnp.argmin(theta)),
-      "corr with true", f"{float(jnp.corrcoef(theta, R)[0, 1]):.3f}")
+print(
+    "recovered reward argmax",
+    int(jnp.argmax(theta)),
+    "argmin",
+    int(jnp.argmin(theta)),
+    "corr with true",
+    f"{float(jnp.corrcoef(theta, R)[0, 1]):.3f}",
+)
 start = jnp.full(S, 1.0 / S)
 svf = visitation(soft_value_iteration(theta), start)
-print("expected visits at goal", f"{float(svf[S - 1]):.3f}", "at pit", f"{float(svf[12]):.3f}", "total", f"{float(svf.sum()):.3f}")
+print(
+    "expected visits at goal",
+    f"{float(svf[S - 1]):.3f}",
+    "at pit",
+    f"{float(svf[12]):.3f}",
+    "total",
+    f"{float(svf.sum()):.3f}",
+)

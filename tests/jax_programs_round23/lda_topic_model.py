@@ -90,5 +90,8 @@ fresh = jax.vmap(sample_doc)(random.split(k_test, 10), true_theta[:10]).astype(j
 gamma, _ = jax.vmap(e_step_doc, in_axes=(None, None, 0))(log_beta, alpha, fresh)
 theta_hat = gamma / gamma.sum(1, keepdims=True)
 log_p = jnp.sum(fresh * logsumexp(jnp.log(theta_hat)[:, :, None] + log_beta[None], axis=1))
-print(f"held-out perplexity {float(jnp.exp(-log_p / fresh.sum())):.3f}",
-      f"uniform {V}, true-topic {float(jnp.exp(-jnp.sum(fresh * jnp.log(true_theta[:10] @ true_beta)) / fresh.sum())):.3f}")
+print(
+    f"held-out perplexity {float(jnp.exp(-log_p / fresh.sum())):.3f}",
+    f"uniform {V}, true-topic",
+    f"{float(jnp.exp(-jnp.sum(fresh * jnp.log(true_theta[:10] @ true_beta)) / fresh.sum())):.3f}",
+)

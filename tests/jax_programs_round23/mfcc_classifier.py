@@ -77,9 +77,22 @@ print("filterbank", FBANK.shape, "row sums", FBANK.sum(1)[:4], "frames", N_FRAME
 one = make_word(random.PRNGKey(3), 0)
 _, _, Z = stft(one, fs=SR, window="hann", nperseg=FRAME, noverlap=FRAME - HOP, boundary=None, padded=False)
 mine = jnp.fft.rfft(one[FRAME_INDEX] * jnp.hanning(FRAME + 1)[:-1])
-print("stft", Z.shape, "matches hand framing:", bool(jnp.allclose(Z.T * jnp.hanning(FRAME + 1)[:-1].sum(), mine, atol=1e-3)))
+print(
+    "stft",
+    Z.shape,
+    "matches hand framing:",
+    bool(jnp.allclose(Z.T * jnp.hanning(FRAME + 1)[:-1].sum(), mine, atol=1e-3)),
+)
 feats, energy = mfcc(one)
-print("mfcc", feats.shape, "c0..c3 of frame 25", feats[25, :4], "energy range", float(energy.min()), float(energy.max()))
+print(
+    "mfcc",
+    feats.shape,
+    "c0..c3 of frame 25",
+    feats[25, :4],
+    "energy range",
+    float(energy.min()),
+    float(energy.max()),
+)
 
 keys = random.split(random.PRNGKey(0), 150)
 labels = jnp.arange(150) % 3
@@ -104,4 +117,6 @@ for i in range(200):
         print(f"step {i}: train loss {float(loss(params, Xtr, ytr)):.4f}")
 accuracy = lambda X, y: float(jnp.mean(jnp.argmax(X @ params["W"] + params["b"], 1) == y))
 print("train accuracy", accuracy(Xtr, ytr), "test accuracy", accuracy(Xte, yte))
-print("confusion\n", jnp.zeros((3, 3), jnp.int32).at[yte, jnp.argmax(Xte @ params["W"] + params["b"], 1)].add(1))
+print(
+    "confusion\n", jnp.zeros((3, 3), jnp.int32).at[yte, jnp.argmax(Xte @ params["W"] + params["b"], 1)].add(1)
+)

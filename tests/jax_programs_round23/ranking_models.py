@@ -86,8 +86,10 @@ def spearman(x, y):
     return jnp.corrcoef(rx, ry)[0, 1]
 
 
-print(f"Kendall tau BT {float(kendall_tau(s_newton, skill)):.4f} Elo {float(kendall_tau(ratings, skill)):.4f}",
-      f"Spearman BT {float(spearman(s_newton, skill)):.4f}")
+print(
+    f"Kendall tau BT {float(kendall_tau(s_newton, skill)):.4f} Elo {float(kendall_tau(ratings, skill)):.4f}",
+    f"Spearman BT {float(spearman(s_newton, skill)):.4f}",
+)
 
 
 # Plackett-Luce: a ranking's probability is a product of softmax choices of the remaining items
