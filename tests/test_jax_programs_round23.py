@@ -6,7 +6,8 @@ classifier, multi-armed bandits (epsilon-greedy, UCB1, Thompson sampling with
 ADMM with ``cho_factor``, OMP with ``lstsq``, total-variation denoising by Chambolle-Pock), a
 gridworld MDP (value and policy iteration in ``while_loop``, Q-learning, MaxEnt IRL by
 ``grad`` through soft value iteration), CMA-ES, ranking models (Bradley-Terry by Newton, Elo
-in ``scan``, Plackett-Luce with ``cumlogsumexp``) and an echo state network
+in ``scan``, Plackett-Luce with ``cumlogsumexp``), an echo state network and kernel density
+estimation with mean-shift clustering (``gaussian_kde``, LOO bandwidth by ``grad``)
 (docs/jax-programs-round23.md) -- run unchanged with ``import jax`` resolved to fgrad
 (``python -m fgrad.jax_alias``), in JAX's default 32-bit mode and with ``JAX_ENABLE_X64=1``,
 their output compared with JAX 0.10.2's (stored in ``jax_programs_round23/expected/``; live
