@@ -970,7 +970,11 @@ class _IndexUpdateRef:
 
     def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
             wrap_negative_indices=True):
-        return self._update(N.reciprocal(values), "mul", mode, wrap_negative_indices)
+        # JAX's formula: x divided by ones scatter-multiplied by the values (an integer x gives
+        # a float quotient; a repeated index divides once per update)
+        ones = N._scatter(N.ones_like(self.array), self._index(wrap_negative_indices), values, "mul",
+                          N._at_mode(mode, N._SET_MODES, "scatter"))
+        return N.true_divide(self.array, ones)
 
     def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
             wrap_negative_indices=True):

@@ -135,9 +135,13 @@ def _result_dtype(arrays):
     """The dtype joined arrays take: the strong ones' promotion, which a weakly typed one
     (a Python scalar) raises only to its own kind (``int32`` with a weak float: the default
     float, as in JAX); weak ones alone give theirs."""
-    dts = [get_aval(a) for a in arrays]
-    strong = [a.dtype for a in dts if not a.weak_type]
-    weak = [a.dtype for a in dts if a.weak_type]
+    return _join_dtypes([(a.dtype, a.weak_type) for a in map(get_aval, arrays)])
+
+
+def _join_dtypes(typed):
+    """`_result_dtype` of ``(dtype, weak_type)`` pairs."""
+    strong = [dt for dt, w in typed if not w]
+    weak = [dt for dt, w in typed if w]
     if not strong:
         return np.result_type(*weak)
     top = strong[0]
@@ -463,7 +467,11 @@ def _scatter(x, idx, values, mode, oob="drop"):
     _check_jax_index(idx)
     indexer, arrays = indexing_ops.parse_index(_shape(x), _stack_traced_lists(idx), f".at[].{mode}")
     target = indexing_ops.indexed_shape(_shape(x), indexer, tuple(_shape(a) for a in arrays))
-    u = _cast(_arr_like(values, x), _dtype(x))
+    x_type = get_aval(x)
+    work = _scatter_dtype(x_type, values) if mode != "set" else x_type.dtype
+    if work != x_type.dtype:  # JAX scatters in the joined dtype and converts back
+        x = ew.convert_element_type(x, work)
+    u = _cast(_arr_like(values, x), work)
     us = _shape(u)
     if len(us) > len(target):  # NumPy drops leading length-1 axes of the values
         extra = len(us) - len(target)
@@ -479,7 +487,26 @@ def _scatter(x, idx, values, mode, oob="drop"):
             f".at[].{mode}: updates of shape {us} cannot be broadcast to the indexed shape {target}"
         ) from None
     u = shape_ops.broadcast_to(u, target)
-    return indexing_ops.scatter(x, u, arrays, indexer, mode, oob)
+    out = indexing_ops.scatter(x, u, arrays, indexer, mode, oob)
+    if work != x_type.dtype:
+        out = ew.convert_element_type(out, x_type.dtype, weak_type=x_type.weak_type)
+    return out
+
+
+def _scatter_dtype(x_type, values) -> np.dtype:
+    """The dtype JAX's ``x.at[idx].add/mul/min/max(values)`` computes in: the promotion of the
+    operand's and the updates' types (JAX's ``promote_dtypes``), so a weakly typed operand
+    (``jnp.full(n, 1.0)``) meeting strong float32 updates in 64-bit mode adds in float32, and
+    an integer operand meeting float updates multiplies in float; the result is converted back
+    to the operand's dtype and weak type.  (``set`` stores the converted values either way.)"""
+    if isinstance(values, (bool, int, float, complex)):
+        typed = (canonical_dtype(np.asarray(values).dtype), True)
+    elif isinstance(values, (ArrayImpl, Tracer)):
+        av = get_aval(values)
+        typed = (av.dtype, av.weak_type)
+    else:
+        typed = (canonical_dtype(np.asarray(values).dtype), False)
+    return _join_dtypes([(x_type.dtype, x_type.weak_type), typed])
 
 
 _GET_MODES = {None: "clip", "promise_in_bounds": "clip", "clip": "clip", "fill": "fill", "drop": "fill"}
