@@ -1184,8 +1184,7 @@ def min(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *
 
 def amax(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
-    axes = _dims(dim, b.ndim)
-    _check_nonempty_dims("amax", b, axes, dim not in ((), [], None))
+    axes = _check_amax_dims("amax", b, dim)
 
     def fn(x):
         return fnp.max(x, axis=axes, keepdims=keepdim)
@@ -1201,8 +1200,7 @@ def amax(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | 
 
 def amin(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
-    axes = _dims(dim, b.ndim)
-    _check_nonempty_dims("amin", b, axes, dim not in ((), [], None))
+    axes = _check_amax_dims("amin", b, dim)
 
     def fn(x):
         return fnp.min(x, axis=axes, keepdims=keepdim)
@@ -1217,6 +1215,12 @@ def amin(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | 
 
 
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    b = input._buf
+    if dim is None and b.size == 0:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has "
+                           "no identity.")
+    if dim is not None and b.ndim and b.shape[_wrap_dim(dim, b.ndim)] == 0:
+        raise IndexError(f"aminmax: Expected reduction dim {_wrap_dim(dim, b.ndim)} to have non-zero size.")
     return return_type("aminmax", ("min", "max"))(
         amin(input, () if dim is None else dim, keepdim), amax(input, () if dim is None else dim, keepdim)
     )
@@ -1227,14 +1231,28 @@ def _check_arg_reduction(name, b, dim) -> None:
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
 
 
-def _check_nonempty_dims(name, b, axes, dim_given: bool = True) -> None:
-    """PyTorch's IndexError for a max/min-like reduction over an empty dimension."""
-    for a in axes:
+def _check_nonempty_dims(name, b, axes, dim_given: bool = True, shown: Sequence[int] | None = None) -> None:
+    """PyTorch's IndexError for a max/min-like reduction over an empty dimension (named as
+    in ``shown``, the dims as the caller gave them, where PyTorch's message does so)."""
+    for i, a in enumerate(axes):
         if b.shape[a] == 0:
             if not dim_given:  # (a RuntimeError here in PyTorch)
                 raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == "
                                    "0. Specify the reduction dim with the 'dim' argument.")
-            raise IndexError(f"{name}(): Expected reduction dim {a} to have non-zero size.")
+            raise IndexError(f"{name}(): Expected reduction dim {a if shown is None else shown[i]} "
+                             "to have non-zero size.")
+
+
+def _check_amax_dims(name, b, dim) -> tuple[int, ...]:
+    """``amax``/``amin``'s reduced axes, after PyTorch's size checks (an empty reduced dim
+    named as given: ``-1``)."""
+    if dim in ((), [], None):
+        axes = _dims(dim, b.ndim)
+        _check_nonempty_dims(name, b, axes, False)
+        return axes
+    shown = [dim] if isinstance(dim, int) else list(dim)
+    _check_nonempty_dims(name, b, [_wrap_dim(d, b.ndim) for d in shown] if b.ndim else [], True, shown)
+    return _dims(dim, b.ndim)
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:

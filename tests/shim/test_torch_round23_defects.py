@@ -61,3 +61,74 @@ def test_beta_dirichlet_gamma_rsample_gradients_are_pytorchs():
 
 def test_beta_dirichlet_gamma_rsample_gradients_match_live_torch():
     _close(_rsample_grads(ft), _rsample_grads(_live()), rtol=1e-10)
+
+
+# -- orderings of complex tensors: PyTorch looks at the sizes before the dtype ---------------
+# (fgrad refused every complex call with the kernel's NotImplementedError)
+
+def _outcome(T, call):
+    try:
+        r = call(T)
+    except Exception as e:  # noqa: BLE001 - the type and words are what is compared
+        return type(e).__name__, str(e)
+    return "ok", [tuple(v.shape) for v in (r if isinstance(r, tuple) else (r,))]
+
+
+def _c(T, shape):
+    return T.zeros(shape, dtype=T.complex64)
+
+
+_NO_IDENTITY = "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity."
+_UNSPECIFIED = ("(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
+                "dim with the 'dim' argument.")
+SIZE_FIRST_CASES = {
+    "max(2x0, 1)": (lambda T: _c(T, (2, 0)).max(1),
+        ("IndexError", "max(): Expected reduction dim 1 to have non-zero size.")),
+    "min(2x0, -1)": (lambda T: T.min(_c(T, (2, 0)), -1),
+        ("IndexError", "min(): Expected reduction dim 1 to have non-zero size.")),
+    "max(2x0)": (lambda T: _c(T, (2, 0)).max(), ("RuntimeError", "max" + _UNSPECIFIED)),
+    "max(2x3, 0)": (lambda T: _c(T, (2, 3)).max(0),
+        ("RuntimeError", "max(): does not support complex input")),
+    "min(0x3, 1, True)": (lambda T: _c(T, (0, 3)).min(1, True),
+        ("RuntimeError", "min(): does not support complex input")),
+    "max(2x3)": (lambda T: _c(T, (2, 3)).max(),
+        ("NotImplementedError", "\"max_all\" not implemented for 'ComplexFloat'")),
+    "amax(2x0, -1)": (lambda T: _c(T, (2, 0)).amax(-1),
+        ("IndexError", "amax(): Expected reduction dim -1 to have non-zero size.")),
+    "amin(2x0, 0)": (lambda T: T.amin(_c(T, (2, 0)), 0), ("ok", [(0,)])),
+    "amax(0x3)": (lambda T: _c(T, (0, 3)).amax(), ("RuntimeError", "amax" + _UNSPECIFIED)),
+    "amax(2x3, 0)": (lambda T: _c(T, (2, 3)).amax(0),
+        ("NotImplementedError", "\"max_values_cpu\" not implemented for 'ComplexFloat'")),
+    "aminmax(2x0, dim=1)": (lambda T: T.aminmax(_c(T, (2, 0)), dim=1),
+        ("IndexError", "aminmax: Expected reduction dim 1 to have non-zero size.")),
+    "aminmax(0x3)": (lambda T: T.aminmax(_c(T, (0, 3))), ("RuntimeError", _NO_IDENTITY)),
+    "aminmax(0x3, dim=1)": (lambda T: T.aminmax(_c(T, (0, 3)), dim=1),
+        ("NotImplementedError", "\"aminmax_cpu\" not implemented for 'ComplexFloat'")),
+    "aminmax(0-d, dim=0)": (lambda T: T.aminmax(_c(T, ()), dim=0),
+        ("RuntimeError", "aminmax not implemented for ComplexFloat")),
+    "mode(2x0)": (lambda T: _c(T, (2, 0)).mode(),
+        ("IndexError", "mode(): Expected reduction dim 1 to have non-zero size.")),
+    "mode(2x0, 0)": (lambda T: _c(T, (2, 0)).mode(0), ("ok", [(0,), (0,)])),
+    "mode(0-d)": (lambda T: _c(T, ()).mode(), ("ok", [(), ()])),
+    "cummax(2x0, 1)": (lambda T: _c(T, (2, 0)).cummax(1), ("ok", [(2, 0), (2, 0)])),
+    "cummin(0x3, 1)": (lambda T: T.cummin(_c(T, (0, 3)), 1), ("ok", [(0, 3), (0, 3)])),
+    "cummax(0-d, 0)": (lambda T: _c(T, ()).cummax(0), ("ok", [(), ()])),
+    "cummax(2x3, 0)": (lambda T: _c(T, (2, 3)).cummax(0),
+        ("NotImplementedError", "\"cummax_cpu\" not implemented for 'ComplexFloat'")),
+    # the real dtypes' size errors, in PyTorch's words
+    "aminmax(float 2x0)": (lambda T: T.aminmax(T.zeros(2, 0)), ("RuntimeError", _NO_IDENTITY)),
+    "amin(float 2x0, (0, -1))": (lambda T: T.zeros(2, 0).amin((0, -1)),
+        ("IndexError", "amin(): Expected reduction dim -1 to have non-zero size.")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZE_FIRST_CASES))
+def test_complex_orderings_check_sizes_first(name):
+    call, want = SIZE_FIRST_CASES[name]
+    assert _outcome(ft, call) == want
+
+
+@pytest.mark.parametrize("name", sorted(SIZE_FIRST_CASES))
+def test_complex_orderings_match_live_torch(name):
+    call, _ = SIZE_FIRST_CASES[name]
+    assert _outcome(ft, call) == _outcome(_live(), call)
