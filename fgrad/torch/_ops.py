@@ -90,6 +90,7 @@ from ._tensor import Size, Tensor, _alias, _wrap, _channels_last_strides as _cl_
 from .types import memory_format as _MemoryFormat
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
+from ._refused_derivatives import needs_refusal, refused_inplace, refused_op
 import fgrad.numpy as fnp
 from fgrad.numpy._sorting import quantile_ranked as _quantile_ranked
 import fgrad.nn as fnn
@@ -262,6 +263,39 @@ eq, exp, gt, isnan, log, logical_not, logical_xor, lt, maximum, minimum = (
                         "minimum"))
 _add, _sub, _mul, _div, _pow_tt, _floordiv = (
     BINOPS[n] for n in ("add", "subtract", "multiply", "divide", "power", "floor_divide"))
+_floor_divide_face = floor_divide  # noqa: F821 - a generated face
+
+
+def floor_divide(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+    """``input // other`` rounded toward negative infinity; not differentiable (PyTorch: its
+    backward raises, `_refused_derivatives`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.floor_divide(torch.tensor([7.0, -3.0]), 2)
+        tensor([ 3., -2.])
+    """
+    if out is None and needs_refusal(input, other):
+        return refused_op(_floor_divide_face, "floor_divide", input, other)
+    return _floor_divide_face(input, other, out=out)
+
+
+def floor_divide_(input: Tensor, other: TensorOrScalar) -> Tensor:
+    """``input //= other`` in place; not differentiable (PyTorch: its backward raises).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.tensor([7.0, -3.0]).floor_divide_(2)
+        tensor([ 3., -2.])
+    """
+    if needs_refusal(input, other):
+        return refused_inplace(_floordiv.inplace, "floor_divide_", input, other)
+    return _floordiv.inplace(input, other)
+
+
+floor_divide.op_spec = _floor_divide_face.op_spec
 
 
 def _check_alpha(Rd: np.dtype, alpha) -> None:

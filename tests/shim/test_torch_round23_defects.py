@@ -132,3 +132,51 @@ def test_complex_orderings_check_sizes_first(name):
 def test_complex_orderings_match_live_torch(name):
     call, _ = SIZE_FIRST_CASES[name]
     assert _outcome(ft, call) == _outcome(_live(), call)
+
+
+# -- floor_divide: PyTorch records a NotImplemented node whose backward raises ---------------
+# (fgrad gave the zero derivative of the piecewise-constant function)
+
+FLOOR_DIVIDE_CALLS = {
+    "torch.floor_divide": (lambda T, x: T.floor_divide(x, 2.0), "floor_divide"),
+    "x // 2": (lambda T, x: x // 2, "floor_divide"),
+    "2 // x": (lambda T, x: 2 // x, "floor_divide"),
+    "x.floor_divide(t)": (lambda T, x: x.floor_divide(T.full_like(x, 2.0)), "floor_divide"),
+    "t // x (x the divisor)": (lambda T, x: T.full_like(x, 5.0) // x, "floor_divide"),
+    "x.floor_divide_(2)": (lambda T, x: (x * 1).floor_divide_(2), "floor_divide_"),
+    "y //= 2": (lambda T, x: x.__mul__(1).__ifloordiv__(2), "floor_divide_"),
+}
+
+
+def _floor_divide_outcome(T, call):
+    x = T.tensor([7.0, -3.0, 0.5], requires_grad=True)
+    y = call(x)
+    seen = (y.detach().tolist(), y.requires_grad, y.grad_fn.name())
+    try:
+        y.sum().backward()
+    except RuntimeError as e:
+        return seen, str(e)
+    return seen, x.grad.tolist()
+
+
+@pytest.mark.parametrize("name", sorted(FLOOR_DIVIDE_CALLS))
+def test_floor_divide_backward_raises_as_pytorch(name):
+    call, aten = FLOOR_DIVIDE_CALLS[name]
+    (value, requires_grad, node), outcome = _floor_divide_outcome(ft, lambda x: call(ft, x))
+    assert requires_grad and node == "torch::autograd::NotImplemented"
+    assert outcome == f"derivative for aten::{aten} is not implemented"
+    with ft.no_grad():  # the value is unchanged
+        assert value == call(ft, ft.tensor([7.0, -3.0, 0.5])).tolist()
+
+
+@pytest.mark.parametrize("name", sorted(FLOOR_DIVIDE_CALLS))
+def test_floor_divide_matches_live_torch(name):
+    call, _ = FLOOR_DIVIDE_CALLS[name]
+    torch = _live()
+    assert _floor_divide_outcome(ft, lambda x: call(ft, x)) == _floor_divide_outcome(torch, lambda x: call(torch, x))
+
+
+def test_floor_divide_without_grad_records_nothing():
+    x = ft.tensor([7.0, -3.0])
+    assert (x // 2).grad_fn is None
+    assert ft.floor_divide(x, 2, out=ft.empty(2)).tolist() == [3.0, -2.0]
