@@ -2328,8 +2328,14 @@ def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Te
     check_tensor_other("heaviside", values, "values")
     if isinstance(values, Tensor) and values._buf.dtype != input._buf.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
-    res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
+    if out is None and needs_refusal(input, values):  # PyTorch: no derivative (its backward raises)
+        return refused_op(_heaviside, "heaviside", input, values)
+    res = _heaviside(input, values)
     return res if out is None else write_out(out, res, "heaviside")
+
+
+def _heaviside(input: Tensor, values: Tensor) -> Tensor:
+    return where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
 
 
 def _integer_binary(name: str, ufunc, input: Tensor, other: TensorOrScalar, out: Tensor | None) -> Tensor:
