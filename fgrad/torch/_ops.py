@@ -76,6 +76,7 @@ from ._faces import (  # noqa: F401
     _scalar_rounded,
     check_tensor_other,
     refuse_bool_subtraction,
+    BOOL_SUBTRACTION,
     composite_unary,
     as_tensor_arg,
     binary_operands,
@@ -90,7 +91,7 @@ from ._tensor import Size, Tensor, _alias, _wrap, _channels_last_strides as _cl_
 from .types import memory_format as _MemoryFormat
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
-from ._refused_derivatives import needs_refusal, refused_inplace, refused_op
+from ._refused_derivatives import failing_backward, needs_refusal, refused_inplace, refused_op
 import fgrad.numpy as fnp
 from fgrad.numpy._sorting import quantile_ranked as _quantile_ranked
 import fgrad.nn as fnn
@@ -298,6 +299,24 @@ def floor_divide_(input: Tensor, other: TensorOrScalar) -> Tensor:
 floor_divide.op_spec = _floor_divide_face.op_spec
 
 
+def _bool_refusing_backward(face: Callable, node: str) -> Callable:
+    """The generated face ``face`` (``logaddexp``, ``logaddexp2``) whose backward raises
+    PyTorch's bool-subtraction error when an operand is a bool tensor (PyTorch's derivative
+    subtracts the operands)."""
+
+    @_wraps(face)
+    def op(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+        if out is None and (_bool_tensor(input) or _bool_tensor(other)) and needs_refusal(input, other):
+            return failing_backward(face, node, BOOL_SUBTRACTION, input, other)
+        return face(input, other, out=out)
+
+    return op
+
+
+logaddexp = _bool_refusing_backward(logaddexp, "LogaddexpBackward0")  # noqa: F821 - generated faces
+logaddexp2 = _bool_refusing_backward(logaddexp2, "Logaddexp2Backward0")  # noqa: F821
+
+
 def _check_alpha(Rd: np.dtype, alpha) -> None:
     """PyTorch's checks of an ``alpha`` for result dtype ``Rd`` (``add``, ``sub``)."""
     if type(alpha) is bool and Rd != np.bool_:
@@ -464,7 +483,14 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
     return res if out is None else write_out(out, res, "pow")
 
 
+def _bool_tensor(v) -> bool:
+    return isinstance(v, Tensor) and v._buf.dtype == _bool
+
+
 def pow(input: TensorOrScalar, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    if out is None and _bool_tensor(exponent) and needs_refusal(input):
+        # PyTorch's derivative in the base computes ``exponent - 1``: a bool exponent fails there
+        return failing_backward(_pow_tt, "PowBackward1", BOOL_SUBTRACTION, input, exponent)
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         e = scalar_value(exponent)
         if type(e) in _PY:
@@ -875,8 +901,19 @@ def where(condition: Tensor, input: TensorOrScalar | None = None, other: TensorO
     def fn(cc, a, b):
         return ew.select(cc, ew.convert_element_type(a, Rd), ew.convert_element_type(b, Rd))
 
+    kinds = [_dtype_kind(v._buf.dtype) if isinstance(v, Tensor) else None for v in (x, y)]
+    real = [v for v, k in zip((x, y), kinds) if k not in ("c", None)]
+    if out is None and "c" in kinds and needs_refusal(*real):
+        # PyTorch's backward gives the real tensor the complex tensor's gradient, and refuses it
+        # (a Python complex number is converted first: no refusal)
+        return failing_backward(lambda a, b: where(c, a, b), "WhereBackward0", _REAL_GETS_COMPLEX, x, y)
     res = apply_op("WhereBackward0", ("where", Rd), fn, (cb, xa, ya), edges=(1, 2))
     return res if out is None else write_out(out, res, "where")
+
+
+_REAL_GETS_COMPLEX = ("Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) "
+                      "to be true, but got false.  (Could this error message be improved?  If so, please "
+                      "report an enhancement request to PyTorch.)")
 
 
 def isclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: float = 1e-08,

@@ -22,6 +22,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +30,7 @@ from ._tensor import Tensor
 from .autograd.function import Function
 from .autograd.grad_mode import STATE
 
-__all__ = ["needs_refusal", "refused_inplace", "refused_op"]
+__all__ = ["failing_backward", "needs_refusal", "refused_inplace", "refused_op"]
 
 
 class NotImplementedNode(Function):
@@ -60,9 +61,13 @@ class NotImplementedInplace(Function):
         raise RuntimeError(ctx.message)
 
 
-# the node's name as PyTorch shows it
-NotImplementedNode._backward_cls.__name__ = "NotImplemented"
-NotImplementedInplace._backward_cls.__name__ = "NotImplemented"
+@functools.cache
+def _node_class(node: str, inplace: bool) -> type:
+    """The `Function` recording node ``node`` (its name as PyTorch shows it)."""
+    base = NotImplementedInplace if inplace else NotImplementedNode
+    cls = type(base.__name__, (base,), {})
+    cls._backward_cls.__name__ = node
+    return cls
 
 
 def needs_refusal(*operands: Any) -> bool:
@@ -74,11 +79,18 @@ def refused_op(compute: Callable, aten_name: str, *operands: Any) -> Tensor:
     """``compute(*operands)``, whose backward raises PyTorch's "derivative for aten::NAME is not
     implemented"."""
     message = f"derivative for aten::{aten_name} is not implemented"
-    return NotImplementedNode.apply(compute, message, *operands)
+    return _node_class("NotImplemented", False).apply(compute, message, *operands)
 
 
 def refused_inplace(compute_: Callable, aten_name: str, target: Tensor, *operands: Any) -> Tensor:
     """``compute_(target, *operands)`` in place, whose backward raises PyTorch's "derivative
     for aten::NAME is not implemented"."""
     message = f"derivative for aten::{aten_name} is not implemented"
-    return NotImplementedInplace.apply(compute_, message, target, *operands)
+    return _node_class("NotImplemented", True).apply(compute_, message, target, *operands)
+
+
+def failing_backward(compute: Callable, node: str, message: str, *operands: Any) -> Tensor:
+    """``compute(*operands)`` recorded as node ``node`` (PyTorch's name for the op's node) whose
+    backward raises ``RuntimeError(message)``: an op PyTorch differentiates with a formula that
+    fails for these operands (``pow`` with a bool exponent subtracts 1 from it)."""
+    return _node_class(node, False).apply(compute, message, *operands)

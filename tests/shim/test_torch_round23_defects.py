@@ -190,3 +190,54 @@ def test_floor_divide_without_grad_records_nothing():
     x = ft.tensor([7.0, -3.0])
     assert (x // 2).grad_fn is None
     assert ft.floor_divide(x, 2, out=ft.empty(2)).tolist() == [3.0, -2.0]
+
+
+# -- ops PyTorch differentiates with a formula that fails for these operands -----------------
+# (a bool exponent/operand: its derivative subtracts a bool tensor; ``where`` of a real tensor
+# beside a complex tensor: the real one gets a complex gradient, which PyTorch's engine refuses)
+
+_BOOL_SUB = "Subtraction, the `-` operator, with a bool tensor is not supported."
+_REAL_GETS_COMPLEX = "Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex)"
+
+FAILING_BACKWARD = {
+    "pow(x, bool)": (lambda T, x, b: T.pow(x, b), "PowBackward1", _BOOL_SUB),
+    "x ** bool": (lambda T, x, b: x ** b, "PowBackward1", _BOOL_SUB),
+    "logaddexp(bool, x)": (lambda T, x, b: T.logaddexp(b, x), "LogaddexpBackward0", _BOOL_SUB),
+    "x.logaddexp2(bool)": (lambda T, x, b: x.logaddexp2(b), "Logaddexp2Backward0", _BOOL_SUB),
+    "where(c, x, complex tensor)": (lambda T, x, b: T.where(b, x, T.tensor(1j)), "WhereBackward0",
+                                    _REAL_GETS_COMPLEX),
+    "where(c, complex(x), x)": (lambda T, x, b: T.where(b, x.to(T.complex64), x), "WhereBackward0",
+                                _REAL_GETS_COMPLEX),
+    # these differentiate (no refusal)
+    "pow(bool, x)": (lambda T, x, b: T.pow(b, x), "PowBackward1", None),
+    "where(c, x, 1j)": (lambda T, x, b: T.where(b, x, 1j), "WhereBackward0", None),
+    "float_power(x, bool)": (lambda T, x, b: T.float_power(x, b), "PowBackward1", None),
+}
+
+
+def _failing_backward_outcome(T, call):
+    x = T.tensor([1.5, -2.0, 3.0], requires_grad=True)
+    y = call(T, x, T.tensor([True, False, True]))
+    seen = (str(y.dtype), y.grad_fn.name(), y.detach().tolist())
+    try:
+        (y.abs() if y.is_complex() else y).sum().backward()
+    except RuntimeError as e:
+        return seen, str(e)
+    return seen, x.grad.tolist()
+
+
+@pytest.mark.parametrize("name", sorted(FAILING_BACKWARD))
+def test_backward_fails_where_pytorchs_formula_does(name):
+    call, node, message = FAILING_BACKWARD[name]
+    (_, recorded, _), outcome = _failing_backward_outcome(ft, call)
+    assert recorded == node
+    if message is None:
+        assert isinstance(outcome, list)
+    else:
+        assert isinstance(outcome, str) and outcome.startswith(message)
+
+
+@pytest.mark.parametrize("name", sorted(FAILING_BACKWARD))
+def test_failing_backward_matches_live_torch(name):
+    call, _, _ = FAILING_BACKWARD[name]
+    assert _failing_backward_outcome(ft, call) == _failing_backward_outcome(_live(), call)
