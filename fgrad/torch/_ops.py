@@ -775,10 +775,19 @@ def _clamp_two_bound_routing(v, c, lo, hi):
     """The clamped value ``c`` of ``v`` outside ``[lo, hi]``, its gradient routed as PyTorch's
     ``clamp_backward_min_max``: to ``lo`` where ``v < lo < hi``, to ``hi`` where ``v > hi`` or
     ``hi < lo``, and to neither elsewhere (``lo == hi``: neither; ``max``/``min`` would share it).
-    A branch is taken only where its bound equals ``c``, so NaN results keep no gradient."""
-    to_lo = ew.logical_and(ew.logical_and(ew.lt_p.bind(v, lo), ew.lt_p.bind(lo, hi)), ew.eq_p.bind(c, lo))
-    to_hi = ew.logical_and(ew.logical_or(ew.gt_p.bind(v, hi), ew.lt_p.bind(hi, lo)), ew.eq_p.bind(c, hi))
-    return ew.select(to_lo, lo, ew.select(to_hi, hi, stop_gradient(c)))
+    A branch takes its bound's value where that equals ``c``; where ``c`` is NaN (a NaN bound)
+    the value stays NaN and the gradient still goes where PyTorch's masks send it (``hi`` for
+    ``v > hi`` beside a NaN ``lo``)."""
+    nan = ew.ne_p.bind(c, c)
+    to_lo = ew.logical_and(ew.lt_p.bind(v, lo), ew.lt_p.bind(lo, hi))
+    to_hi = ew.logical_or(ew.gt_p.bind(v, hi), ew.lt_p.bind(hi, lo))
+
+    def routed(mask, bound, rest):
+        nan_valued = ew.add(bound, ew.sub(stop_gradient(c), stop_gradient(bound)))  # NaN, d(bound)
+        return ew.select(ew.logical_and(mask, ew.eq_p.bind(c, bound)), bound,
+                         ew.select(ew.logical_and(mask, nan), nan_valued, rest))
+
+    return routed(to_lo, lo, routed(to_hi, hi, stop_gradient(c)))
 
 
 def _clamp_spec(x, min, max):  # noqa: A002

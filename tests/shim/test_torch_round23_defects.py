@@ -254,3 +254,31 @@ def test_failing_backward_matches_live_torch(name):
         assert outcome == want
     else:
         np.testing.assert_allclose(outcome, want, rtol=1e-4)
+
+
+# -- clamp with tensor bounds: the gradient still goes to ``max`` where the value is NaN ------
+# (a NaN ``min``; fgrad sent NaN results no gradient, PyTorch's masks do not look at the value)
+
+def _clamp_nan_grads(T):
+    x = T.tensor([0.6, nan, 0.5, -3.0, nan, 2.0, 0.3], requires_grad=True)
+    lo = T.tensor([nan, 1.0, 0.0, nan, 0.0, 1.0, -inf], requires_grad=True)
+    hi = T.tensor([-1.8, 0.0, nan, 1.0, nan, -inf, nan], requires_grad=True)
+    y = T.clamp(x, lo, hi)
+    g = T.autograd.grad((y * T.arange(1.0, 8.0)).sum(), [x, lo, hi])
+    return [np.asarray(y.detach().tolist(), np.float32)] + [v.tolist() for v in g]
+
+
+CLAMP_NAN_WANT = [np.array([nan, nan, nan, nan, nan, -inf, nan], np.float32), [0.0] * 7, [0.0] * 7,
+                  [1.0, 2.0, 0.0, 0.0, 0.0, 6.0, 0.0]]
+
+
+def test_clamp_routes_the_gradient_at_nan_values_as_pytorch():
+    got = _clamp_nan_grads(ft)
+    np.testing.assert_array_equal(got[0], CLAMP_NAN_WANT[0])
+    assert got[1:] == CLAMP_NAN_WANT[1:]
+
+
+def test_clamp_nan_routing_matches_live_torch():
+    got, want = _clamp_nan_grads(ft), _clamp_nan_grads(_live())
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1:] == want[1:]
