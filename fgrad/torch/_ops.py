@@ -1003,9 +1003,10 @@ def _accumulate_dtype(input: Tensor, dtype: DType | None):
     return odt
 
 
-def _bool_total(r, odt):
-    """A sum/product of bools as ``dtype=torch.bool`` asks: bool (any/all), not NumPy's int64 count."""
-    return ew.convert_element_type(r, odt) if odt == np.bool_ else r
+def _total_in(r, odt):
+    """A sum/product in ``odt``, as the ``dtype=`` asks: bool (any/all), not NumPy's int64 count,
+    and int8/16/32 and uint8, not NumPy's int64 accumulation of small integers."""
+    return ew.convert_element_type(r, odt) if r.dtype != odt else r
 
 
 def _argument_types(args: tuple, kwargs: dict) -> str:
@@ -1054,7 +1055,7 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType 
     full = dim is None
 
     def fn(x):
-        return _bool_total(fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim), odt)
+        return _total_in(fnp.sum(ew.convert_element_type(x, odt), axis=axes, keepdims=keepdim), odt)
 
     res = apply_op("SumBackward0" if full else "SumBackward1", ("sum", axes, keepdim, odt), fn, (input,))
     return res if out is None else write_out(out, res, "sum")
@@ -1069,7 +1070,7 @@ def nansum(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DTy
     def fn(x):
         x = ew.convert_element_type(x, odt)
         total = fnp.sum(fnp.where(ew.isnan(x), fnp.zeros_like(x), x), axis=axes, keepdims=keepdim)
-        return _bool_total(total, odt)
+        return _total_in(total, odt)
 
     res = apply_op(
         "NansumBackward0",
@@ -1124,7 +1125,7 @@ def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: DType
 
     def fn(x):
         # PyTorch's inf/NaN gradient
-        return _bool_total(_conv.prod(ew.convert_element_type(x, odt), axes, keepdim), odt)
+        return _total_in(_conv.prod(ew.convert_element_type(x, odt), axes, keepdim), odt)
 
     res = apply_op(
         "ProdBackward0" if dim is None else "ProdBackward1",

@@ -282,3 +282,35 @@ def test_clamp_nan_routing_matches_live_torch():
     got, want = _clamp_nan_grads(ft), _clamp_nan_grads(_live())
     np.testing.assert_array_equal(got[0], want[0])
     assert got[1:] == want[1:]
+
+
+# -- sum/nansum/prod of small integers with dtype=: NumPy's int64 accumulation leaked ----------
+
+@pytest.mark.parametrize("op", ["sum", "nansum", "prod"])
+@pytest.mark.parametrize("src,want", [("uint8", "int32"), ("int32", "int8"), ("int64", "int16")])
+def test_integer_reductions_keep_the_asked_dtype(op, src, want):
+    x = ft.tensor([1, 2, 3], dtype=getattr(ft, src))
+    assert getattr(ft, op)(x, dtype=getattr(ft, want)).dtype == getattr(ft, want)
+    assert getattr(ft, op)(x, 0, True, dtype=getattr(ft, want)).dtype == getattr(ft, want)
+    assert getattr(ft, op)(x).dtype == ft.int64  # without dtype=: int64, as PyTorch
+
+
+# -- F.threshold at NaN: PyTorch's kernel tests x <= threshold, so NaN passes through --------
+
+def _threshold_at_nan(T):
+    x = T.tensor([nan, 1.0, -1.0, 0.5], requires_grad=True)
+    y = T.nn.functional.threshold(x, 0.5, -1.0)
+    y.sum().backward()
+    return np.asarray(y.detach().tolist()), x.grad.tolist()
+
+
+def test_threshold_keeps_nan():
+    y, g = _threshold_at_nan(ft)
+    np.testing.assert_array_equal(y, [nan, 1.0, -1.0, -1.0])
+    assert g == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_threshold_at_nan_matches_live_torch():
+    (y, g), (ty, tg) = _threshold_at_nan(ft), _threshold_at_nan(_live())
+    np.testing.assert_array_equal(y, ty)
+    assert g == tg
