@@ -314,3 +314,24 @@ def test_threshold_at_nan_matches_live_torch():
     (y, g), (ty, tg) = _threshold_at_nan(ft), _threshold_at_nan(_live())
     np.testing.assert_array_equal(y, ty)
     assert g == tg
+
+
+# -- bernoulli of float64 probabilities: PyTorch draws a float64 uniform per element ----------
+# (fgrad drew float32 uniforms for every dtype: another stream, and the generator advanced by
+# half as much)
+
+def _bernoulli_float64(T):
+    p = T.linspace(0.05, 0.95, 12, dtype=T.float64)
+    T.manual_seed(7)
+    return T.bernoulli(p).int().tolist(), T.rand(1, dtype=T.float64).item()
+
+
+BERNOULLI_WANT = ([0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1], 0.16744060179820508)
+
+
+def test_bernoulli_float64_probabilities_draw_pytorchs_stream():
+    assert _bernoulli_float64(ft) == BERNOULLI_WANT
+
+
+def test_bernoulli_float64_matches_live_torch():
+    assert _bernoulli_float64(ft) == _bernoulli_float64(_live())
