@@ -76,7 +76,7 @@ from ._faces import (  # noqa: F401
     _scalar_rounded,
     check_tensor_other,
     refuse_bool_subtraction,
-    BOOL_SUBTRACTION,
+    BOOL_SUBTRACTION as _BOOL_SUBTRACTION,
     composite_unary,
     as_tensor_arg,
     binary_operands,
@@ -91,7 +91,12 @@ from ._tensor import Size, Tensor, _alias, _wrap, _channels_last_strides as _cl_
 from .types import memory_format as _MemoryFormat
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
-from ._refused_derivatives import failing_backward, needs_refusal, refused_inplace, refused_op
+from ._refused_derivatives import (
+    failing_backward as _failing_backward,
+    needs_refusal as _needs_refusal,
+    refused_inplace as _refused_inplace,
+    refused_op as _refused_op,
+)
 import fgrad.numpy as fnp
 from fgrad.numpy._sorting import quantile_ranked as _quantile_ranked
 import fgrad.nn as fnn
@@ -277,12 +282,12 @@ def floor_divide(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | 
         >>> torch.floor_divide(torch.tensor([7.0, -3.0]), 2)
         tensor([ 3., -2.])
     """
-    if out is None and needs_refusal(input, other):
-        return refused_op(_floor_divide_face, "floor_divide", input, other)
+    if out is None and _needs_refusal(input, other):
+        return _refused_op(_floor_divide_face, "floor_divide", input, other)
     return _floor_divide_face(input, other, out=out)
 
 
-def floor_divide_(input: Tensor, other: TensorOrScalar) -> Tensor:
+def _floor_divide_(input: Tensor, other: TensorOrScalar) -> Tensor:
     """``input //= other`` in place; not differentiable (PyTorch: its backward raises).
 
     Example::
@@ -291,8 +296,8 @@ def floor_divide_(input: Tensor, other: TensorOrScalar) -> Tensor:
         >>> torch.tensor([7.0, -3.0]).floor_divide_(2)
         tensor([ 3., -2.])
     """
-    if needs_refusal(input, other):
-        return refused_inplace(_floordiv.inplace, "floor_divide_", input, other)
+    if _needs_refusal(input, other):
+        return _refused_inplace(_floordiv.inplace, "floor_divide_", input, other)
     return _floordiv.inplace(input, other)
 
 
@@ -306,8 +311,8 @@ def _bool_refusing_backward(face: Callable, node: str) -> Callable:
 
     @_wraps(face)
     def op(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
-        if out is None and (_bool_tensor(input) or _bool_tensor(other)) and needs_refusal(input, other):
-            return failing_backward(face, node, BOOL_SUBTRACTION, input, other)
+        if out is None and (_bool_tensor(input) or _bool_tensor(other)) and _needs_refusal(input, other):
+            return _failing_backward(face, node, _BOOL_SUBTRACTION, input, other)
         return face(input, other, out=out)
 
     return op
@@ -488,9 +493,9 @@ def _bool_tensor(v) -> bool:
 
 
 def pow(input: TensorOrScalar, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
-    if out is None and _bool_tensor(exponent) and needs_refusal(input):
+    if out is None and _bool_tensor(exponent) and _needs_refusal(input):
         # PyTorch's derivative in the base computes ``exponent - 1``: a bool exponent fails there
-        return failing_backward(_pow_tt, "PowBackward1", BOOL_SUBTRACTION, input, exponent)
+        return _failing_backward(_pow_tt, "PowBackward1", _BOOL_SUBTRACTION, input, exponent)
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         e = scalar_value(exponent)
         if type(e) in _PY:
@@ -912,10 +917,10 @@ def where(condition: Tensor, input: TensorOrScalar | None = None, other: TensorO
 
     kinds = [_dtype_kind(v._buf.dtype) if isinstance(v, Tensor) else None for v in (x, y)]
     real = [v for v, k in zip((x, y), kinds) if k not in ("c", None)]
-    if out is None and "c" in kinds and needs_refusal(*real):
+    if out is None and "c" in kinds and _needs_refusal(*real):
         # PyTorch's backward gives the real tensor the complex tensor's gradient, and refuses it
         # (a Python complex number is converted first: no refusal)
-        return failing_backward(lambda a, b: where(c, a, b), "WhereBackward0", _REAL_GETS_COMPLEX, x, y)
+        return _failing_backward(lambda a, b: where(c, a, b), "WhereBackward0", _REAL_GETS_COMPLEX, x, y)
     res = apply_op("WhereBackward0", ("where", Rd), fn, (cb, xa, ya), edges=(1, 2))
     return res if out is None else write_out(out, res, "where")
 
@@ -2375,8 +2380,8 @@ def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Te
     check_tensor_other("heaviside", values, "values")
     if isinstance(values, Tensor) and values._buf.dtype != input._buf.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
-    if out is None and needs_refusal(input, values):  # PyTorch: no derivative (its backward raises)
-        return refused_op(_heaviside, "heaviside", input, values)
+    if out is None and _needs_refusal(input, values):  # PyTorch: no derivative (its backward raises)
+        return _refused_op(_heaviside, "heaviside", input, values)
     res = _heaviside(input, values)
     return res if out is None else write_out(out, res, "heaviside")
 
