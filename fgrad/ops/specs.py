@@ -330,7 +330,7 @@ SPEC_LIST: list[OpSpec] = [
            torch_refuses=(("bc", "fmod_cpu"),),
            rows=(Row(args=(_MOD, _NZ), valid="mod"),)),
     binary("floor_divide", E.floor_divide_p, lax=None, torch_int_divisor=True, promote="numeric",
-           numpy_rule="floor_divide_as_xla",
+           numpy_rule="floor_divide_as_xla", grad_fn="NotImplemented",  # PyTorch refuses its gradient
            torch_refuses=(("bc", "div_floor_cpu"),),
            rows=(Row(args=(_MOD, _NZ), valid="mod", grad="zero"), _int_row("floor_divide", (_I, _INZ)))),
     *[binary(n, p, lax=n, grad_fn="", torch_refuses=(("fc", f"{n}_cpu"),),

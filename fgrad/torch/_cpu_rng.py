@@ -251,8 +251,10 @@ class Engine:
         return m < np.uint64(math.ceil(float(p) * 2.0 ** 53))
 
     def bernoulli_tensor(self, p: np.ndarray) -> np.ndarray:
-        """``bernoulli(probs)``: a float32 uniform per element below its probability."""
-        return self.uniform(p.size, _F32).reshape(p.shape) < p
+        """``bernoulli(probs)``: a uniform per element below its probability, float64 (from a
+        64-bit draw) for float64 probabilities, else float32 (PyTorch's CPU kernel)."""
+        wide = p.dtype == np.float64
+        return self.uniform(p.size, np.float64 if wide else _F32).reshape(p.shape) < p
 
     def exponential(self, n: int, lambd: float) -> np.ndarray:
         """``exponential_(lambd)``: ``-log1p(-u) / lambd`` with float64 uniforms."""

@@ -320,14 +320,15 @@ def _int_divisor_checked(uf, name: str):
     return checked
 
 
+BOOL_SUBTRACTION = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+                    "to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
 def refuse_bool_subtraction(a, b) -> None:
     """PyTorch's RuntimeError for a subtraction with one bool operand (a bool tensor, or a
     Python bool beside a tensor); two bool operands are refused by the common dtype."""
     if any(isinstance(v, bool) or (isinstance(v, Tensor) and v._buf.dtype == np.bool_) for v in (a, b)):
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert "
-            "a mask, use the `~` or `logical_not()` operator instead."
-        )
+        raise RuntimeError(BOOL_SUBTRACTION)
 
 
 class _BinOp:

@@ -77,6 +77,7 @@ from ._faces import (  # noqa: F401
     _scalar_rounded,
     check_tensor_other,
     refuse_bool_subtraction,
+    BOOL_SUBTRACTION as _BOOL_SUBTRACTION,
     composite_unary,
     as_tensor_arg,
     binary_operands,
@@ -91,6 +92,12 @@ from ._tensor import Size, Tensor, _alias, _wrap, _channels_last_strides as _cl_
 from .types import memory_format as _MemoryFormat
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
+from ._refused_derivatives import (
+    failing_backward as _failing_backward,
+    needs_refusal as _needs_refusal,
+    refused_inplace as _refused_inplace,
+    refused_op as _refused_op,
+)
 import fgrad.numpy as fnp
 from fgrad.numpy._sorting import quantile_ranked as _quantile_ranked
 import fgrad.nn as fnn
@@ -263,6 +270,57 @@ eq, exp, gt, isnan, log, logical_not, logical_xor, lt, maximum, minimum = (
                         "minimum"))
 _add, _sub, _mul, _div, _pow_tt, _floordiv = (
     BINOPS[n] for n in ("add", "subtract", "multiply", "divide", "power", "floor_divide"))
+_floor_divide_face = floor_divide  # noqa: F821 - a generated face
+
+
+def floor_divide(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+    """``input // other`` rounded toward negative infinity; not differentiable (PyTorch: its
+    backward raises, `_refused_derivatives`).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.floor_divide(torch.tensor([7.0, -3.0]), 2)
+        tensor([ 3., -2.])
+    """
+    if out is None and _needs_refusal(input, other):
+        return _refused_op(_floor_divide_face, "floor_divide", input, other)
+    return _floor_divide_face(input, other, out=out)
+
+
+def _floor_divide_(input: Tensor, other: TensorOrScalar) -> Tensor:
+    """``input //= other`` in place; not differentiable (PyTorch: its backward raises).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.tensor([7.0, -3.0]).floor_divide_(2)
+        tensor([ 3., -2.])
+    """
+    if _needs_refusal(input, other):
+        return _refused_inplace(_floordiv.inplace, "floor_divide_", input, other)
+    return _floordiv.inplace(input, other)
+
+
+floor_divide.op_spec = _floor_divide_face.op_spec
+
+
+def _bool_refusing_backward(face: Callable, node: str) -> Callable:
+    """The generated face ``face`` (``logaddexp``, ``logaddexp2``) whose backward raises
+    PyTorch's bool-subtraction error when an operand is a bool tensor (PyTorch's derivative
+    subtracts the operands)."""
+
+    @_wraps(face)
+    def op(input: TensorOrScalar, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+        if out is None and (_bool_tensor(input) or _bool_tensor(other)) and _needs_refusal(input, other):
+            return _failing_backward(face, node, _BOOL_SUBTRACTION, input, other)
+        return face(input, other, out=out)
+
+    return op
+
+
+logaddexp = _bool_refusing_backward(logaddexp, "LogaddexpBackward0")  # noqa: F821 - generated faces
+logaddexp2 = _bool_refusing_backward(logaddexp2, "Logaddexp2Backward0")  # noqa: F821
 
 
 def _check_alpha(Rd: np.dtype, alpha) -> None:
@@ -431,7 +489,14 @@ def _pow_scalar_exp(x, e, out=None, gname="PowBackward0"):
     return res if out is None else write_out(out, res, "pow")
 
 
+def _bool_tensor(v) -> bool:
+    return isinstance(v, Tensor) and v._buf.dtype == _bool
+
+
 def pow(input: TensorOrScalar, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    if out is None and _bool_tensor(exponent) and _needs_refusal(input):
+        # PyTorch's derivative in the base computes ``exponent - 1``: a bool exponent fails there
+        return _failing_backward(_pow_tt, "PowBackward1", _BOOL_SUBTRACTION, input, exponent)
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         e = scalar_value(exponent)
         if type(e) in _PY:
@@ -716,10 +781,19 @@ def _clamp_two_bound_routing(v, c, lo, hi):
     """The clamped value ``c`` of ``v`` outside ``[lo, hi]``, its gradient routed as PyTorch's
     ``clamp_backward_min_max``: to ``lo`` where ``v < lo < hi``, to ``hi`` where ``v > hi`` or
     ``hi < lo``, and to neither elsewhere (``lo == hi``: neither; ``max``/``min`` would share it).
-    A branch is taken only where its bound equals ``c``, so NaN results keep no gradient."""
-    to_lo = ew.logical_and(ew.logical_and(ew.lt_p.bind(v, lo), ew.lt_p.bind(lo, hi)), ew.eq_p.bind(c, lo))
-    to_hi = ew.logical_and(ew.logical_or(ew.gt_p.bind(v, hi), ew.lt_p.bind(hi, lo)), ew.eq_p.bind(c, hi))
-    return ew.select(to_lo, lo, ew.select(to_hi, hi, stop_gradient(c)))
+    A branch takes its bound's value where that equals ``c``; where ``c`` is NaN (a NaN bound)
+    the value stays NaN and the gradient still goes where PyTorch's masks send it (``hi`` for
+    ``v > hi`` beside a NaN ``lo``)."""
+    nan = ew.ne_p.bind(c, c)
+    to_lo = ew.logical_and(ew.lt_p.bind(v, lo), ew.lt_p.bind(lo, hi))
+    to_hi = ew.logical_or(ew.gt_p.bind(v, hi), ew.lt_p.bind(hi, lo))
+
+    def routed(mask, bound, rest):
+        nan_valued = ew.add(bound, ew.sub(stop_gradient(c), stop_gradient(bound)))  # NaN, d(bound)
+        return ew.select(ew.logical_and(mask, ew.eq_p.bind(c, bound)), bound,
+                         ew.select(ew.logical_and(mask, nan), nan_valued, rest))
+
+    return routed(to_lo, lo, routed(to_hi, hi, stop_gradient(c)))
 
 
 def _clamp_spec(x, min, max):  # noqa: A002
@@ -863,8 +937,19 @@ def where(condition: Tensor, input: TensorOrScalar | None = None, other: TensorO
     def fn(cc, a, b):
         return ew.select(cc, ew.convert_element_type(a, Rd), ew.convert_element_type(b, Rd))
 
+    kinds = [_dtype_kind(v._buf.dtype) if isinstance(v, Tensor) else None for v in (x, y)]
+    real = [v for v, k in zip((x, y), kinds) if k not in ("c", None)]
+    if out is None and "c" in kinds and _needs_refusal(*real):
+        # PyTorch's backward gives the real tensor the complex tensor's gradient, and refuses it
+        # (a Python complex number is converted first: no refusal)
+        return _failing_backward(lambda a, b: where(c, a, b), "WhereBackward0", _REAL_GETS_COMPLEX, x, y)
     res = apply_op("WhereBackward0", ("where", Rd), fn, (cb, xa, ya), edges=(1, 2))
     return res if out is None else write_out(out, res, "where")
+
+
+_REAL_GETS_COMPLEX = ("Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) "
+                      "to be true, but got false.  (Could this error message be improved?  If so, please "
+                      "report an enhancement request to PyTorch.)")
 
 
 def isclose(input: Tensor, other: TensorOrScalar, rtol: float = 1e-05, atol: float = 1e-08,
@@ -1208,8 +1293,7 @@ def min(input: Tensor, dim: int | Tensor | None = None, keepdim: bool = False, *
 
 def amax(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
-    axes = _dims(dim, b.ndim)
-    _check_nonempty_dims("amax", b, axes, dim not in ((), [], None))
+    axes = _check_amax_dims("amax", b, dim)
 
     def fn(x):
         return fnp.max(x, axis=axes, keepdims=keepdim)
@@ -1225,8 +1309,7 @@ def amax(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | 
 
 def amin(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
-    axes = _dims(dim, b.ndim)
-    _check_nonempty_dims("amin", b, axes, dim not in ((), [], None))
+    axes = _check_amax_dims("amin", b, dim)
 
     def fn(x):
         return fnp.min(x, axis=axes, keepdims=keepdim)
@@ -1241,6 +1324,12 @@ def amin(input: Tensor, dim: Dims = (), keepdim: bool = False, *, out: Tensor | 
 
 
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    b = input._buf
+    if dim is None and b.size == 0:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has "
+                           "no identity.")
+    if dim is not None and b.ndim and b.shape[_wrap_dim(dim, b.ndim)] == 0:
+        raise IndexError(f"aminmax: Expected reduction dim {_wrap_dim(dim, b.ndim)} to have non-zero size.")
     return return_type("aminmax", ("min", "max"))(
         amin(input, () if dim is None else dim, keepdim), amax(input, () if dim is None else dim, keepdim)
     )
@@ -1251,14 +1340,28 @@ def _check_arg_reduction(name, b, dim) -> None:
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
 
 
-def _check_nonempty_dims(name, b, axes, dim_given: bool = True) -> None:
-    """PyTorch's IndexError for a max/min-like reduction over an empty dimension."""
-    for a in axes:
+def _check_nonempty_dims(name, b, axes, dim_given: bool = True, shown: Sequence[int] | None = None) -> None:
+    """PyTorch's IndexError for a max/min-like reduction over an empty dimension (named as
+    in ``shown``, the dims as the caller gave them, where PyTorch's message does so)."""
+    for i, a in enumerate(axes):
         if b.shape[a] == 0:
             if not dim_given:  # (a RuntimeError here in PyTorch)
                 raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == "
                                    "0. Specify the reduction dim with the 'dim' argument.")
-            raise IndexError(f"{name}(): Expected reduction dim {a} to have non-zero size.")
+            raise IndexError(f"{name}(): Expected reduction dim {a if shown is None else shown[i]} "
+                             "to have non-zero size.")
+
+
+def _check_amax_dims(name, b, dim) -> tuple[int, ...]:
+    """``amax``/``amin``'s reduced axes, after PyTorch's size checks (an empty reduced dim
+    named as given: ``-1``)."""
+    if dim in ((), [], None):
+        axes = _dims(dim, b.ndim)
+        _check_nonempty_dims(name, b, axes, False)
+        return axes
+    shown = [dim] if isinstance(dim, int) else list(dim)
+    _check_nonempty_dims(name, b, [_wrap_dim(d, b.ndim) for d in shown] if b.ndim else [], True, shown)
+    return _dims(dim, b.ndim)
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
@@ -2300,8 +2403,14 @@ def heaviside(input: Tensor, values: Tensor, *, out: Tensor | None = None) -> Te
     check_tensor_other("heaviside", values, "values")
     if isinstance(values, Tensor) and values._buf.dtype != input._buf.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
-    res = where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
+    if out is None and _needs_refusal(input, values):  # PyTorch: no derivative (its backward raises)
+        return _refused_op(_heaviside, "heaviside", input, values)
+    res = _heaviside(input, values)
     return res if out is None else write_out(out, res, "heaviside")
+
+
+def _heaviside(input: Tensor, values: Tensor) -> Tensor:
+    return where(lt(input, 0), 0, where(eq(input, 0), values, 1)).to(D.from_np(result_dtype(input, values)))
 
 
 def _integer_binary(name: str, ufunc, input: Tensor, other: TensorOrScalar, out: Tensor | None) -> Tensor:

@@ -443,7 +443,7 @@ def _itruediv(self, other):
 
 
 def _ifloordiv(self, other):
-    return BINOPS["floor_divide"].inplace(self, other)
+    return tensor_ops._floor_divide_(self, other)
 
 
 def _imod(self, other):
@@ -551,6 +551,7 @@ def _bind() -> None:
             if spec.inplace and spec.generates("inplace"):
                 binop = BINOPS.get(spec.name)
                 m[n + "_"] = getattr(tensor_ops, n + "_") if binop is None else _binary_inplace(binop)
+    m["floor_divide_"] = tensor_ops._floor_divide_  # not differentiable (PyTorch)
     # hand-written ops (composites, PyTorch-only ops, extra keyword arguments)
     for n in ("rsqrt", "reciprocal", "frac", "relu", "logit", "abs", "sign", "square", "round"):
         m[n] = getattr(tensor_ops, n)

@@ -43,6 +43,11 @@ from ._storage import check_view
 from ._tensor import Size, Tensor, _wrap, wrap_dim as _wrap_dim
 from .autograd import graph as G
 from .autograd.grad_mode import STATE
+from ._refused_derivatives import (
+    needs_refusal as _needs_refusal,
+    refused_inplace as _refused_inplace,
+    refused_op as _refused_op,
+)
 from ._ops import contiguous_format
 from ..core.array import Tracer
 from ._dispatch import fresh_buffer, run_forward
@@ -1553,6 +1558,8 @@ def _index_add_into(buf, d, ib, sb) -> None:
 def scatter(input: Tensor, dim: int, index: Tensor, src: TensorOrScalar | None = None,
             value: TensorOrScalar | None = None, *, reduce: str | None = None) -> Tensor:
     s = src if src is not None else value
+    if reduce is not None and _needs_refusal(input, s):  # PyTorch: no derivative (its backward raises)
+        return _refused_op(lambda x, v: scatter(x, dim, index, v, reduce=reduce), "scatter", input, s)
     return _scatter_common(
         input,
         dim,
@@ -1567,6 +1574,8 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: TensorOrScalar | None =
 def scatter_(self: Tensor, dim: int, index: Tensor, src: TensorOrScalar | None = None,
              value: TensorOrScalar | None = None, *, reduce: str | None = None) -> Tensor:
     s = src if src is not None else value
+    if reduce is not None and _needs_refusal(self, s):  # PyTorch: no derivative (its backward raises)
+        return _refused_inplace(lambda x, v: scatter_(x, dim, index, v, reduce=reduce), "scatter_", self, s)
     return _scatter_common(
         self,
         dim,

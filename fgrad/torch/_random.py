@@ -33,7 +33,7 @@ from . import _meta
 import fgrad.torch._cpu_rng as _samplers
 from ..transforms.custom import custom_jvp
 from ..ops.bits import stop_gradient as _stop_gradient
-from ..random._gamma import _dlogx_da
+from ._reparam_grads import dirichlet_grad, standard_gamma_grad
 import fgrad.numpy as _fnp
 from collections.abc import Sequence
 from fgrad.torch.types import Device, DType, Layout, memory_format, SizeLike
@@ -411,17 +411,36 @@ def _gamma_at_sample(sample, concentration):
 def _gamma_at_sample_jvp(primals, tangents):
     sample, concentration = primals
     dconc = tangents[1]
-    slope = _stop_gradient(sample * _dlogx_da(concentration, _fnp.log(sample)))
+    slope = _stop_gradient(standard_gamma_grad(concentration, sample))
     return sample, slope * dconc
 
 
 _gamma_at_sample.defjvp(_gamma_at_sample_jvp)
 
 
+@custom_jvp
+def _dirichlet_at_sample(sample, concentration):
+    """``sample`` (drawn for ``concentration``, categories on the last axis) with PyTorch's
+    approximate implicit derivative in the concentration (``_Dirichlet.backward``)."""
+    return sample
+
+
+def _dirichlet_at_sample_jvp(primals, tangents):
+    sample, concentration = primals
+    total = _fnp.broadcast_to(concentration.sum(-1, keepdims=True), concentration.shape)
+    slope = _stop_gradient(dirichlet_grad(sample, concentration, total))
+    moved = slope * tangents[1]
+    # the transpose of v -> slope * (v - sum(sample * v)), PyTorch's cotangent rule
+    return sample, moved - sample * moved.sum(-1, keepdims=True)
+
+
+_dirichlet_at_sample.defjvp(_dirichlet_at_sample_jvp)
+
+
 def _standard_gamma(input, generator=None) -> Tensor:
     """Gamma(``input``, 1) samples, differentiable in ``input`` (PyTorch's CPU stream:
-    Marsaglia-Tsang per element; the gradient is the exact implicit one, where PyTorch uses
-    an approximation within about 1e-4 relative).
+    Marsaglia-Tsang per element; the gradient is PyTorch's approximation of the implicit one,
+    ``_reparam_grads.standard_gamma_grad``).
 
     Example::
 
@@ -439,13 +458,19 @@ def _standard_gamma(input, generator=None) -> Tensor:
 def gamma_with_gradient(sample: np.ndarray, concentration: Tensor) -> Tensor:
     """The host gamma draws ``sample`` (of ``concentration``'s shape and dtype) as a tensor on
     ``concentration``'s device, differentiable in ``concentration`` when it requires grad."""
+    return _sample_with_gradient(sample, concentration, "StandardGammaBackward0", "_gamma_at_sample")
+
+
+def _sample_with_gradient(sample: np.ndarray, concentration: Tensor, node: str, rule: str) -> Tensor:
+    """Host draws ``sample`` as a tensor on ``concentration``'s device, recorded as the node
+    ``node`` running this module's custom-JVP function ``rule`` when ``concentration``
+    requires grad."""
     di = _buf_index(concentration._buf)
     if di is not None:
         sample = _dev.to_dev(sample, di)
     if not (STATE.enabled and (concentration._rg or concentration._gfn is not None)):
         return _finish(sample, False, None, None)
-    return apply_op("StandardGammaBackward0", ("fgrad.torch._random", "_gamma_at_sample"),
-                    _gamma_at_sample, (sample, concentration))
+    return apply_op(node, ("fgrad.torch._random", rule), globals()[rule], (sample, concentration))
 
 
 def _sample_dirichlet(input, generator=None) -> Tensor:
@@ -462,21 +487,28 @@ def _sample_dirichlet(input, generator=None) -> Tensor:
         >>> torch._sample_dirichlet(torch.tensor([1.0, 2.0, 3.0]))
         tensor([0.5282, 0.2411, 0.2307])
     """
+    return _finish(_dirichlet_sample_host(input, generator), False, None, _buf_index(input._buf))
+
+
+def _dirichlet_sample_host(input, generator=None) -> np.ndarray:
+    """The host values of ``_sample_dirichlet(input)``."""
     _check_float("dirichlet", input)
-    gam = dirichlet_gamma_draws(input, generator)
+    di = _buf_index(input._buf)
+    gam = _samplers.dirichlet_gammas(_rng(generator, di), np.asarray(_dev.to_host(input._buf)))
     total = gam[..., 0].copy()
     for i in range(1, gam.shape[-1]):  # left to right, as PyTorch's sum of up to 4 values
         total += gam[..., i]
     x = (gam / total[..., None]).astype(input._buf.dtype)
     dt = input._buf.dtype
-    x = np.clip(x, np.finfo(dt).tiny, np.nextafter(dt.type(1), dt.type(0)))
-    return _finish(x, False, None, _buf_index(input._buf))
+    return np.clip(x, np.finfo(dt).tiny, np.nextafter(dt.type(1), dt.type(0)))
 
 
-def dirichlet_gamma_draws(input, generator=None) -> np.ndarray:
-    """The float64 gamma draws behind ``_sample_dirichlet(input)`` (host array)."""
-    di = _buf_index(input._buf)
-    return _samplers.dirichlet_gammas(_rng(generator, di), np.asarray(_dev.to_host(input._buf)))
+def dirichlet_rsample(concentration: Tensor, generator=None) -> Tensor:
+    """``torch.distributions.Dirichlet(concentration).rsample()``: ``_sample_dirichlet``'s
+    values, differentiable in ``concentration`` with PyTorch's approximate implicit gradient
+    (``_reparam_grads.dirichlet_grad``), when it requires grad."""
+    sample = _dirichlet_sample_host(concentration, generator)
+    return _sample_with_gradient(sample, concentration, "_DirichletBackward", "_dirichlet_at_sample")
 
 
 def rand_like(input: Tensor, *, dtype: DType | None = None, layout: Layout | None = None,

@@ -280,29 +280,80 @@ def refusal(rules) -> Callable[..., None] | None:
 
 
 
-# reductions whose PyTorch kernels check the reduced dimension's size before the dtype: an empty
-# ``dim`` raises their IndexError ("Expected reduction dim 1 to have non-zero size"), which the op
-# itself raises, so the dtype check steps aside; the value is (position of ``dim``, its default)
-SIZE_FIRST: dict[str, tuple[int, int | None]] = {
-    "median": (1, None), "nanmedian": (1, None), "kthvalue": (2, -1),
+def _dim_arg(args: tuple, kwargs: dict, pos: int | None, default):
+    """The ``dim`` argument of a call (``pos``: its position, None where keyword-only)."""
+    return args[pos] if pos is not None and len(args) > pos else kwargs.get("dim", default)
+
+
+def _empty_reduced(dim, shape: tuple) -> bool:
+    """Whether the integer ``dim`` names an empty dimension of ``shape``."""
+    return isinstance(dim, int) and bool(shape) and -len(shape) <= dim < len(shape) and shape[dim] == 0
+
+
+def _reduced_dim_empty(pos: int, default):
+    """The calls whose reduced dimension is empty (PyTorch's IndexError "Expected reduction dim
+    1 to have non-zero size" comes first: the op raises it)."""
+    return lambda args, kwargs, shape, dt: _empty_reduced(_dim_arg(args, kwargs, pos, default), shape)
+
+
+def _empty_or_scalar(pos: int, default, scalar: bool):
+    """The calls on an empty input (PyTorch's kernel never runs: the result is empty, or the
+    op's own size error comes first), and on a 0-d one where ``scalar`` (returned as is)."""
+
+    def skips(args, kwargs, shape, dt) -> bool:
+        dim = _dim_arg(args, kwargs, pos, default)
+        return 0 in shape or (scalar and not shape) or _empty_reduced(dim, shape)
+
+    return skips
+
+
+def _max_min(name: str):
+    """``max``/``min``: without ``dim`` the dtype check waits for an empty input's size error;
+    with an integer ``dim`` an empty reduced dim's IndexError comes first, then complex input is
+    refused in other words than ``max_all``'s."""
+
+    def skips(args, kwargs, shape, dt) -> bool:
+        dim = _dim_arg(args, kwargs, 1, None)
+        if dim is None:
+            return 0 in shape
+        if not isinstance(dim, int) or _empty_reduced(dim, shape):
+            return isinstance(dim, int)
+        if _dtype_kind(dt) == "c":
+            raise RE(f"{name}(): does not support complex input")
+        return False
+
+    return skips
+
+
+def _aminmax(args, kwargs, shape, dt) -> bool:
+    dim = kwargs.get("dim")
+    if dim is None:
+        return 0 in shape
+    if not shape and _dtype_kind(dt) == "c":
+        raise RE(f"aminmax not implemented for {D.from_np(dt)._legacy}")
+    return _empty_reduced(dim, shape)
+
+
+# ops whose PyTorch kernels look at sizes before the dtype: each rule says, from the call and the
+# input's shape and dtype, whether the dtype check steps aside (the op answers as PyTorch does:
+# its size error, or an empty result), or raises PyTorch's own error for that call
+SIZE_FIRST: dict[str, Callable[[tuple, dict, tuple, np.dtype], bool]] = {
+    "median": _reduced_dim_empty(1, None), "nanmedian": _reduced_dim_empty(1, None),
+    "kthvalue": _reduced_dim_empty(2, -1),
+    "max": _max_min("max"), "min": _max_min("min"),
+    "amax": _empty_or_scalar(1, (), False), "amin": _empty_or_scalar(1, (), False),
+    "mode": _empty_or_scalar(1, -1, True),
+    "cummax": _empty_or_scalar(1, None, True), "cummin": _empty_or_scalar(1, None, True),
+    "aminmax": _aminmax,
 }
 
 
-def _reduces_empty_dim(where: tuple[int, int | None], args: tuple, kwargs: dict, shape: tuple) -> bool:
-    """Whether the call ``args``/``kwargs`` reduces an empty dimension of an input of ``shape``."""
-    pos, default = where
-    dim = args[pos] if len(args) > pos else kwargs.get("dim", default)
-    if not isinstance(dim, int) or not shape or not -len(shape) <= dim < len(shape):
-        return False
-    return shape[dim] == 0
-
-
 def refusing(f: Callable, refuse: Callable[..., None], autocast_policy: str | None = None,
-             size_first: tuple[int, int | None] | None = None) -> Callable:
+             size_first: Callable[[tuple, dict, tuple, np.dtype], bool] | None = None) -> Callable:
     """``f`` checking the dtype of its first argument (``input``/``self``) with ``refuse``: the
     dtype the op computes in, so under autocast the one ``f``'s policy casts it to (``cdist`` of
-    bfloat16 runs in float32 there).  With ``size_first`` (`SIZE_FIRST`), a call reducing an
-    empty dimension skips the check: ``f`` raises PyTorch's IndexError there."""
+    bfloat16 runs in float32 there).  With ``size_first`` (a `SIZE_FIRST` rule), the calls it
+    names skip the check: ``f`` raises PyTorch's size error there, or returns its empty result."""
 
     @functools.wraps(f)
     def g(*args, **kwargs):
@@ -311,9 +362,11 @@ def refusing(f: Callable, refuse: Callable[..., None], autocast_policy: str | No
             b = getattr(x, "_buf", None)
         except NotImplementedError:  # a sparse tensor has no dense buffer: the op itself answers
             b = None
-        if b is not None and not (size_first and _reduces_empty_dim(size_first, args, kwargs, b.shape)):
+        if b is not None:
             cast = autocast_policy and policy_dtype(autocast_policy, x)
-            refuse(cast.np if cast else b.dtype, b.shape)
+            dt = cast.np if cast else b.dtype
+            if not (size_first and size_first(args, kwargs, b.shape, dt)):
+                refuse(dt, b.shape)
         return f(*args, **kwargs)
 
     g.unrefused = f

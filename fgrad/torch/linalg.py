@@ -24,6 +24,7 @@ from ._ops_shape import unsqueeze as _unsqueeze
 from ._dispatch import result_tensor as _result_tensor
 from ._ops_shape import diagonal as _dg
 from . import _phase_check
+from ._refused_derivatives import failing_backward as _failing_backward, needs_refusal as _needs_refusal
 import fgrad.torch.types as types
 
 inv = inverse
@@ -99,8 +100,21 @@ def eigvalsh(A: Tensor, UPLO: str = "L", *, out: Tensor | None = None) -> Tensor
     return eigh(A, UPLO).eigenvalues
 
 
+_QR_UNDIFFERENTIABLE = {
+    "r": ("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+          "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr."),
+    "complete": "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.",
+}
+
+
 def qr(A: Tensor, mode: str = "reduced", *, out: Tensor | None = None) -> tuple[Tensor, Tensor]:
     _float_in(A, "linalg.qr")
+    tall = A.dim() >= 2 and A.shape[-2] > A.shape[-1]
+    if (mode == "r" or (mode == "complete" and tall)) and _needs_refusal(A):
+        # PyTorch's backward raises for these (the derivative needs Q, or Q is not unique)
+        message = _QR_UNDIFFERENTIABLE[mode]
+        q, r = _failing_backward(lambda a: tuple(qr(a, mode)), "LinalgQrBackward0", message, A)
+        return _return_type("linalg_qr", ("Q", "R"))(q, r)
     if mode == "r":  # R only; Q is an empty tensor (PyTorch's), not R's first row
         r = _apply_op("LinalgQrBackward0", ("qr", mode), lambda x: _fnp.linalg.qr(x, mode), (A,))
         return _return_type("linalg_qr", ("Q", "R"))(A.new_zeros((0,)), r)

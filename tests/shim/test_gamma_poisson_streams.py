@@ -118,9 +118,11 @@ def test_live_distribution_samples():
         np.testing.assert_array_equal(draw().detach().numpy(), want[name]().detach().numpy(), err_msg=name)
 
 
-def test_standard_gamma_gradient_is_the_implicit_one():
+def test_standard_gamma_gradient_approximates_the_implicit_one():
     """d x / d a at a fixed CDF value: compared with a central difference of the gamma
-    quantile function (SciPy), which is what holding the CDF fixed means."""
+    quantile function (SciPy), which is what holding the CDF fixed means. The gradient is
+    PyTorch's approximation (its numbers: tests/shim/test_torch_round23_fuzz_defects.py), within
+    about 1e-4 of the exact one."""
     scipy_special = pytest.importorskip("scipy.special")
     a = ftorch.tensor([0.4, 1.0, 2.5, 9.0, 40.0], dtype=ftorch.float64, requires_grad=True)
     ftorch.manual_seed(0)
@@ -131,7 +133,7 @@ def test_standard_gamma_gradient_is_the_implicit_one():
     q = scipy_special.gammainc(av, xv)
     h = 1e-6 * av
     fd = (scipy_special.gammaincinv(av + h, q) - scipy_special.gammaincinv(av - h, q)) / (2 * h)
-    np.testing.assert_allclose(a.grad.numpy(), fd, rtol=1e-5)
+    np.testing.assert_allclose(a.grad.numpy(), fd, rtol=3e-4)
 
 
 def test_gamma_rsample_mean_gradient_is_one_per_concentration():

@@ -99,12 +99,6 @@ DEVIATIONS = {
     # (docs/edge-audit.md); PyTorch's (cos(pi x) pi x - sin(pi x)) / (pi x^2) cancels to 0
     "sinc(1e-300)": (("ok", [1.0], [[-3.289868133696452e-300]]), "sinc'(1e-300) = -pi^2/3 * 1e-300, not 0"),
 }
-# floor_divide is piecewise constant: fgrad gives its derivative (0) where PyTorch raises
-# "derivative for aten::floor_divide is not implemented".
-for _p, _q in BINARY_POINTS:
-    DEVIATIONS[f"floor_divide({_p[0]!r}, {_q[0]!r})"] = (
-        ("ok", None, [[0.0], [0.0]]), "floor_divide: zero derivative instead of PyTorch's RuntimeError")
-
 CASES = cases()
 OPS = sorted({op for _, op, _, _ in CASES})
 

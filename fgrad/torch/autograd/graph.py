@@ -130,7 +130,7 @@ class _HookDict(dict):
 
 
 # nodes PyTorch implements by hand in C++: ``name()`` carries the namespace
-_CPP_NODES = frozenset(("CopySlices", "AccumulateGrad", "CopyBackwards"))
+_CPP_NODES = frozenset(("CopySlices", "AccumulateGrad", "CopyBackwards", "NotImplemented"))
 
 
 class Node:

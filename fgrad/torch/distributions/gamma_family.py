@@ -3,8 +3,9 @@ chi-square), with reparameterised samples.
 
 Samples are PyTorch's CPU streams (``torch._standard_gamma``, ``torch._sample_dirichlet``:
 Marsaglia-Tsang per element, so a seeded program draws PyTorch's numbers), and ``rsample`` is
-differentiable in the concentration by implicit reparameterisation; Beta and Dirichlet samples
-are normalised float64 gamma draws, as in PyTorch.
+differentiable in the concentration by implicit reparameterisation with PyTorch's approximate
+gradients (``fgrad.torch._reparam_grads``); Beta and Dirichlet samples are normalised float64
+gamma draws, as in PyTorch.
 Log-densities are ``fgrad.scipy.stats``'s (Dirichlet's too, with batched concentrations:
 ``fgrad.scipy.stats.dirichlet`` takes one concentration vector, so the batch is mapped).
 
@@ -24,7 +25,7 @@ import numbers
 import fgrad
 import fgrad.numpy as fnp
 import fgrad.torch as torch
-from fgrad.torch._random import dirichlet_gamma_draws, gamma_with_gradient
+from fgrad.torch._random import dirichlet_rsample
 from fgrad.scipy.special import gammaln as _gammaln
 from fgrad.scipy.special import xlogy as _xlogy
 from fgrad.scipy.stats import beta as _beta
@@ -56,7 +57,8 @@ def standard_gamma(concentration):
 def sample_dirichlet(concentration):
     """Dirichlet samples (concentrations on the last axis) with PyTorch's CPU stream and
     values (float64 gamma draws, normalised, rounded, kept inside (0, 1)), differentiable in
-    the concentration through the gamma draws' implicit gradients.
+    the concentration with PyTorch's approximate implicit gradient (``torch._dirichlet_grad``'s
+    numbers).
 
     Example::
 
@@ -65,11 +67,7 @@ def sample_dirichlet(concentration):
         >>> torch.allclose(sample_dirichlet(torch.ones(2, 3)).sum(-1), torch.ones(2))
         True
     """
-    draws = dirichlet_gamma_draws(concentration)
-    gammas = gamma_with_gradient(draws, concentration.double())
-    x = (gammas / gammas.sum(-1, keepdim=True)).to(concentration.dtype)
-    dt = x.dtype
-    return x.clamp(min=torch.finfo(dt).tiny, max=1.0 - torch.finfo(dt).eps / 2)
+    return dirichlet_rsample(concentration)
 
 
 def _gamma_logpdf(value, concentration, rate):

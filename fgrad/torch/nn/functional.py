@@ -280,11 +280,11 @@ def relu_(input: Tensor) -> Tensor:
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
-    """``x if x > threshold else value``."""
+    """``value if x <= threshold else x`` (NaN stays NaN, as PyTorch's kernel)."""
     th, v = float(threshold), float(value)
 
     def fn(x):
-        return fnp.where(x > th, x, fnp.asarray(v, dtype=x.dtype))
+        return fnp.where(x <= th, fnp.asarray(v, dtype=x.dtype), x)
 
     return _act("ThresholdBackward0", ("threshold", th, v), fn, input, inplace)
 
