@@ -115,3 +115,103 @@ def test_reverse_over_reverse_of_a_gamma_sample_raises_value_error(name, jax, jn
     np.testing.assert_allclose(float(jax.jacfwd(jax.jacfwd(f))(1.7)), h, rtol=1e-12)
     batched = np.asarray(jax.vmap(jax.hessian(f))(jnp.asarray([0.4, 2.5])))
     np.testing.assert_allclose(batched, [float(jax.hessian(f)(0.4)), float(jax.hessian(f)(2.5))], rtol=1e-12)
+
+
+# (call, JAX 0.10.2's dtype, weak type and value) for jax.scipy.stats of Python numbers
+_STATS_WEAK = [
+    ("st.poisson.logpmf(3, 2.0)", "float64", True, -1.7123179275482199),
+    ("st.poisson.pmf(3, 2)", "float64", True, 0.18044704431548345),
+    ("st.poisson.cdf(3, 2.0)", "float64", True, 0.8571234604985472),
+    ("st.poisson.logpmf(jnp.asarray([1, 2]), 2.0)", "float64", True, [-1.3068528194400546, -1.3068528194400535]),
+    ("st.norm.logpdf(0.3, 0.6, 1.5)", "float64", True, -1.344403641312837),
+    ("st.gamma.cdf(0.3, 0.6)", "float64", True, 0.4875831087806847),
+    ("st.beta.cdf(0.3, 0.6, 1.5)", "float64", True, 0.6037634869453867),
+    ("st.uniform.cdf(0.3)", "float64", False, 0.3),
+    ("st.t.pdf(0.3, 2.0)", "float64", True, 0.3309638583091267),
+    ("st.logistic.ppf(0.3)", "float64", True, -0.8472978603872036),
+    ("st.norm.ppf(0.3)", "float64", False, -0.5244005127080408),
+    ("st.norm.logpdf(jnp.ones(2, jnp.float32), 0.6)", "float32", False, [-0.9989385008811951, -0.9989385008811951]),
+    ("st.nbinom.pmf(2, 3, 0.4)", "float64", True, 0.13824000000000045),
+]
+
+
+@face
+def test_stats_of_python_numbers_are_weakly_typed_as_jax(name, jax, jnp, lax):
+    """JAX's ``promote_args_inexact`` keeps the join's weak type, so a distribution of Python
+    numbers (or an integer array beside a Python float) is a weak float. fgrad's promotion
+    made every argument strong: 196 of the 400 calls of every ``jax.scipy.stats`` function
+    on Python floats and ints had the wrong weak type (`poisson.logpmf(3, 2.0)` among them).
+    ``uniform.cdf`` (JAX's strong ``select`` constants) and ``norm.ppf`` (the default float)
+    stay strong."""
+    st = jax.scipy.stats
+    for call, dtype, weak, value in _STATS_WEAK:
+        out = eval(call, {"st": st, "jnp": jnp})
+        assert (str(out.dtype), bool(out.weak_type)) == (dtype, weak), call
+        np.testing.assert_allclose(np.asarray(out), value, rtol=1e-6 if dtype == "float32" else 1e-12)
+
+
+@face
+def test_dirichlet_categories_on_the_first_axis(name, jax, jnp, lax):
+    """JAX's ``dirichlet.logpdf`` takes the categories on ``x``'s *first* axis (the batch
+    after), ``K - 1`` entries with the last one implied, and a one-dimensional ``alpha``.
+    fgrad took the last axis: a ``(3, 3)`` batch was silently ``-inf`` (each row summed as a
+    point), a ``(K - 1,)`` point raised ``TypeError``, a 2-D ``alpha`` computed."""
+    st = jax.scipy.stats
+    x = jnp.asarray([[0.2, 0.3, 0.1], [0.3, 0.3, 0.6], [0.5, 0.4, 0.3]])
+    a = jnp.asarray([1.5, 2.0, 3.0])
+    want = [1.6952109952695693, 1.4516564466952318, 1.0201333380175601]  # JAX 0.10.2
+    np.testing.assert_allclose(np.asarray(st.dirichlet.logpdf(x, a)), want, rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(st.dirichlet.logpdf(x[:2], a)), want, rtol=1e-12)
+    for i in range(3):  # one point at a time, each a column
+        np.testing.assert_allclose(float(st.dirichlet.logpdf(x[:, i], a)), want[i], rtol=1e-12)
+    g = jax.grad(lambda v: jnp.sum(st.dirichlet.logpdf(x[:2], v)))(a)
+    np.testing.assert_allclose(np.asarray(g), [0.15326825950998813, 1.1916097534865362, -0.20302973085563547],
+                               rtol=1e-10)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        st.dirichlet.logpdf(0.3, 0.6)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        st.dirichlet.logpdf(jnp.ones(2) * 0.5, jnp.ones((2, 2)))
+    with pytest.raises(ValueError, match="one entry fewer"):
+        st.dirichlet.logpdf(jnp.ones(5) * 0.2, a)
+
+
+@face
+def test_multivariate_normal_scalar_mean_and_covariance_shapes(name, jax, jnp, lax):
+    """A scalar ``mean`` is JAX's univariate density (fgrad raised ``ValueError``); a 1-D
+    ``cov`` is JAX's ``ValueError`` (fgrad computed a diagonal covariance)."""
+    mvn = jax.scipy.stats.multivariate_normal
+    out = mvn.logpdf(0.3, 0.6, 1.5)
+    assert bool(out.weak_type)
+    np.testing.assert_allclose(float(out), -1.151671087258755, rtol=1e-13)  # JAX 0.10.2
+    np.testing.assert_allclose(np.asarray(mvn.logpdf(jnp.asarray([0.3, 1.0]), 0.6, 1.5)),
+                               [-1.151671087258755, -1.1750044205920884], rtol=1e-13)
+    np.testing.assert_allclose(float(jax.grad(lambda c: mvn.logpdf(0.3, 0.6, c))(1.5)), -0.3133333333333333,
+                               rtol=1e-13)
+    np.testing.assert_allclose(float(mvn.pdf(0.3, 0.6, 1.5)), 0.31610808357118025, rtol=1e-13)
+    with pytest.raises(ValueError, match="incompatible shapes"):
+        mvn.logpdf(jnp.ones(2), jnp.zeros(2), jnp.ones(2))
+
+
+@face
+def test_norm_ppf_of_integers_is_a_type_error(name, jax, jnp, lax):
+    """``norm.ppf``/``isf`` apply ``ndtri`` to ``q`` as given: an integer ``q`` (a Python int
+    too) is JAX's ``TypeError``; fgrad returned ``inf``."""
+    norm = jax.scipy.stats.norm
+    for q in (1, jnp.asarray([0, 1])):
+        with pytest.raises(TypeError, match="int"):
+            norm.ppf(q)
+        with pytest.raises(TypeError, match="int"):
+            norm.isf(q, 2.0)
+    np.testing.assert_allclose(float(norm.ppf(0.3, 2)), 1.475599487291959, rtol=1e-13)
+
+
+@face
+def test_fill_diagonal_wrap_and_inplace_raise_not_implemented(name, jax, jnp, lax):
+    """``fill_diagonal(wrap=True)`` and ``inplace=True`` are JAX's ``NotImplementedError``;
+    fgrad computed NumPy's wrapped diagonal and raised ``ValueError`` for ``inplace``."""
+    with pytest.raises(NotImplementedError, match="wrap=True"):
+        jnp.fill_diagonal(jnp.zeros((5, 2)), 1.0, wrap=True, inplace=False)
+    with pytest.raises(NotImplementedError, match="inplace=False"):
+        jnp.fill_diagonal(jnp.zeros((2, 2)), 1.0)
+    out = jnp.fill_diagonal(jnp.zeros((5, 2)), 1.0, wrap=False, inplace=False)
+    np.testing.assert_array_equal(np.asarray(out), np.eye(5, 2))

@@ -51,7 +51,8 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     """
     x, loc, scale = promote(x, loc, scale)
     inside = (x >= loc) & (x <= loc + scale)
-    outside = fnp.where(x > loc + scale, fnp.ones_like(x), fnp.zeros_like(x))
+    # JAX's select of strong 0 and 1 (``jnp.array(0, x.dtype)``): strongly typed
+    outside = fnp.where(x > loc + scale, fnp.asarray(1, x.dtype), fnp.asarray(0, x.dtype))
     return fnp.where(inside, (x - loc) / scale, outside)
 
 
