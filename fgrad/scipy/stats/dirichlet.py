@@ -26,7 +26,7 @@ def logpdf(x: ArrayLike, alpha: ArrayLike) -> Float[Array, "..."]:
     Example::
 
         >>> import fgrad.numpy as fnp
-        >>> logpdf(fnp.asarray([0.5, 0.5]), fnp.asarray([2.0, 1.0]))
+        >>> logpdf(fnp.asarray([0.25, 0.75]), fnp.asarray([2.0, 1.0]))
         Array(-0.69314718, dtype=float64)
     """
     x, alpha = promote(x, alpha)

@@ -26,7 +26,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logpdf(0.0)
-        Array(-0.91893853, dtype=float64)
+        Array(-0.91893853, dtype=float64, weak_type=True)
     """
     z, scale = standardized(x, loc, scale)
     return -0.5 * z * z - _HALF_LOG_2PI - fnp.log(scale)
@@ -38,7 +38,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> pdf(0.0)
-        Array(0.39894228, dtype=float64)
+        Array(0.39894228, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, loc, scale))
 
