@@ -217,3 +217,45 @@ def test_fill_diagonal_wrap_and_inplace_raise_not_implemented(name, jax, jnp, la
         jnp.fill_diagonal(jnp.zeros((2, 2)), 1.0)
     out = jnp.fill_diagonal(jnp.zeros((5, 2)), 1.0, wrap=False, inplace=False)
     np.testing.assert_array_equal(np.asarray(out), np.eye(5, 2))
+
+
+@face
+def test_nanargmax_of_a_complex_array_with_an_empty_result(name, jax, jnp, lax):
+    """JAX's ``nanargmax``/``nanargmin`` of a complex array whose result is empty make no
+    comparison, so they return an empty int array (fgrad raised the complex ``TypeError``);
+    an empty reduced axis stays the ``ValueError``, a non-empty result the ``TypeError``."""
+    for f in (jnp.nanargmax, jnp.nanargmin):
+        out = f(jnp.zeros((0, 2), complex), axis=1)
+        assert out.shape == (0,) and str(out.dtype) == "int64"
+        assert f(jnp.zeros((0, 2), complex), axis=1, keepdims=True).shape == (0, 1)
+        assert f(jnp.zeros((2, 0, 3), complex), axis=-1).shape == (2, 0)
+        with pytest.raises(ValueError):
+            f(jnp.zeros((0, 2), complex), axis=0)
+        with pytest.raises(TypeError):
+            f(jnp.zeros((2, 2), complex), axis=1)
+
+
+@face
+def test_polynomials_of_two_dimensional_coefficients_as_jax(name, jax, jnp, lax):
+    """JAX's ``polyder`` broadcasts its factors against 2-D coefficients (a value where the
+    shapes broadcast, ``ValueError`` elsewhere), ``polyint`` of 2-D coefficients is a
+    ``TypeError``, ``polydiv`` of a 2-D dividend a ``ValueError``, ``polyfit`` with an array
+    ``deg`` a ``ValueError`` (a static argument). fgrad raised ``ValueError`` for all of the
+    first three and fitted the array ``deg``. Values: JAX 0.10.2."""
+    c22, c32 = jnp.asarray([[1.0, 2.0], [3.0, 4.0]]), jnp.asarray([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    np.testing.assert_array_equal(np.asarray(jnp.polyder(c22)), [[1.0, 2.0]])
+    np.testing.assert_array_equal(np.asarray(jnp.polyder(c32)), [[2.0, 2.0], [6.0, 4.0]])
+    np.testing.assert_array_equal(np.asarray(jnp.polyder(c32, 2)), [[2.0, 4.0]])
+    with pytest.raises(ValueError):
+        jnp.polyder(jnp.ones((3, 3)))
+    with pytest.raises(TypeError):
+        jnp.polyint(c22)
+    with pytest.raises(ValueError):
+        jnp.polydiv(c22, jnp.asarray([1.0, 2.0]))
+    with pytest.raises(ValueError):
+        jnp.polydiv(jnp.asarray([1.0, 2.0, 3.0]), c22)
+    x, y = jnp.asarray([1.0, 2.0, 3.0]), jnp.asarray([1.0, 4.0, 9.0])
+    for deg in (jnp.asarray(2), np.asarray(2), [1, 2]):
+        with pytest.raises(ValueError):
+            jnp.polyfit(x, y, deg)
+    np.testing.assert_allclose(np.asarray(jnp.polyfit(x, y, np.int64(2))), [1.0, 0.0, 0.0], atol=1e-12)
