@@ -388,4 +388,67 @@ def _round22_cases():
     return c
 
 
-CASES = {**_lax_cases(), **_numpy_cases(), **_linalg_cases(), **_special_cases(), **_round22_cases()}
+def _spd(face, x):
+    """A symmetric positive definite matrix from ``x`` (``x x^T + n I``)."""
+    return x @ x.T + x.shape[0] * face.numpy.eye(x.shape[0], dtype=x.dtype)
+
+
+def _round23_cases():
+    """lax.linalg, jax.scipy.linalg decompositions, jax.scipy.signal, jax.scipy.stats (weak
+    types of Python parameters, dirichlet's first-axis categories), nn.initializers and set
+    operations (round 23)."""
+    c = {}
+    c["lax.linalg.cholesky"] = (lambda r, d: [_f(r, d, 3, 3)], lambda m, x: m.lax.linalg.cholesky(_spd(m, x)))
+    c["lax.linalg.triangular_solve"] = (
+        lambda r, d: [_f(r, d, 2, 3), _wellposed(r, d)],
+        lambda m, b, a: m.lax.linalg.triangular_solve(a, b, left_side=False, lower=True))
+    c["lax.linalg.eigh_values"] = (lambda r, d: [_f(r, d, 3, 3)],
+                                   lambda m, x: m.lax.linalg.eigh(_sym(m, x))[1])
+    c["lax.linalg.qr_r_abs"] = (lambda r, d: [_wellposed(r, d)],
+                                lambda m, x: m.numpy.abs(m.lax.linalg.qr(x)[1]))
+    c["scipy.linalg.sqrtm_spd"] = (lambda r, d: [_f(r, d, 3, 3, scale=0.5)],
+                                   lambda m, x: m.numpy.real(m.scipy.linalg.sqrtm(_spd(m, x))))
+    c["scipy.linalg.polar_p"] = (lambda r, d: [_wellposed(r, d)], lambda m, x: m.scipy.linalg.polar(x)[1])
+    c["scipy.linalg.cho_solve"] = (
+        lambda r, d: [_f(r, d, 3), _f(r, d, 3, 3)],
+        lambda m, b, x: m.scipy.linalg.cho_solve(m.scipy.linalg.cho_factor(_spd(m, x)), b))
+    c["scipy.linalg.eigh_tridiagonal"] = (
+        lambda r, d: [_f(r, d, 4), _f(r, d, 3)],
+        lambda m, dg, e: m.scipy.linalg.eigh_tridiagonal(dg, e, eigvals_only=True))
+    c["scipy.linalg.expm_frechet"] = (
+        lambda r, d: [_f(r, d, 3, 3, scale=0.5), _f(r, d, 3, 3, scale=0.5)],
+        lambda m, a, e: m.scipy.linalg.expm_frechet(a, e, compute_expm=False))
+    c["scipy.linalg.schur_diag"] = (
+        lambda r, d: [_f(r, d, 3, 3)],
+        lambda m, x: m.numpy.sort(m.numpy.diag(m.scipy.linalg.schur(_sym(m, x))[0])))
+    for mode in ("full", "same", "valid"):
+        c[f"scipy.signal.convolve_{mode}"] = (
+            lambda r, d: [_f(r, d, 6), _f(r, d, 3)],
+            lambda m, x, k, mode=mode: m.scipy.signal.convolve(x, k, mode=mode))
+        c[f"scipy.signal.correlate2d_{mode}"] = (
+            lambda r, d: [_f(r, d, 4, 5), _f(r, d, 2, 3)],
+            lambda m, x, k, mode=mode: m.scipy.signal.correlate2d(x, k, mode=mode))
+    for dist, call in (("poisson.logpmf", lambda st, x: st.poisson.logpmf(3, x)),
+                       ("norm.logpdf", lambda st, x: st.norm.logpdf(x, 0.5, 2.0)),
+                       ("gamma.cdf", lambda st, x: st.gamma.cdf(x, 1.5)),
+                       ("t.logpdf", lambda st, x: st.t.logpdf(x, 3.0)),
+                       ("uniform.cdf", lambda st, x: st.uniform.cdf(x, -1.0, 2.0))):
+        c[f"scipy.stats.{dist}_weak"] = (lambda r, d: [float(abs(r.standard_normal())) + 0.1],
+                                         lambda m, x, call=call: call(m.scipy.stats, x))
+    c["scipy.stats.dirichlet_batch"] = (
+        lambda r, d: [np.asarray(r.dirichlet(np.ones(3), 4).T, d), np.abs(_f(r, d, 3)) + 0.5],
+        lambda m, x, a: m.scipy.stats.dirichlet.logpdf(x, a))
+    for init in ("glorot_normal", "he_uniform", "lecun_normal", "orthogonal"):
+        c[f"nn.initializers.{init}"] = (
+            lambda r, d: [_f(r, d, 3, 4)],
+            lambda m, x, init=init: x * getattr(m.nn.initializers, init)()(m.random.key(7), (3, 4), x.dtype))
+    for op in ("union1d", "intersect1d", "setdiff1d", "setxor1d"):
+        c[f"numpy.{op}"] = (lambda r, d: [np.round(_f(r, d, 6)), np.round(_f(r, d, 5))],
+                            lambda m, a, b, op=op: getattr(m.numpy, op)(a, b))
+    c["numpy.isin"] = (lambda r, d: [np.round(_f(r, d, 6)), np.round(_f(r, d, 4))],
+                       lambda m, a, b: m.numpy.where(m.numpy.isin(a, b), a, 0.0))
+    return c
+
+
+CASES = {**_lax_cases(), **_numpy_cases(), **_linalg_cases(), **_special_cases(), **_round22_cases(),
+         **_round23_cases()}

@@ -27,6 +27,7 @@ from ..core.weak_types import cast_target as _cast_target
 from ..core.x64_mode import canonical_dtype
 
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
+from ..core.array import wrap as wrap_index  # where a parameter ``wrap`` (JAX's name) hides it
 from ..core import sharding_flow
 from ..backends import xp_of as backend_xp
 from ..core.trace import EVAL_TRACE as _EVAL_TRACE
@@ -1529,12 +1530,21 @@ def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Array, Array]:
     return triu_indices(shp[0], k, shp[1])
 
 
-def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap_: bool = False, *, inplace: bool = True,
-                  **kw: Any) -> Array:
-    """Functional ``fill_diagonal``: returns a new array; call with ``inplace=False``."""
+def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap: bool = False, *, inplace: bool = True) -> Array:
+    """Functional ``fill_diagonal``: returns a new array; call with ``inplace=False``. As JAX,
+    ``inplace=True`` (arrays are immutable) and ``wrap=True`` raise ``NotImplementedError``.
+
+    >>> import fgrad.numpy as fnp
+    >>> fnp.fill_diagonal(fnp.zeros((2, 3)), 1.0, inplace=False)
+    Array([[1., 0., 0.],
+           [0., 1., 0.]], dtype=float64)
+    """
     if inplace:
-        raise ValueError("fgrad.numpy.fill_diagonal: arrays are immutable; pass inplace=False")
-    wrap_ = kw.pop("wrap", wrap_)
+        raise NotImplementedError("fgrad.numpy.fill_diagonal: arrays are immutable, as in JAX; pass "
+                                  "inplace=False and use the returned array")
+    if wrap:
+        raise NotImplementedError("fgrad.numpy.fill_diagonal: wrap=True is not implemented, as in JAX; "
+                                  "pass wrap=False (or set the wrapped rows with .at[rows, cols].set)")
     a = _arr(a)
     shp = _shape(a)
     if len(shp) < 2:
@@ -1542,21 +1552,15 @@ def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap_: bool = False, *, inplace:
     if len(shp) > 2 and len(set(shp)) != 1:
         raise ValueError("fill_diagonal: all dimensions of input must be of equal length")
     if len(shp) == 2:
-        n, m = shp
-        length = min(n, m)
-        if wrap_ and n > m:
-            flat = np.arange(0, n * m, m + 1)
-            rows, cols = flat // m, flat % m
-        else:
-            rows = cols = np.arange(length)
-        idx = [wrap(rows.astype(np.intp)), wrap(cols.astype(np.intp))]
+        rows = cols = np.arange(min(shp))
+        idx = [wrap_index(rows.astype(np.intp)), wrap_index(cols.astype(np.intp))]
     else:
-        idx = [wrap(np.arange(shp[0], dtype=np.intp))] * len(shp)
+        idx = [wrap_index(np.arange(shp[0], dtype=np.intp))] * len(shp)
     k = _shape(idx[0])[0]
     vals = shape_ops.reshape(_cast(_arr(val), _dtype(a)), (-1,))
     nv = _shape(vals)[0]
     if nv != k:
-        vals = _take_axis(vals, wrap((np.arange(k) % max(nv, 1)).astype(np.intp)), 0)
+        vals = _take_axis(vals, wrap_index((np.arange(k) % max(nv, 1)).astype(np.intp)), 0)
     return indexing_ops.scatter(a, vals, idx, tuple(("a", d) for d in range(len(idx))), "set", "drop")
 
 

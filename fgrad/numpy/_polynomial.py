@@ -59,10 +59,16 @@ def _coefficients(a, name: str, what: str = "coefficients"):
     return a
 
 
-def _coeffs(p, name: str):
-    p = _coefficients(p, name)
+# JAX's error type for coefficients of more than one dimension (its arithmetic fails there:
+# polyint's concatenate is a TypeError, polydiv's broadcast a ValueError)
+_ND_ERRORS = {"polyint": TypeError, "polydiv": ValueError}
+
+
+def _coeffs(p, name: str, what: str = "coefficients"):
+    p = _coefficients(p, name, what)
     if get_aval(p).ndim != 1:
-        raise ValueError(f"fgrad.numpy.{name}: expected 1-D coefficients, got shape {get_aval(p).shape}")
+        raise _ND_ERRORS.get(name, ValueError)(
+            f"fgrad.numpy.{name}: expected 1-D {what}, got shape {get_aval(p).shape}")
     return p
 
 
@@ -166,7 +172,9 @@ def polydiv(u: ArrayLike, v: ArrayLike, *, trim_leading_zeros: bool = False) -> 
         >>> q
         Array([1.5 , 1.75], dtype=float64)
     """
-    u, v = _coefficients(u, "polydiv", "u"), _coefficients(v, "polydiv", "v")
+    u, v = _coefficients(u, "polydiv", "u"), _coeffs(v, "polydiv", "v")
+    if get_aval(u).ndim > 1 and get_aval(u).shape[0] >= get_aval(v).shape[0]:
+        u = _coeffs(u, "polydiv", "u")  # JAX: a division step is a ValueError (none: u is the remainder)
     dt = to_inexact_dtype(np.result_type(get_aval(u).dtype, get_aval(v).dtype))  # JAX: int32 -> float32
     u, v = fnp.astype(u, dt), fnp.astype(v, dt)
     if trim_leading_zeros:
@@ -202,8 +210,14 @@ def polyder(p: ArrayLike, m: int = 1) -> Array:
     m = int(m)
     if m < 0:
         raise ValueError("fgrad.numpy.polyder: order of derivative must be positive (see polyint)")
-    p = _coeffs(p, "polyder")
+    p = _coefficients(p, "polyder")
     p = fnp.astype(p, to_inexact_dtype(get_aval(p).dtype))  # JAX: integer coefficients -> float
+    if get_aval(p).ndim > 1:  # JAX's formula, broadcast as it is (a ValueError where it cannot)
+        n = get_aval(p).shape[0]
+        if m == 0:
+            return p
+        factors = (np.arange(m, n)[None] - np.arange(m)[:, None]).prod(0)[::-1]
+        return fnp.multiply(p[:n - m], fnp.asarray(factors, get_aval(p).dtype))
     for _ in range(m):
         n = get_aval(p).shape[0] - 1
         if n <= 0:
@@ -289,6 +303,9 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: ArrayLike | None = None
         >>> fnp.polyfit(fnp.asarray([0.0, 1.0, 2.0]), fnp.asarray([1.0, 3.0, 5.0]), 1)
         Array([2., 1.], dtype=float64)
     """
+    if not isinstance(deg, (int, float, np.integer, np.floating)):  # JAX: deg is static (hashable)
+        raise ValueError(f"fgrad.numpy.polyfit: deg must be a Python or NumPy number (a static argument, "
+                         f"as in JAX), got {type(deg).__name__}; pass int(deg)")
     deg = int(deg)
     order = deg + 1
     x, y = fnp.asarray(x), fnp.asarray(y)

@@ -927,6 +927,13 @@ def nanargmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims:
 
 
 def _nanarg(arg, a, fill, axis, keepdims):
+    a = _arr(a)
+    aval = get_aval(a)
+    if _dtype_kind(aval.dtype) == "c" and axis is not None:
+        ax = normalize_axis(axis, aval.ndim, arg.__name__)
+        out_shape = tuple(1 if d == ax else n for d, n in enumerate(aval.shape) if keepdims or d != ax)
+        if aval.shape[ax] > 0 and 0 in out_shape:  # JAX compares nothing: an empty result, no TypeError
+            return _creation.zeros(out_shape, canonical_dtype(np.int64))
     b, nan = _nan_to(a, fill)
     res = arg(b, axis, keepdims=keepdims)
     if nan is None:

@@ -10,8 +10,12 @@ underflow.  Their derivative in ``a`` is the *implicit reparameterization* gradi
 ``dx/da = -(dF/da)(a, x) / p(x; a)``.  With the series
 ``F(a, x) = x**a e**-x S / Gamma(a + 1)``, ``S = sum_n x**n / ((a+1)...(a+n))``, that is
 ``d log x / da = -(S (log x - psi(a + 1)) + dS/da) / a``, summed (with ``dS/da``) until the
-terms are negligible.  The other distributions are transforms of gamma samples, so their
-gradients follow by the chain rule.
+terms are negligible.  The coefficient is built from differentiable `fgrad.numpy` ops and a
+``while_loop`` (whose forward mode carries tangents through the series), so higher
+derivatives in ``a`` are the derivatives of that coefficient: ``hessian`` and
+``jacfwd(jacrev(...))`` work, as in JAX, and reverse-over-reverse raises JAX's
+``ValueError`` (the series' trip count is only known at run time).  The other
+distributions are transforms of gamma samples, so their gradients follow by the chain rule.
 """
 
 from __future__ import annotations
@@ -146,24 +150,6 @@ def _gamma_draw_per_key(keys, a, log_space: bool):
     return fnp.reshape(draw(fnp.reshape(keys, (-1, 2)), fnp.reshape(a, (-1,))), a.shape)
 
 
-@custom_jvp
-def _first_order_only(coefficient):
-    """The implicit derivative's coefficient, refusing to be differentiated: its series sum
-    is a ``while_loop`` whose derivative in ``a`` fgrad does not carry, and a
-    ``stop_gradient`` here made every second derivative of a gamma sample in its shape a
-    silent 0 (the true one of ``gamma(key, 1.48)`` is -0.43)."""
-    return coefficient
-
-
-@_first_order_only.defjvp
-def _first_order_only_jvp(primals, tangents):
-    raise NotImplementedError(
-        "fgrad.random.gamma (and beta, dirichlet, loggamma, chisquare, f, t): second and higher "
-        "derivatives of a sample with respect to its shape parameter are not implemented (the "
-        "first derivative is the implicit reparameterization gradient); differentiate once, or "
-        "use a finite difference of the first derivative")
-
-
 def _implicit_gamma_sampler(log_space: bool, draw=_gamma_draw):
     """``sample(key, a)``: Gamma(a) draws (their logs when ``log_space``) whose derivative in
     ``a`` is the implicit one, ``d log x / da`` from `_dlogx_da` (times ``x`` for the samples
@@ -178,9 +164,9 @@ def _implicit_gamma_sampler(log_space: bool, draw=_gamma_draw):
         key, a = primals
         out = sample(key, a)
         if log_space:
-            return out, _first_order_only(_dlogx_da(a, out)) * tangents[1]
+            return out, _dlogx_da(a, out) * tangents[1]
         log_x = fnp.log(fnp.where(out == 0, float(_narrow_finfo(out.dtype).tiny), out))
-        return out, _first_order_only(out * _dlogx_da(a, log_x)) * tangents[1]
+        return out, out * _dlogx_da(a, log_x) * tangents[1]
 
     sample.defjvp(sample_jvp)
     return sample

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from ... import lax
 from ... import numpy as fnp
+from ...core.array import get_aval
+from ...ops.elementwise import convert_element_type, operands_join_is_weak
 from .._dtypes import inexact_dtype
 
 
 def promote(*xs):
-    """The arguments as arrays of one floating dtype (integers become float64); Python
-    scalars are weakly typed, as in JAX: ``loc=0`` keeps float32 inputs float32."""
+    """The arguments as arrays of one floating dtype (integers become float64), weakly typed
+    when their join is (JAX's ``promote_args_inexact``): Python scalars are weak, so
+    ``loc=0`` keeps float32 inputs float32 and a function of Python numbers only is weak."""
     dt = inexact_dtype(*xs)
-    return [fnp.asarray(x).astype(dt) for x in xs]
+    xs = [fnp.asarray(x) for x in xs]
+    weak = operands_join_is_weak(*xs)
+    return [convert_element_type(x, dt, weak_type=weak) for x in xs]
 
 
 def safe(cond, x, fill=1.0):
@@ -24,7 +29,9 @@ def clamp(lo, x, hi):
     """``x`` clipped to ``[lo, hi]`` with `lax.clamp`'s derivative, as JAX's distributions: the
     gradient reaches ``x`` only strictly inside, and a clipped point keeps a zero gradient even
     where the function's partial there is infinite (``jnp.clip``'s ``0 * inf`` is NaN)."""
-    return lax.clamp(fnp.asarray(lo, x.dtype), x, fnp.asarray(hi, x.dtype))
+    weak = get_aval(x).weak_type  # JAX's bounds (``_lax_const(x, lo)``) keep x's weak type
+    return lax.clamp(convert_element_type(lo, x.dtype, weak_type=weak), x,
+                     convert_element_type(hi, x.dtype, weak_type=weak))
 
 
 def masked(cond, value, other):

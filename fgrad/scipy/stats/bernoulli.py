@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import bernoulli
     >>> bernoulli.pmf(1.0, 0.3)
-    Array(0.3, dtype=float64)
+    Array(0.3, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."
     Example::
 
         >>> logpmf(0.0, 0.5)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     k, p, loc = promote(k, p, loc)
     y = k - loc
@@ -39,7 +39,7 @@ def pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     Example::
 
         >>> pmf(0.0, 0.25)
-        Array(0.75, dtype=float64)
+        Array(0.75, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpmf(k, p, loc))
 
@@ -50,7 +50,7 @@ def cdf(k: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
     Example::
 
         >>> cdf(0.5, 0.25)
-        Array(0.75, dtype=float64)
+        Array(0.75, dtype=float64, weak_type=True)
     """
     k, p = promote(k, p)
     out = fnp.where(k < 0, fnp.zeros_like(k * p), fnp.where(k < 1, 1.0 - p, fnp.ones_like(k * p)))
@@ -63,7 +63,7 @@ def ppf(q: ArrayLike, p: ArrayLike) -> Float[Array, "..."]:
     Example::
 
         >>> ppf(0.9, 0.25)
-        Array(1., dtype=float64)
+        Array(1., dtype=float64, weak_type=True)
     """
     q, p = promote(q, p)
     out = fnp.where(q > 1.0 - p, fnp.ones_like(q * p), fnp.zeros_like(q * p))

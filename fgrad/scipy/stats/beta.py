@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import beta
     >>> beta.pdf(0.5, 2.0, 2.0)
-    Array(1.5, dtype=float64)
+    Array(1.5, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def logpdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
     Example::
 
         >>> logpdf(0.5, 2.0, 2.0)
-        Array(0.40546511, dtype=float64)
+        Array(0.40546511, dtype=float64, weak_type=True)
     """
     x, a, b, loc, scale = promote(x, a, b, loc, scale)
     y = (x - loc) / scale
@@ -41,7 +41,7 @@ def pdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
     Example::
 
         >>> pdf(0.5, 2.0, 2.0)
-        Array(1.5, dtype=float64)
+        Array(1.5, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, a, b, loc, scale))
 
@@ -53,7 +53,7 @@ def cdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
     Example::
 
         >>> cdf(0.5, 2.0, 2.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     x, a, b, loc, scale = promote(x, a, b, loc, scale)
     return special.betainc(a, b, clamp(0.0, (x - loc) / scale, 1.0))
@@ -66,7 +66,7 @@ def logcdf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
     Example::
 
         >>> logcdf(0.5, 2.0, 2.0)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     return fnp.log(cdf(x, a, b, loc, scale))
 
@@ -78,7 +78,7 @@ def sf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
     Example::
 
         >>> sf(0.5, 2.0, 2.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     x, a, b, loc, scale = promote(x, a, b, loc, scale)
     return special.betainc(b, a, 1.0 - clamp(0.0, (x - loc) / scale, 1.0))
@@ -91,7 +91,7 @@ def logsf(x: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike = 0,
     Example::
 
         >>> logsf(0.5, 2.0, 2.0)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     return fnp.log(sf(x, a, b, loc, scale))
 

@@ -6,7 +6,7 @@ Example::
 
     >>> from fgrad.scipy.stats import betabinom
     >>> betabinom.pmf(1.0, 2.0, 1.0, 1.0)  # uniform over 0, 1, 2
-    Array(0.33333333, dtype=float64)
+    Array(0.33333333, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def logpmf(k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLik
     Example::
 
         >>> logpmf(2.0, 5.0, 2.0, 3.0)
-        Array(-1.43508453, dtype=float64)
+        Array(-1.43508453, dtype=float64, weak_type=True)
     """
     k, n, a, b, loc = promote(k, n, a, b, loc)
     y = fnp.floor(k) - loc
@@ -43,7 +43,7 @@ def pmf(k: ArrayLike, n: ArrayLike, a: ArrayLike, b: ArrayLike, loc: ArrayLike =
     Example::
 
         >>> pmf(0.0, 1.0, 1.0, 1.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpmf(k, n, a, b, loc))
 

@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import cauchy
     >>> cauchy.cdf(1.0)
-    Array(0.75, dtype=float64)
+    Array(0.75, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logpdf(0.0)
-        Array(-1.14472989, dtype=float64)
+        Array(-1.14472989, dtype=float64, weak_type=True)
     """
     z, scale = standardized(x, loc, scale)
     return -math.log(math.pi) - fnp.log(scale) - fnp.log1p(z * z)
@@ -35,7 +35,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> pdf(0.0)
-        Array(0.31830989, dtype=float64)
+        Array(0.31830989, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, loc, scale))
 
@@ -46,7 +46,7 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> cdf(0.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     z, _ = standardized(x, loc, scale)
     return 0.5 + fnp.arctan(z) / math.pi
@@ -58,7 +58,7 @@ def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logcdf(0.0)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     return fnp.log(cdf(x, loc, scale))
 
@@ -69,7 +69,7 @@ def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "
     Example::
 
         >>> sf(1.0)
-        Array(0.25, dtype=float64)
+        Array(0.25, dtype=float64, weak_type=True)
     """
     z, _ = standardized(x, loc, scale)
     return 0.5 - fnp.arctan(z) / math.pi
@@ -81,7 +81,7 @@ def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array
     Example::
 
         >>> logsf(0.0)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     return fnp.log(sf(x, loc, scale))
 
@@ -92,7 +92,7 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> ppf(0.5)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     return quantile(q, loc, scale, lambda p: fnp.tan(math.pi * (p - 0.5)))
 
@@ -103,7 +103,7 @@ def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> isf(0.5)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     return quantile(q, loc, scale, lambda p: fnp.tan(math.pi * (0.5 - p)))
 

@@ -5,7 +5,7 @@ Example::
 
     >>> from fgrad.scipy.stats import chi2
     >>> chi2.cdf(2.0, 2.0)
-    Array(0.63212056, dtype=float64)
+    Array(0.63212056, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
     Example::
 
         >>> logpdf(2.0, 2.0)
-        Array(-1.69314718, dtype=float64)
+        Array(-1.69314718, dtype=float64, weak_type=True)
     """
     return _gamma.logpdf(*_args(x, df, loc, scale))
 
@@ -38,7 +38,7 @@ def pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -
     Example::
 
         >>> pdf(2.0, 2.0)
-        Array(0.18393972, dtype=float64)
+        Array(0.18393972, dtype=float64, weak_type=True)
     """
     return _gamma.pdf(*_args(x, df, loc, scale))
 
@@ -49,7 +49,7 @@ def cdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -
     Example::
 
         >>> cdf(2.0, 2.0)
-        Array(0.63212056, dtype=float64)
+        Array(0.63212056, dtype=float64, weak_type=True)
     """
     return _gamma.cdf(*_args(x, df, loc, scale))
 
@@ -60,7 +60,7 @@ def logcdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
     Example::
 
         >>> logcdf(2.0, 2.0)
-        Array(-0.45867515, dtype=float64)
+        Array(-0.45867515, dtype=float64, weak_type=True)
     """
     return _gamma.logcdf(*_args(x, df, loc, scale))
 
@@ -71,7 +71,7 @@ def sf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) ->
     Example::
 
         >>> sf(2.0, 2.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     return _gamma.sf(*_args(x, df, loc, scale))
 
@@ -82,7 +82,7 @@ def logsf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1)
     Example::
 
         >>> logsf(2.0, 2.0)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     return _gamma.logsf(*_args(x, df, loc, scale))
 

@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import expon
     >>> expon.pdf(0.0)
-    Array(1., dtype=float64)
+    Array(1., dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logpdf(1.0)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     z, scale = standardized(x, loc, scale)
     ok = ~(z < 0)  # NaN stays NaN, as JAX
@@ -34,7 +34,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> pdf(1.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, loc, scale))
 
@@ -45,7 +45,7 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> cdf(1.0)
-        Array(0.63212056, dtype=float64)
+        Array(0.63212056, dtype=float64, weak_type=True)
     """
     z, _ = standardized(x, loc, scale)
     ok = ~(z < 0)
@@ -58,7 +58,7 @@ def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logcdf(1.0)
-        Array(-0.45867515, dtype=float64)
+        Array(-0.45867515, dtype=float64, weak_type=True)
     """
     z, _ = standardized(x, loc, scale)
     ok = ~(z <= 0)
@@ -71,7 +71,7 @@ def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "
     Example::
 
         >>> sf(1.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     return fnp.exp(logsf(x, loc, scale))
 
@@ -82,7 +82,7 @@ def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array
     Example::
 
         >>> logsf(1.0)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     z, _ = standardized(x, loc, scale)
     ok = ~(z < 0)  # NaN stays NaN, as JAX
@@ -95,7 +95,7 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> ppf(0.0)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     q, loc, scale = promote(q, loc, scale)
     ok = (q >= 0) & (q <= 1)  # NaN outside [0, 1] (as JAX), with zero gradients there

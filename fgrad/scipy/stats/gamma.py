@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import gamma
     >>> gamma.pdf(1.0, 1.0)
-    Array(0.36787944, dtype=float64)
+    Array(0.36787944, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def logpdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1)
     Example::
 
         >>> logpdf(1.0, 2.0)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     x, a, loc, scale = promote(x, a, loc, scale)
     y = (x - loc) / scale
@@ -38,7 +38,7 @@ def pdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) ->
     Example::
 
         >>> pdf(1.0, 2.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, a, loc, scale))
 
@@ -49,7 +49,7 @@ def cdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) ->
     Example::
 
         >>> cdf(1.0, 1.0)
-        Array(0.63212056, dtype=float64)
+        Array(0.63212056, dtype=float64, weak_type=True)
     """
     x, a, loc, scale = promote(x, a, loc, scale)
     return special.gammainc(a, clamp(0.0, (x - loc) / scale, fnp.inf))
@@ -61,7 +61,7 @@ def logcdf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1)
     Example::
 
         >>> logcdf(1.0, 1.0)
-        Array(-0.45867515, dtype=float64)
+        Array(-0.45867515, dtype=float64, weak_type=True)
     """
     return fnp.log(cdf(x, a, loc, scale))
 
@@ -72,7 +72,7 @@ def sf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> 
     Example::
 
         >>> sf(1.0, 1.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     x, a, loc, scale = promote(x, a, loc, scale)
     return special.gammaincc(a, clamp(0.0, (x - loc) / scale, fnp.inf))
@@ -84,7 +84,7 @@ def logsf(x: ArrayLike, a: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) 
     Example::
 
         >>> logsf(1.0, 1.0)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     return fnp.log(sf(x, a, loc, scale))
 

@@ -5,7 +5,7 @@ Example::
 
     >>> from fgrad.scipy.stats import gennorm
     >>> gennorm.cdf(0.0, 2.0)
-    Array(0.5, dtype=float64)
+    Array(0.5, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def logpdf(x: ArrayLike, beta: ArrayLike) -> Float[Array, "..."]:
     Example::
 
         >>> logpdf(0.0, 1.0)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     x, beta = promote(x, beta)
     return fnp.log(0.5 * beta) - special.gammaln(1.0 / beta) - fnp.abs(x) ** beta
@@ -35,7 +35,7 @@ def pdf(x: ArrayLike, beta: ArrayLike) -> Float[Array, "..."]:
     Example::
 
         >>> pdf(0.0, 1.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, beta))
 
@@ -47,7 +47,7 @@ def cdf(x: ArrayLike, beta: ArrayLike) -> Float[Array, "..."]:
     Example::
 
         >>> cdf(1.0, 1.0)
-        Array(0.81606028, dtype=float64)
+        Array(0.81606028, dtype=float64, weak_type=True)
     """
     x, beta = promote(x, beta)
     return 0.5 * (1.0 + fnp.sign(x) * special.gammainc(1.0 / beta, fnp.abs(x) ** beta))

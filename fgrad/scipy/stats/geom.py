@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import geom
     >>> geom.pmf(2.0, 0.5)
-    Array(0.25, dtype=float64)
+    Array(0.25, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def logpmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."
     Example::
 
         >>> logpmf(1.0, 0.5)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     k, p, loc = promote(k, p, loc)
     y = k - loc
@@ -38,7 +38,7 @@ def pmf(k: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     Example::
 
         >>> pmf(1.0, 0.5)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpmf(k, p, loc))
 

@@ -7,7 +7,7 @@ Example::
 
     >>> from fgrad.scipy.stats import gumbel_l
     >>> gumbel_l.sf(0.0)
-    Array(0.36787944, dtype=float64)
+    Array(0.36787944, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logpdf(0.0)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     return gumbel_r.logpdf(_mirror(x), _mirror(loc), scale)
 
@@ -41,7 +41,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> pdf(0.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     return gumbel_r.pdf(_mirror(x), _mirror(loc), scale)
 
@@ -52,7 +52,7 @@ def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logcdf(0.0)
-        Array(-0.45867515, dtype=float64)
+        Array(-0.45867515, dtype=float64, weak_type=True)
     """
     return gumbel_r.logsf(_mirror(x), _mirror(loc), scale)
 
@@ -63,7 +63,7 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> cdf(0.0)
-        Array(0.63212056, dtype=float64)
+        Array(0.63212056, dtype=float64, weak_type=True)
     """
     return gumbel_r.sf(_mirror(x), _mirror(loc), scale)
 
@@ -74,7 +74,7 @@ def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array
     Example::
 
         >>> logsf(0.0)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     return gumbel_r.logcdf(_mirror(x), _mirror(loc), scale)
 
@@ -85,7 +85,7 @@ def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "
     Example::
 
         >>> sf(0.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     return gumbel_r.cdf(_mirror(x), _mirror(loc), scale)
 
@@ -96,7 +96,7 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> ppf(0.5)
-        Array(-0.36651292, dtype=float64)
+        Array(-0.36651292, dtype=float64, weak_type=True)
     """
     q, loc, scale = promote(q, loc, scale)
     return masked(scale > 0, loc + scale * fnp.log(-fnp.log1p(-q)), fnp.nan)

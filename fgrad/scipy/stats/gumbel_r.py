@@ -5,7 +5,7 @@ Example::
 
     >>> from fgrad.scipy.stats import gumbel_r
     >>> gumbel_r.cdf(0.0)
-    Array(0.36787944, dtype=float64)
+    Array(0.36787944, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logpdf(0.0)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     z, scale = standardized(x, loc, scale)
     return masked(scale > 0, -z - fnp.exp(-z) - fnp.log(scale), fnp.nan)
@@ -34,7 +34,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> pdf(0.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, loc, scale))
 
@@ -45,7 +45,7 @@ def logcdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logcdf(0.0)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     z, scale = standardized(x, loc, scale)
     return masked(scale > 0, -fnp.exp(-z), fnp.nan)
@@ -57,7 +57,7 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> cdf(0.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     return fnp.exp(logcdf(x, loc, scale))
 
@@ -70,7 +70,7 @@ def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "
     Example::
 
         >>> sf(0.0)
-        Array(0.63212056, dtype=float64)
+        Array(0.63212056, dtype=float64, weak_type=True)
     """
     z, scale = standardized(x, loc, scale)
     e = fnp.exp(-z)
@@ -84,7 +84,7 @@ def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array
     Example::
 
         >>> logsf(0.0)
-        Array(-0.45867515, dtype=float64)
+        Array(-0.45867515, dtype=float64, weak_type=True)
     """
     z, scale = standardized(x, loc, scale)
     return masked(scale > 0, log1mexp(fnp.exp(-z)), fnp.nan)
@@ -96,7 +96,7 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> ppf(0.5)
-        Array(0.36651292, dtype=float64)
+        Array(0.36651292, dtype=float64, weak_type=True)
     """
     q, loc, scale = promote(q, loc, scale)
     return masked(scale > 0, loc - scale * fnp.log(-fnp.log(q)), fnp.nan)

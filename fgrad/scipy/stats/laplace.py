@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import laplace
     >>> laplace.pdf(0.0)
-    Array(0.5, dtype=float64)
+    Array(0.5, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logpdf(0.0)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     x, loc, scale = promote(x, loc, scale)
     return -math.log(2.0) - fnp.log(scale) - fnp.abs(x - loc) / scale
@@ -35,7 +35,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> pdf(0.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, loc, scale))
 
@@ -46,7 +46,7 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> cdf(0.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     z, _ = standardized(x, loc, scale)
     e = 0.5 * fnp.exp(-fnp.abs(z))

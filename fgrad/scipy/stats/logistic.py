@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import logistic
     >>> logistic.cdf(0.0)
-    Array(0.5, dtype=float64)
+    Array(0.5, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logpdf(0.0)
-        Array(-1.38629436, dtype=float64)
+        Array(-1.38629436, dtype=float64, weak_type=True)
     """
     z, scale = standardized(x, loc, scale)
     z = fnp.abs(z)
@@ -35,7 +35,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> pdf(0.0)
-        Array(0.25, dtype=float64)
+        Array(0.25, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, loc, scale))
 
@@ -46,7 +46,7 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> cdf(0.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     z, _ = standardized(x, loc, scale)
     return special.expit(z)
@@ -58,7 +58,7 @@ def sf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "
     Example::
 
         >>> sf(0.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     z, _ = standardized(x, loc, scale)
     return special.expit(-z)
@@ -70,7 +70,7 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> ppf(0.5)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     return quantile(q, loc, scale, special.logit)
 
@@ -81,7 +81,7 @@ def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> isf(0.5)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     return quantile(q, loc, scale, lambda p: -special.logit(p))
 

@@ -20,10 +20,11 @@ from ._util import promote
 
 
 def logpdf(x: Shaped[ArrayLike, "*#batch n"], mean: Shaped[ArrayLike, "*#batch n"],
-           cov: Shaped[ArrayLike, ""] | Shaped[ArrayLike, " n"] | Shaped[ArrayLike, "n n"],
+           cov: Shaped[ArrayLike, ""] | Shaped[ArrayLike, "n n"],
            allow_singular: bool | None = None) -> Float[Array, "*batch"]:
     """Log density at ``x`` (``(..., n)``) of N(mean, cov), through the Cholesky factor of
-    ``cov`` (``(n, n)``, or a scalar/``(n,)`` for isotropic/diagonal covariances as JAX).
+    ``cov`` (``(n, n)``, or a scalar for an isotropic covariance, as JAX); a scalar ``mean``
+    is the univariate normal of variance ``cov``, as JAX.
 
     Example::
 
@@ -35,17 +36,15 @@ def logpdf(x: Shaped[ArrayLike, "*#batch n"], mean: Shaped[ArrayLike, "*#batch n
         raise NotImplementedError("multivariate_normal.logpdf: allow_singular is not supported "
                                   "(as jax.scipy.stats.multivariate_normal); pass None")
     x, mean, cov = promote(x, mean, cov)
-    if mean.ndim == 0:
-        raise ValueError("multivariate_normal.logpdf: mean must have at least one dimension")
+    if mean.ndim == 0:  # JAX: the univariate density
+        return -0.5 * fnp.square(x - mean) / cov - 0.5 * (math.log(2.0 * math.pi) + fnp.log(cov))
     n = mean.shape[-1]
-    if cov.ndim < 2:  # scalar or diagonal variances
-        var = fnp.broadcast_to(cov, (n,)) if cov.ndim == 0 else cov
-        y = (x - mean) / fnp.sqrt(var)
-        return (-0.5 * fnp.sum(y * y, axis=-1) - 0.5 * fnp.sum(fnp.log(var), axis=-1)
-                - 0.5 * n * math.log(2.0 * math.pi))
-    if cov.shape[-2:] != (n, n):
-        raise ValueError(f"multivariate_normal.logpdf: cov has shape {cov.shape}, mean has {mean.shape}; "
-                         f"cov must be ({n}, {n}) to match the mean")
+    if cov.ndim == 0:  # an isotropic covariance
+        y = x - mean
+        return -0.5 * fnp.sum(y * y, axis=-1) / cov - 0.5 * n * (math.log(2.0 * math.pi) + fnp.log(cov))
+    if cov.ndim < 2 or cov.shape[-2:] != (n, n):
+        raise ValueError(f"multivariate_normal.logpdf got incompatible shapes: cov has shape {cov.shape}, "
+                         f"mean has {mean.shape}; cov must be a scalar or ({n}, {n}) to match the mean")
     chol = fnp.linalg.cholesky(cov)
     d = x - mean
     batch = d.shape[:-1]
@@ -56,7 +55,7 @@ def logpdf(x: Shaped[ArrayLike, "*#batch n"], mean: Shaped[ArrayLike, "*#batch n
 
 
 def pdf(x: Shaped[ArrayLike, "*#batch n"], mean: Shaped[ArrayLike, "*#batch n"],
-        cov: Shaped[ArrayLike, ""] | Shaped[ArrayLike, " n"] | Shaped[ArrayLike, "n n"],
+        cov: Shaped[ArrayLike, ""] | Shaped[ArrayLike, "n n"],
         ) -> Float[Array, "*batch"]:
     """Density.
 

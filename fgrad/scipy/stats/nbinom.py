@@ -5,7 +5,7 @@ Example::
 
     >>> from fgrad.scipy.stats import nbinom
     >>> nbinom.pmf(0.0, 1.0, 0.5)
-    Array(0.5, dtype=float64)
+    Array(0.5, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def logpmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Floa
     Example::
 
         >>> logpmf(0.0, 1.0, 0.5)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     k, n, p, loc = promote(k, n, p, loc)
     y = k - loc
@@ -40,7 +40,7 @@ def pmf(k: ArrayLike, n: ArrayLike, p: ArrayLike, loc: ArrayLike = 0) -> Float[A
     Example::
 
         >>> pmf(1.0, 1.0, 0.5)
-        Array(0.25, dtype=float64)
+        Array(0.25, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpmf(k, n, p, loc))
 

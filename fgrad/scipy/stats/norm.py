@@ -15,7 +15,7 @@ import math
 
 from ... import numpy as fnp
 from .. import special
-from ._util import quantile, standardized
+from ._util import standardized
 
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 
@@ -26,7 +26,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logpdf(0.0)
-        Array(-0.91893853, dtype=float64)
+        Array(-0.91893853, dtype=float64, weak_type=True)
     """
     z, scale = standardized(x, loc, scale)
     return -0.5 * z * z - _HALF_LOG_2PI - fnp.log(scale)
@@ -38,7 +38,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> pdf(0.0)
-        Array(0.39894228, dtype=float64)
+        Array(0.39894228, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, loc, scale))
 
@@ -99,7 +99,8 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
         >>> ppf(0.5)
         Array(0., dtype=float64)
     """
-    return fnp.asarray(quantile(q, loc, scale, special.ndtri), float)  # JAX: the default float
+    # JAX's order: ndtri of q as given (an integer q is its TypeError), then the default float
+    return fnp.asarray(special.ndtri(q) * scale + loc, float)
 
 
 def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, "..."]:

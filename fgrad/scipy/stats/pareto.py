@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import pareto
     >>> pareto.cdf(2.0, 1.0)
-    Array(0.5, dtype=float64)
+    Array(0.5, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def logpdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1)
     Example::
 
         >>> logpdf(1.0, 2.0)
-        Array(0.69314718, dtype=float64)
+        Array(0.69314718, dtype=float64, weak_type=True)
     """
     y, ok, b, scale = _y(x, b, loc, scale)
     return masked(ok, fnp.log(b) - fnp.log(scale) - (b + 1.0) * fnp.log(y), -fnp.inf)
@@ -40,7 +40,7 @@ def pdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) ->
     Example::
 
         >>> pdf(1.0, 2.0)
-        Array(2., dtype=float64)
+        Array(2., dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, b, loc, scale))
 
@@ -51,7 +51,7 @@ def logsf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) 
     Example::
 
         >>> logsf(1.0, 2.0)
-        Array(-0., dtype=float64)
+        Array(-0., dtype=float64, weak_type=True)
     """
     y, ok, b, _ = _y(x, b, loc, scale)
     return masked(ok, -b * fnp.log(y), 0.0)
@@ -63,7 +63,7 @@ def sf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> 
     Example::
 
         >>> sf(2.0, 1.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     return fnp.exp(logsf(x, b, loc, scale))
 
@@ -74,7 +74,7 @@ def cdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) ->
     Example::
 
         >>> cdf(2.0, 1.0)
-        Array(0.5, dtype=float64)
+        Array(0.5, dtype=float64, weak_type=True)
     """
     return -fnp.expm1(logsf(x, b, loc, scale))
 
@@ -85,7 +85,7 @@ def logcdf(x: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1)
     Example::
 
         >>> logcdf(2.0, 1.0)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     y, ok, b, _ = _y(x, b, loc, scale)
     inside = ok & (y > 1)
@@ -98,7 +98,7 @@ def ppf(q: ArrayLike, b: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) ->
     Example::
 
         >>> ppf(0.5, 1.0)
-        Array(2., dtype=float64)
+        Array(2., dtype=float64, weak_type=True)
     """
     q, b, loc, scale = promote(q, b, loc, scale)
     ok = (q >= 0) & (q <= 1)

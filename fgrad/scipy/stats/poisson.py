@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import poisson
     >>> poisson.pmf(0.0, 2.0)
-    Array(0.13533528, dtype=float64)
+    Array(0.13533528, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def logpmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "...
     Example::
 
         >>> logpmf(1.0, 1.0)
-        Array(-1., dtype=float64)
+        Array(-1., dtype=float64, weak_type=True)
     """
     k, mu, loc = promote(k, mu, loc)
     y = k - loc
@@ -42,7 +42,7 @@ def pmf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     Example::
 
         >>> pmf(1.0, 1.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpmf(k, mu, loc))
 
@@ -53,7 +53,7 @@ def cdf(k: ArrayLike, mu: ArrayLike, loc: ArrayLike = 0) -> Float[Array, "..."]:
     Example::
 
         >>> cdf(0.0, 1.0)
-        Array(0.36787944, dtype=float64)
+        Array(0.36787944, dtype=float64, weak_type=True)
     """
     k, mu, loc = promote(k, mu, loc)
     y = k - loc

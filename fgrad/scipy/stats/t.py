@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import t
     >>> t.pdf(0.0, 1.0)  # Cauchy at 0
-    Array(0.31830989, dtype=float64)
+    Array(0.31830989, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def logpdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1
     Example::
 
         >>> logpdf(0.0, 1.0)
-        Array(-1.14472989, dtype=float64)
+        Array(-1.14472989, dtype=float64, weak_type=True)
     """
     x, df, loc, scale = promote(x, df, loc, scale)
     z = (x - loc) / scale
@@ -39,7 +39,7 @@ def pdf(x: ArrayLike, df: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -
     Example::
 
         >>> pdf(0.0, 1.0)
-        Array(0.31830989, dtype=float64)
+        Array(0.31830989, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, df, loc, scale))
 

@@ -4,7 +4,7 @@ Example::
 
     >>> from fgrad.scipy.stats import uniform
     >>> uniform.pdf(0.5)
-    Array(1., dtype=float64)
+    Array(1., dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Arra
     Example::
 
         >>> logpdf(0.5, 0.0, 2.0)
-        Array(-0.69314718, dtype=float64)
+        Array(-0.69314718, dtype=float64, weak_type=True)
     """
     x, loc, scale = promote(x, loc, scale)
     val = -fnp.log(scale) + fnp.zeros_like(x)
@@ -35,7 +35,7 @@ def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> pdf(2.0)
-        Array(0., dtype=float64)
+        Array(0., dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, loc, scale))
 
@@ -51,7 +51,8 @@ def cdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     """
     x, loc, scale = promote(x, loc, scale)
     inside = (x >= loc) & (x <= loc + scale)
-    outside = fnp.where(x > loc + scale, fnp.ones_like(x), fnp.zeros_like(x))
+    # JAX's select of strong 0 and 1 (``jnp.array(0, x.dtype)``): strongly typed
+    outside = fnp.where(x > loc + scale, fnp.asarray(1, x.dtype), fnp.asarray(0, x.dtype))
     return fnp.where(inside, (x - loc) / scale, outside)
 
 
@@ -61,7 +62,7 @@ def ppf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Float[Array, 
     Example::
 
         >>> ppf(0.25, 1.0, 2.0)
-        Array(1.5, dtype=float64)
+        Array(1.5, dtype=float64, weak_type=True)
     """
     q, loc, scale = promote(q, loc, scale)
     return fnp.where((q >= 0) & (q <= 1), loc + q * scale, fnp.nan)

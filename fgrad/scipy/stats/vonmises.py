@@ -6,7 +6,7 @@ Example::
 
     >>> from fgrad.scipy.stats import vonmises
     >>> vonmises.pdf(0.0, 0.0)  # 1 / (2 pi)
-    Array(0.15915494, dtype=float64)
+    Array(0.15915494, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def logpdf(x: ArrayLike, kappa: ArrayLike) -> Float[Array, "..."]:
     Example::
 
         >>> logpdf(0.0, 1.0)
-        Array(-1.07379142, dtype=float64)
+        Array(-1.07379142, dtype=float64, weak_type=True)
     """
     x, kappa = promote(x, kappa)
     ok = kappa >= 0
@@ -42,7 +42,7 @@ def pdf(x: ArrayLike, kappa: ArrayLike) -> Float[Array, "..."]:
     Example::
 
         >>> pdf(0.0, 1.0)
-        Array(0.34171049, dtype=float64)
+        Array(0.34171049, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, kappa))
 

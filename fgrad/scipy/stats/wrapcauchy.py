@@ -6,7 +6,7 @@ Example::
 
     >>> from fgrad.scipy.stats import wrapcauchy
     >>> wrapcauchy.pdf(0.0, 0.5)
-    Array(0.47746483, dtype=float64)
+    Array(0.47746483, dtype=float64, weak_type=True)
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def logpdf(x: ArrayLike, c: ArrayLike) -> Float[Array, "..."]:
     Example::
 
         >>> logpdf(1.0, 0.3)
-        Array(-1.66537782, dtype=float64)
+        Array(-1.66537782, dtype=float64, weak_type=True)
     """
     x, c = promote(x, c)
     valid_c = (c > 0) & (c < 1)
@@ -43,7 +43,7 @@ def pdf(x: ArrayLike, c: ArrayLike) -> Float[Array, "..."]:
     Example::
 
         >>> pdf(1.0, 0.3)
-        Array(0.18911919, dtype=float64)
+        Array(0.18911919, dtype=float64, weak_type=True)
     """
     return fnp.exp(logpdf(x, c))
 

@@ -176,9 +176,9 @@ def _away_from_loc(v, kw):
 
 
 def _dirichlet_args(rng, shapes, kw, dt):
-    k = shapes[0][-1]
+    k = shapes[1][0]  # JAX: the categories on x's first axis, the batch after
     alpha = rng.uniform(0.5, 3.0, k)
-    x = rng.dirichlet(np.ones(k), size=shapes[0][:-1] or None)
+    x = np.moveaxis(rng.dirichlet(np.ones(k), size=shapes[0][1:] or None), -1, 0)
     return [np.asarray(x, dt), alpha.astype(dt)]
 
 
@@ -192,7 +192,7 @@ def _mvn_args(rng, shapes, kw, dt):
 def _dirichlet_ref(x, alpha):
     # SciPy checks the simplex to ~1e-9: a float32 point's sum is an ulp off 1 (0.99999994),
     # so the reference takes the point renormalized in float64 (within the row's tolerance)
-    x = np.asarray(x, np.float64)
+    x = np.moveaxis(np.asarray(x, np.float64), 0, -1)  # categories first (JAX), last here
     flat = (x / x.sum(-1, keepdims=True)).reshape(-1, alpha.shape[-1])
     return np.asarray([_sst.dirichlet.logpdf(xi, alpha) for xi in flat]).reshape(x.shape[:-1])
 
@@ -203,7 +203,7 @@ def _mvn_ref(x, mean, cov):
 
 if _ssp is not None:
     _SIMPLEX = st.tuples(st.sampled_from([(), (2,)]), st.integers(2, 4)).map(
-        lambda t: (tuple(t[0]) + (t[1],), (t[1],)))
+        lambda t: ((t[1],) + tuple(t[0]), (t[1],)))
     _MVN = st.tuples(st.sampled_from([(), (3,)]), st.integers(1, 3)).map(
         lambda t: (tuple(t[0]) + (t[1],), (t[1],), (t[1], t[1])))
     ROWS += (
