@@ -15,6 +15,7 @@ import pytest
 
 import fgrad
 import fgrad.numpy as fnp
+from fgrad.numpy._calculus import gradient_with_edge_order
 from fgrad.ops import eig as eig_ops
 from fgrad.testing import check_grads
 
@@ -282,8 +283,22 @@ def test_bad_inputs_raise_like_the_peers():
         fnp.fromiter(range(3), int)
     with pytest.raises(TypeError, match="tuple"):
         fnp.block((fnp.ones(2), fnp.ones(2)))
-    with pytest.raises(ValueError, match="edge_order"):
+    with pytest.raises(NotImplementedError, match="edge_order"):  # JAX refuses any edge_order
         fnp.gradient(fnp.ones(5), edge_order=3)
+    with pytest.raises(ValueError, match="edge_order"):
+        gradient_with_edge_order(fnp.ones(5), edge_order=3)
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_refuses_edge_order_as_jax(edge_order):
+    """JAX's jnp.gradient raises NotImplementedError for any ``edge_order`` (fgrad computed
+    NumPy's); NumPy's edges stay for torch.gradient, whose values are NumPy's."""
+    with pytest.raises(NotImplementedError, match="'edge_order' argument to jnp.gradient"):
+        fnp.gradient(fnp.asarray([1.0, 2.0, 4.0, 7.0]), edge_order=edge_order)
+    f = np.array([1.0, 2.0, 4.0, 7.0, 11.0])
+    expected = np.gradient(f, edge_order=edge_order)
+    assert np.array_equal(A(gradient_with_edge_order(f, edge_order=edge_order)), expected)
+    assert np.array_equal(A(fnp.gradient(f)), np.gradient(f))
 
 
 def test_trim_zeros_needs_concrete_values():

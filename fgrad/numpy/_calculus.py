@@ -187,16 +187,35 @@ def _gradient_1d(f, h, axis: int, edge_order: int):
 def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Axis = None,
              edge_order: int | None = None) -> Array | list[Array]:
     """``numpy.gradient``: second-order accurate central differences in the interior and
-    one-sided differences (``edge_order`` 1, the default, or 2) at the boundaries.
-    ``varargs``: one scalar spacing for every axis, or one per axis (a scalar or the 1-D
-    coordinates).  Returns one array per axis: an array for a single axis, else a list
-    (JAX; NumPy returns a tuple).  Differentiable in ``f`` and the spacings.
+    first-order one-sided differences at the boundaries.  ``varargs``: one scalar spacing for
+    every axis, or one per axis (a scalar or the 1-D coordinates).  Returns one array per
+    axis: an array for a single axis, else a list (JAX; NumPy returns a tuple).
+    Differentiable in ``f`` and the spacings.  ``edge_order`` raises NotImplementedError, as
+    JAX's (``numpy.gradient``'s second-order edges are `gradient_with_edge_order`).
 
     Example::
 
         >>> import fgrad.numpy as fnp
         >>> fnp.gradient(fnp.asarray([1.0, 2.0, 4.0, 7.0]))
         Array([1. , 1.5, 2.5, 3. ], dtype=float64)
+    """
+    if edge_order is not None:
+        raise NotImplementedError("The 'edge_order' argument to jnp.gradient is not supported.")
+    return gradient_with_edge_order(f, *varargs, axis=axis)
+
+
+def gradient_with_edge_order(f: ArrayLike, *varargs: ArrayLike, axis: Axis = None,
+                             edge_order: int | None = None) -> Array | list[Array]:
+    """`gradient` with NumPy's ``edge_order`` (1, the default, or 2: second-order one-sided
+    differences at the boundaries) -- what ``torch.gradient`` computes; JAX's
+    ``jnp.gradient`` refuses the argument.
+
+    Example::
+
+        >>> from fgrad.numpy._calculus import gradient_with_edge_order
+        >>> import fgrad.numpy as fnp
+        >>> gradient_with_edge_order(fnp.asarray([1.0, 2.0, 4.0, 7.0]), edge_order=2)
+        Array([0.5, 1.5, 2.5, 3.5], dtype=float64)
     """
     f = fnp.asarray(f)
     nd = get_aval(f).ndim

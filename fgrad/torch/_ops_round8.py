@@ -27,6 +27,7 @@ import fgrad
 import fgrad.lax as lax
 import fgrad.scipy.linalg as fsl
 import fgrad.numpy as fnp
+from fgrad.numpy._calculus import gradient_with_edge_order
 import fgrad.torch as torch
 import fgrad.torch.types as types
 
@@ -872,7 +873,7 @@ def gradient(input: Tensor, *, spacing: Any = 1, dim: types.Dims = None,
     def fn(v, *cs):
         it = iter(cs)
         steps = [lax.convert_element_type(next(it), v.dtype) if k == "t" else k for k in kinds]
-        r = fnp.gradient(v, *steps, axis=dims, edge_order=edge_order)
+        r = gradient_with_edge_order(v, *steps, axis=dims, edge_order=edge_order)
         return tuple(r) if isinstance(r, (list, tuple)) else (r,)
 
     return tuple(
