@@ -66,7 +66,8 @@ angles = jnp.mod(angles + jnp.pi, 2 * jnp.pi) - jnp.pi
 
 def vm_loglik(kappa):
     # log I0(kappa) = log i0e(kappa) + kappa: stable for large kappa
-    return jnp.sum(kappa * jnp.cos(angles - mu)) - angles.shape[0] * (jnp.log(2 * jnp.pi) + jnp.log(sp.i0e(kappa)) + kappa)
+    log_norm = jnp.log(2 * jnp.pi) + jnp.log(sp.i0e(kappa)) + kappa
+    return jnp.sum(kappa * jnp.cos(angles - mu)) - angles.shape[0] * log_norm
 
 
 kappas = jnp.linspace(0.05, 12.0, 2000)
@@ -94,7 +95,6 @@ print("censored:", int(censored.sum()), "of", censored.shape[0])
 def censored_loglik(params):
     m, log_s = params
     s = jnp.exp(log_s)
-    z = (observed - m) / s
     dens = norm.logpdf(observed, m, s)
     # log P(X > limit) = log(erfcx(z / sqrt 2) / 2) - z^2 / 2
     zc = (limit - m) / s
@@ -104,7 +104,8 @@ def censored_loglik(params):
 
 p0 = jnp.array([observed.mean(), jnp.log(observed.std())])
 zc = (limit - 0.0) / 1.0
-print("log tail via erfcx / log_ndtr:", jnp.round(jnp.log(sp.erfcx(zc / jnp.sqrt(2.0)) / 2.0) - zc ** 2 / 2, 5),
+print("log tail via erfcx / log_ndtr:",
+      jnp.round(jnp.log(sp.erfcx(zc / jnp.sqrt(2.0)) / 2.0) - zc ** 2 / 2, 5),
       jnp.round(sp.log_ndtr(-zc), 5))
 params = p0
 for _ in range(6):

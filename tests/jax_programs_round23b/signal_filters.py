@@ -26,7 +26,8 @@ print("direct == fft:", bool(jnp.allclose(smooth_direct, smooth_fft, atol=1e-5))
 print("valid / full lengths:", signal.convolve(noisy, gauss, mode="valid").shape,
       signal.fftconvolve(noisy, gauss, mode="full").shape)
 rms = lambda x: jnp.sqrt(jnp.mean(x ** 2))  # noqa: E731
-print("rms error noisy / smoothed:", jnp.round(rms(noisy - clean), 3), jnp.round(rms(smooth_direct - clean), 3))
+print("rms error noisy / smoothed:", jnp.round(rms(noisy - clean), 3),
+      jnp.round(rms(smooth_direct - clean), 3))
 
 # time delay by cross-correlation
 delay = 17
@@ -88,6 +89,7 @@ print("learned taps:", jnp.round(h_fit, 3))
 windows = jnp.stack([x[i:i + 5][::-1] for i in range(296)])
 h_ls = jnp.linalg.lstsq(windows, y)[0]
 print("least-squares taps:", jnp.round(h_ls, 3))
-print("loss learned / least squares:", jnp.round(loss(h_fit) * 1e4, 3), jnp.round(loss(h_ls) * 1e4, 3), "(x1e-4)")
+print("loss learned / least squares:", jnp.round(loss(h_fit) * 1e4, 3), jnp.round(loss(h_ls) * 1e4, 3),
+      "(x1e-4)")
 g_full = jax.grad(lambda h: jnp.sum(signal.fftconvolve(x, h, mode="full") ** 2))(h_true)
 print("grad through fftconvolve:", jnp.round(g_full, 2))
