@@ -3,8 +3,9 @@ continuous-time Markov chain fitted through ``jax.scipy.linalg.expm``, filters b
 ``jax.scipy.signal`` (``convolve``/``fftconvolve`` with ``axes``, ``correlate``, ``welch``,
 ``stft``), ``jnp.interp`` and ``RegularGridInterpolator`` with their gradients, Bayesian evidence
 with ``jax.scipy.special`` and ``trapezoid``, and a bead-spring polymer with a neighbour list
-(docs/jax-programs-round23b.md) -- run unchanged with ``import jax`` resolved to fgrad (``python -m fgrad.jax_alias``), in JAX's
-default 32-bit mode and with ``JAX_ENABLE_X64=1``, their output compared with JAX 0.10.2's
+(docs/jax-programs-round23b.md) -- run unchanged with ``import jax`` resolved to fgrad
+(``python -m fgrad.jax_alias``), in JAX's default 32-bit mode and with ``JAX_ENABLE_X64=1``, their
+output compared with JAX 0.10.2's
 (stored in ``jax_programs_round23b/expected/``; live JAX in the slow tests), as in round 8
 (`test_jax_programs_round8.same_output`).
 
