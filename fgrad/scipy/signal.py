@@ -29,6 +29,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import numpy as fnp
+from ..ops._util import normalize_axis
+from ..transforms.batching import vmap
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 from ._dtypes import inexact_dtype as _inexact_dtype
 
@@ -209,17 +211,37 @@ def correlate2d(in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: st
 
 def fftconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full",
                 axes: int | Sequence[int] | None = None) -> Array:
-    """Convolution through the FFT (``scipy.signal.fftconvolve``; ``axes=None`` only).
+    """Convolution through the FFT (``scipy.signal.fftconvolve``).  With ``axes``, the
+    convolution runs along those axes only, separately for each index of the others, whose
+    lengths must then agree (as in JAX, which maps over them; no broadcasting).
 
     Example::
 
         >>> import fgrad.numpy as fnp
         >>> fftconvolve(fnp.asarray([1.0, 2.0]), fnp.asarray([1.0, 1.0]))
         Array([1., 3., 2.], dtype=float64)
+        >>> fftconvolve(fnp.ones((2, 3)), fnp.asarray([[1.0, 1.0], [0.0, 2.0]]), axes=1)
+        Array([[1., 2., 2., 1.],
+               [0., 2., 2., 2.]], dtype=float64)
     """
-    if axes is not None:
-        raise NotImplementedError("fgrad.scipy.signal.fftconvolve: axes is not supported; pass None")
-    return _convolve(in1, in2, mode, "fft", "fftconvolve")
+    def conv(a, b):
+        return _convolve(a, b, mode, "fft", "fftconvolve")
+
+    if axes is None:
+        return conv(in1, in2)
+    in1, in2 = fnp.asarray(in1), fnp.asarray(in2)
+    if in1.ndim != in2.ndim:
+        raise ValueError(f"fgrad.scipy.signal.fftconvolve: in1 and in2 should have the same dimensionality, "
+                         f"got shapes {in1.shape} and {in2.shape}")
+    axes = (axes,) if isinstance(axes, int) else tuple(axes)
+    axes = tuple(normalize_axis(ax, in1.ndim, "fgrad.scipy.signal.fftconvolve") for ax in axes)
+    mapped = sorted(set(range(in1.ndim)) - set(axes))
+    if any(in1.shape[i] != in2.shape[i] for i in mapped):
+        raise ValueError(f"fgrad.scipy.signal.fftconvolve: mapped axes must have same shape; got shapes "
+                         f"{in1.shape} and {in2.shape} with axes={axes} (the axes not convolved must agree)")
+    for ax in mapped:  # innermost first, as JAX nests its vmaps
+        conv = vmap(conv, in_axes=ax, out_axes=ax)
+    return conv(in1, in2)
 
 
 __all__ = ["convolve", "correlate", "convolve2d", "correlate2d", "fftconvolve", "detrend", "stft", "istft",
