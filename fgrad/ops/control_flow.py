@@ -555,15 +555,14 @@ def _scan_host_kernel(params: dict, avals: list) -> Callable:
         return impl
     dtypes = [np.dtype(v.aval.dtype) for v in body.jaxpr.invars]
     found: list = []
-    asarray, ndarray = np.asarray, np.ndarray
+    asarray = np.asarray
 
     def kernel(*args):
         if CHECKS["on"]:
             return impl(*args)
         if not found:
             found.append(body.host_scan(n_consts, n_carry, length, reverse))
-        bufs = [a if type(a) is ndarray or hasattr(a, "shape") else asarray(a, dt)
-                for a, dt in zip(args, dtypes)]
+        bufs = [a if hasattr(a, "shape") else asarray(a, dt) for a, dt in zip(args, dtypes)]
         token = _QUIET_SET(_QUIET)
         try:
             return found[0](bufs)
