@@ -29,8 +29,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import numpy as fnp
-from ..ops._util import normalize_axis
-from ..transforms.batching import vmap
+from ..ops._util import normalize_axis as _normalize_axis
+from ..transforms.batching import vmap as _vmap
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 from ._dtypes import inexact_dtype as _inexact_dtype
 
@@ -234,13 +234,13 @@ def fftconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full",
         raise ValueError(f"fgrad.scipy.signal.fftconvolve: in1 and in2 should have the same dimensionality, "
                          f"got shapes {in1.shape} and {in2.shape}")
     axes = (axes,) if isinstance(axes, int) else tuple(axes)
-    axes = tuple(normalize_axis(ax, in1.ndim, "fgrad.scipy.signal.fftconvolve") for ax in axes)
+    axes = tuple(_normalize_axis(ax, in1.ndim, "fgrad.scipy.signal.fftconvolve") for ax in axes)
     mapped = sorted(set(range(in1.ndim)) - set(axes))
     if any(in1.shape[i] != in2.shape[i] for i in mapped):
         raise ValueError(f"fgrad.scipy.signal.fftconvolve: mapped axes must have same shape; got shapes "
                          f"{in1.shape} and {in2.shape} with axes={axes} (the axes not convolved must agree)")
     for ax in mapped:  # innermost first, as JAX nests its vmaps
-        conv = vmap(conv, in_axes=ax, out_axes=ax)
+        conv = _vmap(conv, in_axes=ax, out_axes=ax)
     return conv(in1, in2)
 
 
