@@ -287,7 +287,7 @@ SPEC_LIST: list[OpSpec] = [
     binary("multiply", E.mul_p, lax="mul", torch=("mul", "multiply"), hand_written=("torch", "inplace"),
            rows=(Row(), _int_row("multiply", (_I, _I)))),
     binary("divide", E.div_p, numpy=("divide", "true_divide"), torch=("div", "divide", "true_divide"),
-           torch_dtype="d", hand_written=("lax", "torch", "inplace"),
+           torch_dtype="d", hand_written=("lax", "torch", "inplace"), numpy_rule="divide_as_xla",
            rows=(Row(args=(Domain(), _NZ)), Row(name="true_divide", args=(Domain(), _NZ)),
                  _int_row("true_divide", (_I, _INZ)))),
     binary("power", E.pow_p, numpy=("power", "pow"), torch="pow", grad_fn="PowBackward1", torch_rule="pow",
