@@ -130,7 +130,8 @@ def _quotients(mod, jnp, dt):
         ("jit same shape", mod.jit(divide)(x, full), exact),
         ("vmap unbatched divisor", mod.vmap(divide, (0, None))(x, jnp.asarray(y)), recip),
         ("vmap batched divisor", mod.vmap(divide)(x, full), exact),
-        ("jit vmap row", mod.jit(mod.vmap(divide, (0, None)))(m, row[0]), _recip(X.astype(dt), ROW.astype(dt), dt)),
+        ("jit vmap row", mod.jit(mod.vmap(divide, (0, None)))(m, row[0]),
+         _recip(X.astype(dt), ROW.astype(dt), dt)),
         ("lax.div scalar", mod.lax.div(x, y), recip),
     ], recip, exact
 
