@@ -583,14 +583,19 @@ def _div_impl(xp, x, y, by_reciprocal=False):
         dt = xp.result_type(x, y)
         if dt in BY_RECIPROCAL_DTYPES:
             if isinstance(y, (int, float, np.integer, np.floating)):
-                # on the host, in float64: rounded once more to float32 by the product, which
-                # is the correctly rounded float32 reciprocal (53 >= 2 * 24 + 2 bits)
-                y = float(np.asarray(y, dt))
-                r = math.copysign(math.inf, y) if y == 0.0 else 1.0 / y
+                r = _host_reciprocal(y, dt)
             else:  # on the divisor's device
                 r = xp.true_divide(1, y if y.dtype == dt else y.astype(dt))
             return xp.multiply(x, r, dtype=dt)
     return xp.true_divide(x, y)
+
+
+def _host_reciprocal(y, dt) -> float:
+    """``1 / y`` for a number ``y`` of dtype ``dt``, on the host, in float64: rounded once
+    more to float32 by a float32 product, which is the correctly rounded float32 reciprocal
+    (53 >= 2 * 24 + 2 bits)."""
+    y = float(np.asarray(y, dt))
+    return math.copysign(math.inf, y) if y == 0.0 else 1.0 / y
 
 
 div_p = elementwise("div", _div_impl, kernel="({0} / {1})")
@@ -664,7 +669,24 @@ def xla_div(x, y):
     """
     if _EXACT_DIVISION.get():
         return div_p.bind(x, y)
-    return div_p.bind(x, y, by_reciprocal="broadcast")
+    if type(x) is ArrayImpl:  # eager fast paths: an array by a number, two arrays of one shape
+        ty = type(y)
+        if (ty is float or ty is int) and x._buf.ndim and x._buf.dtype in BY_RECIPROCAL_DTYPES:
+            return mul_p.bind(x, _host_reciprocal(y, x._buf.dtype))  # `_div_impl`'s product
+        if ty is ArrayImpl and x._buf.shape == y._buf.shape:
+            return div_p.bind(x, y)
+    if isinstance(x, Tracer) or isinstance(y, Tracer):  # decided where it runs (batched shapes)
+        return div_p.bind(x, y, by_reciprocal="broadcast")
+    if _broadcast(x, y):  # concrete operands: decided now (a plain div takes the ufunc path)
+        return div_p.bind(x, y, by_reciprocal=True)
+    return div_p.bind(x, y)
+
+
+def _broadcast(x, y) -> bool:
+    try:
+        return broadcast_divisor(get_aval(x).shape, get_aval(y).shape)
+    except TypeError:  # not an array: `div` reports it
+        return False
 
 
 def neg(x):
