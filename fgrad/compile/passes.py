@@ -43,7 +43,7 @@ from ..backends import backend_of_buffer, to_host
 
 from ..core.array import ShapedArray, get_aval
 from ..core.ir import Eqn, Jaxpr, Literal, Var, has_effects, is_noop_convert, live_eqns
-from ..ops.elementwise import BY_RECIPROCAL_DTYPES, broadcast_divisor, integer_pow_by_squaring, mul_p, neg_p
+from ..ops.elementwise import BY_RECIPROCAL_DTYPES, integer_pow_by_squaring, mul_p, neg_p
 from ..ops.indexing import gather_p
 from ..ops.shape import reshape_p, transpose_p
 from ..ops.structural import slice_indexer
@@ -456,13 +456,11 @@ def _div_by_reciprocal(rw, e):
     """``div[by_reciprocal]`` as its implementation computes it (XLA's form for JAX's face):
     ``r = 1 / y`` once, in the quotient's dtype, then ``x * r`` -- two ordinary equations the
     fuser handles; a quotient of another dtype is a plain division.  Left as it is (its
-    implementation runs) where ``y`` is not already in the quotient's dtype.  JAX's ``x / y``
-    (``by_reciprocal="broadcast"``) is a plain division where ``y`` has the quotient's shape."""
+    implementation runs) where ``y`` is not already in the quotient's dtype."""
     x, y = e.invars
     out = e.outvars[0]
     dt = out.aval.dtype
-    if dt not in BY_RECIPROCAL_DTYPES or (e.params["by_reciprocal"] == "broadcast"
-                                         and not broadcast_divisor(x.aval.shape, y.aval.shape)):
+    if dt not in BY_RECIPROCAL_DTYPES:
         rw.new_eqn(e.prim, [x, y], out.aval, {}, outvar=out)
         return True
     if type(y) is Literal:

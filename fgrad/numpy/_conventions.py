@@ -3,8 +3,7 @@
 An op spec's ``numpy_rule`` names one of the wrappers here; `fgrad.numpy._elementwise`
 wraps the generated face with it (``wrapper(generated, name)``).  Each is where JAX's
 ``jnp`` function is not the primitive's plain face: ``power`` with a static integer
-exponent, ``floor_divide``'s integer division by zero, ``log2``/``log10`` from ``log``, ``divide``
-by a broadcast divisor.
+exponent, ``floor_divide``'s integer division by zero, ``log2``/``log10`` from ``log``.
 
 >>> import fgrad.numpy as fnp
 >>> fnp.floor_divide.op_spec.numpy_rule
@@ -20,11 +19,10 @@ import numpy as np
 from ..core.array import ArrayImpl, get_aval
 from ..core.narrow_floats import dtype_kind, is_narrow
 from ..ops.elementwise import (complex_, div_p, eq, imag, integer_pow_p, log, mul, promote_args_inexact,
-                               promote_args_numeric, real, select, with_weak_type, xla_div)
+                               promote_args_numeric, real, select, with_weak_type)
 from ..ops.lax_ops import int_division_by_zero
 from ..typing import Array, ArrayLike
 from ._arraylike import check_arraylike
-from . import _promotion_checks as _promotion
 
 _SEQUENCES = (list, tuple)
 
@@ -130,31 +128,6 @@ def floor_divide_as_xla(generated, name: str = "floor_divide"):
     Array([ 3, -2, -1], dtype=int64)
     """
     return floor_divide
-
-
-def divide_as_xla(generated, name: str = "divide"):
-    """``divide`` as XLA evaluates JAX's: by a divisor broadcast to the quotient's shape (a
-    Python scalar, a 0-d array, a ``(1, n)`` row against ``(m, n)``) a float32/float64
-    quotient is ``x * (1 / y)``, the reciprocal rounded first, an ulp from the exact quotient
-    in about a fifth of the elements (`fgrad.ops.elementwise.xla_div`); a divisor of the
-    quotient's shape divides exactly.  The PyTorch face divides exactly (PyTorch does)."""
-
-    def divide(x: ArrayLike, y: ArrayLike) -> Array:
-        if type(x) in _SEQUENCES or type(y) in _SEQUENCES:
-            check_arraylike("true_divide", x, y)
-        if _promotion.checking:
-            _promotion.check_binary(name, x, y)
-        return xla_div(*promote_args_inexact(x, y))
-
-    divide.__doc__ = generated.__doc__ + """ A float32/float64 quotient by a broadcast divisor
-    is ``x * (1 / y)``, as XLA computes JAX's.
-
-    >>> import fgrad.numpy as fnp
-    >>> x = fnp.asarray([0.37 * 26], fnp.float32)
-    >>> bool((x / 7.3 == x * (fnp.float32(1) / fnp.float32(7.3)))[0])
-    True
-    """
-    return divide
 
 
 # JAX's jnp.log2 divides by log(2), a constant XLA folds and divides by as a multiplication by

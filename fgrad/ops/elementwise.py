@@ -13,7 +13,6 @@ from typing import Any
 from .._config import flag
 from ..typing import Array, ArrayLike, Complex
 
-import contextvars
 import math
 
 import numpy as np
@@ -575,27 +574,19 @@ BY_RECIPROCAL_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 def _div_impl(xp, x, y, by_reciprocal=False):
     """``x / y``; with ``by_reciprocal`` (what XLA computes for JAX's division by a constant:
     ``jnp.round(x, decimals)``'s factor) a float32/float64 quotient is ``x * (1 / y)``, the
-    reciprocal rounded to the result's dtype first; ``by_reciprocal="broadcast"`` (JAX's
-    ``x / y``, `xla_div`): so where ``y`` is broadcast to the quotient's shape."""
-    if by_reciprocal == "broadcast":
-        by_reciprocal = broadcast_divisor(np.shape(x), np.shape(y))
+    reciprocal rounded to the result's dtype first."""
     if by_reciprocal:
         dt = xp.result_type(x, y)
         if dt in BY_RECIPROCAL_DTYPES:
             if isinstance(y, (int, float, np.integer, np.floating)):
-                r = _host_reciprocal(y, dt)
+                # on the host, in float64: rounded once more to float32 by the product, which
+                # is the correctly rounded float32 reciprocal (53 >= 2 * 24 + 2 bits)
+                y = float(np.asarray(y, dt))
+                r = math.copysign(math.inf, y) if y == 0.0 else 1.0 / y
             else:  # on the divisor's device
                 r = xp.true_divide(1, y if y.dtype == dt else y.astype(dt))
             return xp.multiply(x, r, dtype=dt)
     return xp.true_divide(x, y)
-
-
-def _host_reciprocal(y, dt) -> float:
-    """``1 / y`` for a number ``y`` of dtype ``dt``, on the host, in float64: rounded once
-    more to float32 by a float32 product, which is the correctly rounded float32 reciprocal
-    (53 >= 2 * 24 + 2 bits)."""
-    y = float(np.asarray(y, dt))
-    return math.copysign(math.inf, y) if y == 0.0 else 1.0 / y
 
 
 div_p = elementwise("div", _div_impl, kernel="({0} / {1})")
@@ -616,77 +607,6 @@ def mul(x, y):
 
 def div(x, y):
     return div_p.bind(x, y)
-
-
-# PyTorch divides exactly: `fgrad.torch` stages and runs its definitions inside this scope
-# (`fgrad.torch._device.cpu_default`), where JAX's faces divide exactly too
-_EXACT_DIVISION = contextvars.ContextVar("fgrad_exact_division", default=False)
-
-
-class exact_division:
-    """A ``with`` block in which `xla_div` divides exactly (the PyTorch face's definitions).
-
-    >>> import fgrad.numpy as fnp
-    >>> x = fnp.asarray([1.11], fnp.float32)
-    >>> with exact_division():
-    ...     bool((x / 7.3 == np.float32(1.11) / np.float32(7.3))[0])
-    True
-    """
-
-    __slots__ = ("_token",)
-
-    def __enter__(self):
-        self._token = _EXACT_DIVISION.set(True)
-        return self
-
-    def __exit__(self, *exc):
-        _EXACT_DIVISION.reset(self._token)
-
-
-def broadcast_divisor(xs: tuple, ys: tuple) -> bool:
-    """Whether a divisor of shape ``ys`` is broadcast to the shape of the quotient by a
-    dividend of shape ``xs`` (False for shapes that do not broadcast: `div` reports them)."""
-    if ys == xs:
-        return False
-    try:
-        return np.broadcast_shapes(xs, ys) != ys
-    except ValueError:
-        return False
-
-
-def xla_div(x, y):
-    """JAX's float division as XLA evaluates it: a divisor broadcast to the quotient's shape
-    (a Python scalar, a 0-d array, a ``(1, n)`` row against ``(m, n)``, an unbatched divisor
-    under ``vmap``) makes a float32 or float64 quotient ``x * (1 / y)``, the reciprocal
-    rounded first; a divisor of the quotient's shape divides exactly (`div`'s
-    ``by_reciprocal="broadcast"``, decided on the operands' shapes where it runs).  Exact
-    inside `exact_division`.
-
-    >>> import fgrad.numpy as fnp
-    >>> x = fnp.asarray([0.37 * 26], fnp.float32)
-    >>> bool((xla_div(x, 7.3) == x * (fnp.float32(1) / fnp.float32(7.3)))[0])
-    True
-    """
-    if _EXACT_DIVISION.get():
-        return div_p.bind(x, y)
-    if type(x) is ArrayImpl:  # eager fast paths: an array by a number, two arrays of one shape
-        ty = type(y)
-        if (ty is float or ty is int) and x._buf.ndim and x._buf.dtype in BY_RECIPROCAL_DTYPES:
-            return mul_p.bind(x, _host_reciprocal(y, x._buf.dtype))  # `_div_impl`'s product
-        if ty is ArrayImpl and x._buf.shape == y._buf.shape:
-            return div_p.bind(x, y)
-    if isinstance(x, Tracer) or isinstance(y, Tracer):  # decided where it runs (batched shapes)
-        return div_p.bind(x, y, by_reciprocal="broadcast")
-    if _broadcast(x, y):  # concrete operands: decided now (a plain div takes the ufunc path)
-        return div_p.bind(x, y, by_reciprocal=True)
-    return div_p.bind(x, y)
-
-
-def _broadcast(x, y) -> bool:
-    try:
-        return broadcast_divisor(get_aval(x).shape, get_aval(y).shape)
-    except TypeError:  # not an array: `div` reports it
-        return False
 
 
 def neg(x):

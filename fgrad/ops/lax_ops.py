@@ -203,7 +203,7 @@ def div(x: ArrayLike, y: ArrayLike) -> Array:
         signs_differ = _ew.ne_p.bind(_ew.lt(x, 0), _ew.lt(y, 0))
         q = _ew.select(_ew.logical_and(inexact, signs_differ), _ew.add(q, 1), q)
         return int_division_by_zero(q, y, -1)
-    return _ew.xla_div(x, y)  # a broadcast divisor: XLA's x * (1 / y)
+    return _ew.div(x, y)
 
 
 def rem(x: ArrayLike, y: ArrayLike) -> Array:

@@ -287,10 +287,9 @@ SPEC_LIST: list[OpSpec] = [
     binary("multiply", E.mul_p, lax="mul", torch=("mul", "multiply"), hand_written=("torch", "inplace"),
            rows=(Row(), _int_row("multiply", (_I, _I)))),
     binary("divide", E.div_p, numpy=("divide", "true_divide"), torch=("div", "divide", "true_divide"),
-           torch_dtype="d", hand_written=("lax", "torch", "inplace"), numpy_rule="divide_as_xla",
+           torch_dtype="d", hand_written=("lax", "torch", "inplace"),
            rows=(Row(args=(Domain(), _NZ)), Row(name="true_divide", args=(Domain(), _NZ)),
-                 # JAX's quotient by a broadcast divisor is x * (1 / y): an ulp from NumPy's
-                 _int_row("true_divide", (_I, _INZ), fwd_tol={d: (0, 2.5e-7) for d in INTS}))),
+                 _int_row("true_divide", (_I, _INZ)))),
     binary("power", E.pow_p, numpy=("power", "pow"), torch="pow", grad_fn="PowBackward1", torch_rule="pow",
            numpy_rule="power_int_exponent",
            promote="numeric", hand_written=("torch", "inplace"), rows=(Row(args=(_POS, Domain())),),

@@ -24,7 +24,6 @@ import contextlib
 
 import numpy as np
 import fgrad.backends as backends
-from ..ops.elementwise import exact_division
 
 _nd = np.ndarray
 
@@ -169,25 +168,20 @@ def default_device() -> str:
     return "cpu" if i is None else f"cuda:{i}"
 
 
+_NO_SCOPE = contextlib.nullcontext()
+
+
 def cpu_default():
-    """A ``with`` block in which fgrad's default device is the CPU and division is exact.
-    PyTorch's default device is the CPU whatever fgrad's is (``FGRAD_BACKEND=cupy``): the
-    shim stages and evaluates its definitions inside this block, so the constants they make
-    without an operand (a ``fnp.zeros``, the constants of a program staged from abstract
-    shapes) are host arrays, like the CPU tensors they meet; on CUDA tensors they are moved
-    explicitly (`_unify`, the programs' per-device constant templates).  PyTorch divides
-    exactly where JAX's float division by a broadcast divisor multiplies by its reciprocal
-    (`fgrad.ops.elementwise.exact_division`).
+    """A ``with`` block in which fgrad's default device is the CPU.  PyTorch's default device
+    is the CPU whatever fgrad's is (``FGRAD_BACKEND=cupy``): the shim stages and evaluates
+    its definitions inside this block, so the constants they make without an operand (a
+    ``fnp.zeros``, the constants of a program staged from abstract shapes) are host arrays,
+    like the CPU tensors they meet; on CUDA tensors they are moved explicitly (`_unify`,
+    the programs' per-device constant templates).  Free when the default already is the CPU.
     """
     if backends.default_device() is backends.CPU:
-        return exact_division()
-    return _cpu_exactly()
-
-
-@contextlib.contextmanager
-def _cpu_exactly():
-    with backends.default_device_scope(backends.CPU), exact_division():
-        yield
+        return _NO_SCOPE
+    return backends.default_device_scope(backends.CPU)
 
 
 # ---------------------------------------------------------------------------------------

@@ -51,7 +51,6 @@ from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
 from .._storage import VersionCounter as _VC
 from ...core.quiet import quiet
-from ...ops.elementwise import exact_division
 from .complex_cotangents import conj_if_complex, torch_convention
 from .grad_mode import STATE
 from .anomaly_mode import ANOMALY, check_node_gradients, record_forward
@@ -1106,8 +1105,7 @@ def _record_dynamic(name, fn, args, outs, edges, multi, diff):
             full[i] = v
         return fn(*full)
 
-    with exact_division():  # PyTorch's exact division (`_dev.cpu_default`)
-        _, f_vjp = vjp(f, *[vals[i] for i in diff])
+    _, f_vjp = vjp(f, *[vals[i] for i in diff])
     node = node_class(name, _DynNode)()
     node._vjp = torch_convention(f_vjp)  # PyTorch's complex convention: conj in and out
     node._diff = diff
