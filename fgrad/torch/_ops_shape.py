@@ -500,9 +500,9 @@ def permute(input: Tensor, *dims: int | Sequence[int]) -> Tensor:
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
     b = input._buf
     nd = b.ndim
+    d0, d1 = _wrap_dim(dim0, nd), _wrap_dim(dim1, nd)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     if nd == 0:
         return _view_or_functional(input, lambda x: x.view(), "TransposeBackward0", _v_reshape, ((),))
-    d0, d1 = _wrap_dim(dim0, nd), _wrap_dim(dim1, nd)
     perm = list(range(nd))
     perm[d0], perm[d1] = perm[d1], perm[d0]
     perm = tuple(perm)
