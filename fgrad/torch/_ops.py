@@ -1840,7 +1840,7 @@ def _topk_ties_as_pytorch(b: np.ndarray, d: int, k: int, largest: bool, sort: bo
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
          out: Tensor | tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
     b = input._buf
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     n = b.shape[d] if b.ndim else 1
     if k > n or k < 0:
         raise RuntimeError("selected index k out of range")
@@ -1924,7 +1924,7 @@ def _kth_ties_as_pytorch(b: np.ndarray, d: int, k: int, idx: np.ndarray) -> None
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
              out: Tensor | tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]:
     b = input._buf
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     if b.ndim == 0:
         return return_type("kthvalue")(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
     _check_nonempty_dims("kthvalue", b, (d,))
@@ -1963,7 +1963,7 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
         if _dtype_kind(b.dtype) not in "fc":  # an integer median keeps the dtype (and has no grad)
             return result_tensor(np.asarray(v, b.dtype))
         return _select_flat(input, result_tensor(np.asarray(v, b.dtype)))
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     if b.ndim == 0:
         return return_type("median")(input.clone(), result_tensor(np.zeros((), _i64)))
     _check_nonempty_dims("median", b, (d,))
@@ -2024,16 +2024,16 @@ def _select_flat(input, host_res, gname="MedianBackward0"):
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
     b = input._buf
     if type(b) in _DEV:  # indices on the host (one copy), values gathered on the device
-        d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+        d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
         hidx = mode(result_tensor(_dev.to_host(b)), dim, True).indices._buf
         idx_k = _cst(hidx, b)
         vals = _select_along("mode", "ModeBackward0", input, idx_k, d, keepdim)
         return return_type("mode")(
             vals, result_tensor(idx_k if keepdim else _dev.xp_of(idx_k).squeeze(idx_k, d))
         )
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     if b.ndim == 0:
         return return_type("mode")(input.clone(), result_tensor(np.zeros((), _i64)))
-    d = _wrap_dim(dim, b.ndim)
     _check_nonempty_dims("mode", b, (d,))
     moved = np.moveaxis(b, d, -1)
     flat = moved.reshape(-1, moved.shape[-1])
@@ -2068,7 +2068,7 @@ def _cumulative_wide(op, x, d):
 def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
     odt = _accumulate_dtype(input, dtype)
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
@@ -2086,7 +2086,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor |
 def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
     odt = _accumulate_dtype(input, dtype)
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
 
     def fn(x):
         x = ew.convert_element_type(x, odt)
@@ -2103,7 +2103,9 @@ def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor 
 
 def _cum_extreme(name, gname, input, dim, better):
     b = input._buf
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    if b.ndim == 0 and dim not in (0, -1):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     if b.ndim == 0:
         return return_type(name)(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
     bh = _dev.to_host(b)  # the running indices are found on the host (one copy for a device tensor)
@@ -2141,7 +2143,7 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{name}\'')
     if _dtype_kind(b.dtype) == "c":  # no complex logaddexp in NumPy: the plain formula
         return log(cumsum(exp(input), dim))
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
 
     def fn(x):
         return _cumulative_wide(_conv.logcumsumexp, x, d)

@@ -1603,7 +1603,7 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
 
 def index_select(input: Tensor, dim: int, index: Tensor, *, out: Tensor | None = None) -> Tensor:
     b = input._buf
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     ib = _idx_buf(index, "index_select")
     if ib.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -1756,7 +1756,7 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
     b = input._buf
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     ib = _idx_buf(index, "index_add").reshape(-1)
     _check_index_add(b, d, ib, source)
     dt = b.dtype
@@ -1791,7 +1791,7 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     if not (STATE.enabled and (tracks_grad(self) or tracks_grad(source))):
         return copy_(self, res)
     b = self._buf
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     ib = _idx_buf(index, "index_add").reshape(-1)
     _check_index_add(b, d, ib, source)
     dt = b.dtype
@@ -1809,7 +1809,7 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     b = input._buf
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     ib = _idx_buf(index).reshape(-1)
     _check_index_copy(b, d, ib, source)
     idx = (slice(None),) * d + (result_tensor(ib),)
@@ -1822,7 +1822,7 @@ def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     b = self._buf
     if isinstance(source, Tensor):
         check_no_alias(b, source._buf, full_ok=False)
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     ib = _idx_buf(index).reshape(-1)
     _check_index_copy(b, d, ib, source)
     setitem(self, (slice(None),) * d + (result_tensor(ib),), source)
@@ -1836,7 +1836,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: TensorOrScalar) ->
 
 def index_fill_(self: Tensor, dim: int, index: Tensor, value: TensorOrScalar) -> Tensor:
     b = self._buf
-    d = _wrap_dim(dim, b.ndim) if b.ndim else 0
+    d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     setitem(self, (slice(None),) * d + (result_tensor(_idx_buf(index).reshape(-1)),), value)
     return self
 

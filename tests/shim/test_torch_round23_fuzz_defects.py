@@ -348,3 +348,42 @@ def test_transpose_of_a_zero_dim_tensor_checks_its_dims(dims):
         ft.swapaxes(x, *dims)
     for ok in [(0, 0), (-1, 0), (0, -1), (-1, -1)]:
         assert x.transpose(*ok).shape == ()
+
+
+_ZERO_D_DIM_CALLS = {
+    "topk": lambda T, x, d: T.topk(x, 1, dim=d),
+    "kthvalue": lambda T, x, d: T.kthvalue(x, 1, dim=d),
+    "median": lambda T, x, d: T.median(x, dim=d),
+    "mode": lambda T, x, d: T.mode(x, dim=d),
+    "cumsum": lambda T, x, d: T.cumsum(x, d),
+    "cumprod": lambda T, x, d: T.cumprod(x, d),
+    "cummax": lambda T, x, d: T.cummax(x, d),
+    "cummin": lambda T, x, d: T.cummin(x, d),
+    "logcumsumexp": lambda T, x, d: T.logcumsumexp(x, d),
+    "index_select": lambda T, x, d: T.index_select(x, d, T.tensor([0])),
+    "index_add": lambda T, x, d: T.index_add(x, d, T.tensor([0]), T.tensor([1.0])),
+    "index_add_": lambda T, x, d: x.clone().index_add_(d, T.tensor([0]), T.tensor([1.0])),
+    "index_copy": lambda T, x, d: T.index_copy(x, d, T.tensor([0]), T.tensor([1.0])),
+    "index_copy_": lambda T, x, d: x.clone().index_copy_(d, T.tensor([0]), T.tensor([1.0])),
+    "index_fill_": lambda T, x, d: x.clone().index_fill_(d, T.tensor([0]), 1.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ZERO_D_DIM_CALLS))
+def test_dim_of_a_zero_dim_tensor_is_checked_as_pytorch(name):
+    """A 0-d tensor's dim must be -1 or 0 (PyTorch's IndexError, cummax/cummin in their own
+    words); fgrad took any dim for these 15 calls (or failed inside NumPy)."""
+    call = _ZERO_D_DIM_CALLS[name]
+    words = (f"{name}\\(\\): Expected reduction dim -1 or 0 for scalar but got"
+             if name in ("cummax", "cummin")
+             else r"Dimension out of range \(expected to be in range of \[-1, 0\]")
+    for bad in (1, -2):
+        with pytest.raises(IndexError, match=words):
+            call(ft, ft.tensor(2.0), bad)
+    if not name.startswith(("index_add", "index_copy", "index_fill")):  # (open: these fail on 0-d)
+        for ok in (0, -1):
+            call(ft, ft.tensor(2.0), ok)
+    torch = pytest.importorskip("torch")
+    for bad in (1, -2):
+        with pytest.raises(IndexError, match=words):
+            call(torch, torch.tensor(2.0), bad)
