@@ -41,15 +41,16 @@ def _data(shape, dtype, seed=0):
             rng.normal(0.0, 0.5, c).astype(dtype), rng.normal(0.0, 1.0, shape).astype(dtype))
 
 
-def _shim_step(shape, dtype, x, w, b, g, eps=1e-5):
-    m = {2: torch.nn.BatchNorm1d, 3: torch.nn.BatchNorm1d, 4: torch.nn.BatchNorm2d,
-         5: torch.nn.BatchNorm3d}[len(shape)](shape[1], eps=eps).to(getattr(torch, np.dtype(dtype).name))
-    with torch.no_grad():
-        m.weight.copy_(torch.tensor(w))
-        m.bias.copy_(torch.tensor(b))
-    xt = torch.tensor(x, requires_grad=True)
+def _shim_step(shape, dtype, x, w, b, g, eps=1e-5, T=torch):
+    """One training BatchNorm forward and backward on ``T`` (the shim, or PyTorch itself)."""
+    m = {2: T.nn.BatchNorm1d, 3: T.nn.BatchNorm1d, 4: T.nn.BatchNorm2d,
+         5: T.nn.BatchNorm3d}[len(shape)](shape[1], eps=eps).to(getattr(T, np.dtype(dtype).name))
+    with T.no_grad():
+        m.weight.copy_(T.tensor(w))
+        m.bias.copy_(T.tensor(b))
+    xt = T.tensor(x, requires_grad=True)
     out = m(xt)
-    out.backward(torch.tensor(g))
+    out.backward(T.tensor(g))
     return out, xt.grad, m.weight.grad, m.bias.grad
 
 
@@ -72,14 +73,7 @@ def test_shim_matches_live_pytorch(shape):
     pt = pytest.importorskip("torch")
     x, w, b, g = _data(shape, np.float32, seed=1)
     mine = _shim_step(shape, np.float32, x, w, b, g)
-    m = (pt.nn.BatchNorm1d if len(shape) == 2 else pt.nn.BatchNorm2d)(shape[1])
-    with pt.no_grad():
-        m.weight.copy_(pt.tensor(w))
-        m.bias.copy_(pt.tensor(b))
-    xt = pt.tensor(x, requires_grad=True)
-    out = m(xt)
-    out.backward(pt.tensor(g))
-    for a, r in zip(mine, (out, xt.grad, m.weight.grad, m.bias.grad)):
+    for a, r in zip(mine, _shim_step(shape, np.float32, x, w, b, g, T=pt)):
         np.testing.assert_allclose(a.detach().numpy(), r.detach().numpy(), rtol=1e-4, atol=2e-5)
 
 
