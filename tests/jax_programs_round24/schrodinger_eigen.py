@@ -58,8 +58,8 @@ def splitting(barrier):
     return E[1] - E[0]
 
 
-gaps = jax.vmap(splitting)(jnp.array([0.5, 1.0, 2.0, 4.0]))
-print("double-well splittings", " ".join(f"{float(g):.2g}" for g in gaps))
+gaps = jax.vmap(splitting)(jnp.array([0.5, 1.5, 3.0, 5.0]))
+print("double-well splittings", " ".join(f"{float(g):.3g}" for g in gaps))
 print("splitting falls with the barrier:", bool(jnp.all(jnp.diff(gaps) < 0)))
 
 
