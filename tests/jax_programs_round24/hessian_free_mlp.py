@@ -97,9 +97,9 @@ def hf_step(flat, damping):
 
 flat, damping = flat0, jnp.asarray(1.0)
 print(f"initial loss {float(loss(flat)):.5f}")
-for it in range(12):
+for it in range(6):
     flat, damping, rho, rel_res = hf_step(flat, damping)
-    if it % 3 == 2:
+    if it % 2 == 1:
         print(f"HF iteration {it + 1:2d}: loss {float(loss(flat)):.4e}, damping {float(damping):.4f},",
               f"rho > 0.25: {bool(rho > 0.25)}")
 hf_loss = loss(flat)
@@ -111,10 +111,9 @@ def gradient_descent(flat):
 
 
 gd_loss = loss(gradient_descent(flat0))
-print(f"after 12 HF steps {float(hf_loss):.3e} vs 300 gradient steps {float(gd_loss):.3e};",
-      "HF lower:", bool(hf_loss < gd_loss))
+print(f"after 6 HF steps (60 Gauss-Newton products) {float(hf_loss):.3e} vs 300 gradient steps {float(gd_loss):.3e}")
 trained = unravel(flat)
-print("trained layer norms", [round(float(jnp.linalg.norm(layer["w"])), 3) for layer in trained])
+print("trained layer norms", [round(float(jnp.linalg.norm(layer["w"])), 2) for layer in trained])
 test = jnp.array([[0.5, -0.5], [1.5, 1.0], [-1.0, 0.0]])
-print("predictions", mlp(trained, test).ravel(), "targets",
+print("predictions", jnp.round(mlp(trained, test).ravel(), 2), "targets",
       (jnp.sin(test[:, 0]) * jnp.cos(test[:, 1]) + 0.1 * test[:, 0] ** 2))

@@ -55,9 +55,9 @@ blob = jnp.exp(-((x - 0.5) ** 2 + (y - 0.25) ** 2) / 0.005)
 
 def forcing(kind, strength):
     return lax.switch(kind, [
-        lambda s: (jnp.zeros((N, N)), s * blob),                    # 0: jet upwards
-        lambda s: (s * blob, jnp.zeros((N, N))),                    # 1: jet sideways
-        lambda s: (jnp.zeros((N, N)), jnp.zeros((N, N))),           # 2: nothing
+        lambda s: (jnp.zeros_like(blob), s * blob),                 # 0: jet upwards
+        lambda s: (s * blob, jnp.zeros_like(blob)),                 # 1: jet sideways
+        lambda s: (jnp.zeros_like(blob), jnp.zeros_like(blob)),     # 2: nothing
     ], strength)
 
 
