@@ -48,7 +48,8 @@ def autocov_direct(x, max_lag):
 
 
 gamma = autocov_fft(x, 10)
-print("autocovariance by FFT matches the direct sum:", bool(jnp.allclose(gamma, autocov_direct(x, 10), atol=1e-4)))
+print("autocovariance by FFT matches the direct sum:", bool(jnp.allclose(gamma, autocov_direct(x, 10),
+                                                                         atol=1e-4)))
 print("autocorrelation", gamma[:6] / gamma[0])
 
 R = toeplitz(gamma[:3])
@@ -108,12 +109,14 @@ def neg_log_likelihood(params):
 sigma2_yw = gamma[0] - phi_yw @ gamma[1:4]
 params = jnp.concatenate([phi_yw, 0.5 * jnp.log(sigma2_yw)[None]])  # Newton from the Yule-Walker estimate
 for _ in range(6):
-    params = params - jnp.linalg.solve(jax.hessian(neg_log_likelihood)(params), jax.grad(neg_log_likelihood)(params))
+    params = params - jnp.linalg.solve(jax.hessian(neg_log_likelihood)(params),
+                                       jax.grad(neg_log_likelihood)(params))
 std_err = jnp.sqrt(jnp.diag(jnp.linalg.inv(jax.hessian(neg_log_likelihood)(params))))
 print("MLE phi", params[:3], f"sigma {float(jnp.exp(params[3])):.4f}", "standard errors", std_err[:3])
 
 roots = jnp.roots(jnp.concatenate([-params[:3][::-1], jnp.ones(1)]))
-print("characteristic root moduli", jnp.sort(jnp.abs(roots)), "stationary:", bool(jnp.all(jnp.abs(roots) > 1)))
+print("characteristic root moduli", jnp.sort(jnp.abs(roots)), "stationary:",
+      bool(jnp.all(jnp.abs(roots) > 1)))
 
 
 def psi_weights(phi, n):

@@ -33,7 +33,8 @@ print("discrete A (ZOH) row 2", Ad[1], "B", Bd.ravel())
 
 ctrb = jnp.concatenate([jnp.linalg.matrix_power(Ad, k) @ Bd for k in range(n)], axis=1)
 obsv = jnp.concatenate([C @ jnp.linalg.matrix_power(Ad, k) for k in range(n)], axis=0)
-print("controllable:", int(jnp.linalg.matrix_rank(ctrb)) == n, "observable:", int(jnp.linalg.matrix_rank(obsv)) == n)
+print("controllable:", int(jnp.linalg.matrix_rank(ctrb)) == n, "observable:",
+      int(jnp.linalg.matrix_rank(obsv)) == n)
 
 # continuous controllability Gramian over a horizon: A W + W A^T + B B^T = 0 needs a stable A
 K_lyap = jnp.kron(jnp.eye(n), A) + jnp.kron(A, jnp.eye(n))
@@ -65,7 +66,8 @@ def dlqr(Q, R, tol=1e-9, max_iter=2000):
 Q, R = jnp.diag(jnp.array([1.0, 0.1, 10.0, 0.1])), jnp.array([[0.5]])
 K_lqr, P, iters = dlqr(Q, R)
 riccati = Q + Ad.T @ P @ Ad - Ad.T @ P @ Bd @ K_lqr - P
-print("LQR gain", K_lqr.ravel(), "Riccati residual small:", bool(jnp.max(jnp.abs(riccati)) < 1e-3 * jnp.max(P)),
+print("LQR gain", K_lqr.ravel(), "Riccati residual small:",
+      bool(jnp.max(jnp.abs(riccati)) < 1e-3 * jnp.max(P)),
       "closed loop stable:", bool(jnp.max(jnp.abs(jnp.linalg.eigvals(Ad - Bd @ K_lqr))) < 1))
 
 
@@ -122,4 +124,5 @@ def closed_loop_cost(log_r):
 val = closed_loop_cost(jnp.log(0.5))
 d_val = jax.jacfwd(closed_loop_cost)(jnp.log(0.5))
 fd = (closed_loop_cost(jnp.log(0.5) + 1e-2) - closed_loop_cost(jnp.log(0.5) - 1e-2)) / 2e-2
-print(f"tracking cost {float(val):.4f}, d cost / d log R {float(d_val):.4f} (central difference {float(fd):.3f})")
+print(f"tracking cost {float(val):.4f}, d cost / d log R {float(d_val):.4f} (central difference "
+      f"{float(fd):.3f})")

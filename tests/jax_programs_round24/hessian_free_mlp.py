@@ -62,7 +62,8 @@ fd = (jax.grad(loss)(flat0 + 1e-3 * v) - jax.grad(loss)(flat0 - 1e-3 * v)) / 2e-
 print("Hessian-vector product matches a finite difference of gradients:",
       bool(jnp.allclose(hvp(flat0, v), fd, rtol=2e-2, atol=2e-3)))
 curv_gn, curv_h = v @ gnvp(flat0, v), v @ hvp(flat0, v)
-print(f"curvature along v: Gauss-Newton {float(curv_gn):.4f} (>= 0: {bool(curv_gn >= 0)}), Hessian {float(curv_h):.4f}")
+print(f"curvature along v: Gauss-Newton {float(curv_gn):.4f} (>= 0: {bool(curv_gn >= 0)}), Hessian "
+      f"{float(curv_h):.4f}")
 G = jax.vmap(lambda e: gnvp(flat0, e))(jnp.eye(flat0.shape[0]))
 eigs = jnp.linalg.eigvalsh(0.5 * (G + G.T))
 print("Gauss-Newton matrix: rank <= 256 outputs, smallest eigenvalue >= -1e-5:", bool(eigs[0] > -1e-5),
@@ -111,7 +112,8 @@ def gradient_descent(flat):
 
 
 gd_loss = loss(gradient_descent(flat0))
-print(f"after 6 HF steps (60 Gauss-Newton products) {float(hf_loss):.3e} vs 300 gradient steps {float(gd_loss):.3e}")
+print(f"after 6 HF steps (60 Gauss-Newton products) {float(hf_loss):.3e} vs 300 gradient steps "
+      f"{float(gd_loss):.3e}")
 trained = unravel(flat)
 print("trained layer norms", [round(float(jnp.linalg.norm(layer["w"])), 2) for layer in trained])
 test = jnp.array([[0.5, -0.5], [1.5, 1.0], [-1.0, 0.0]])

@@ -29,7 +29,8 @@ Q = h * jnp.real(jnp.mean((jnp.exp(LR / 2) - 1) / LR, axis=1))
 f1 = h * jnp.real(jnp.mean((-4 - LR + jnp.exp(LR) * (4 - 3 * LR + LR**2)) / LR**3, axis=1))
 f2 = h * jnp.real(jnp.mean((2 + LR + jnp.exp(LR) * (-2 + LR)) / LR**3, axis=1))
 f3 = h * jnp.real(jnp.mean((-4 - 3 * LR - LR**2 + jnp.exp(LR) * (4 - LR)) / LR**3, axis=1))
-print("phi coefficients at k=0:", f"{float(Q[0]):.5f} {float(f1[0]):.5f} {float(f2[0]):.5f} {float(f3[0]):.5f}")
+print("phi coefficients at k=0:",
+      f"{float(Q[0]):.5f} {float(f1[0]):.5f} {float(f2[0]):.5f} {float(f3[0]):.5f}")
 g = -0.5j * k
 
 
@@ -101,7 +102,8 @@ c = 4.0
 u_start = soliton(xk, c, -5.0)
 u_end = jax.jit(kdv_solve, static_argnums=(1, 2))(u_start, 1e-3, 1000)
 peak = xk[jnp.argmax(u_end)]
-print(f"soliton peak {float(u_end.max()):.4f} (c/2 = {c / 2}), at x = {float(peak):.3f} (expected {-5 + c:.1f})")
+print(f"soliton peak {float(u_end.max()):.4f} (c/2 = {c / 2}), at x = {float(peak):.3f} (expected "
+      f"{-5 + c:.1f})")
 print("matches the exact soliton:", bool(jnp.max(jnp.abs(u_end - soliton(xk, c, -1.0))) < 1e-3))
 print("invariants start", jnp.stack(invariants(u_start)))
 print("invariants end  ", jnp.stack(invariants(u_end)))
@@ -109,8 +111,8 @@ print("invariants end  ", jnp.stack(invariants(u_end)))
 # two solitons: the tall one overtakes the short one and both emerge with their shapes
 u2 = soliton(xk, 6.0, -12.0) + soliton(xk, 2.0, -4.0)
 u2_end = jax.jit(kdv_solve, static_argnums=(1, 2))(u2, 1e-3, 2500)
-heights = jnp.sort(jnp.where((u2_end > jnp.roll(u2_end, 1)) & (u2_end > jnp.roll(u2_end, -1)) & (u2_end > 0.3),
-                             u2_end, 0.0))[-2:]
+is_peak = (u2_end > jnp.roll(u2_end, 1)) & (u2_end > jnp.roll(u2_end, -1)) & (u2_end > 0.3)
+heights = jnp.sort(jnp.where(is_peak, u2_end, 0.0))[-2:]
 print("two-soliton peaks after collision", heights)
 
 

@@ -94,8 +94,10 @@ f, exact, h = problem(63)
 u, residuals = multigrid(f, h, 8)
 r0 = jnp.linalg.norm(f)
 factors = residuals[1:4] / residuals[:3]
-print("relative residual after 1, 2 cycles:", f"{float(residuals[0] / r0):.3f} {float(residuals[1] / r0):.4f}")
-print("convergence factor per V-cycle < 0.1:", bool(jnp.all(factors < 0.1)), f"(first {float(factors[0]):.2f})")
+print("relative residual after 1, 2 cycles:",
+      f"{float(residuals[0] / r0):.3f} {float(residuals[1] / r0):.4f}")
+print("convergence factor per V-cycle < 0.1:", bool(jnp.all(factors < 0.1)),
+      f"(first {float(factors[0]):.2f})")
 print("discrete solution reached:", bool(jnp.max(jnp.abs(u - exact)) < 1e-4 * jnp.max(jnp.abs(exact))))
 
 # second-order convergence of the discretisation error
@@ -118,7 +120,8 @@ M = lambda r: v_cycle(jnp.zeros_like(r), r, h, 1, 1)
 for precond, maxiter in ((None, 10), (M, 10), (None, 200)):
     sol, _ = cg(A, f, M=precond, tol=1e-5, maxiter=maxiter)
     rel = float(jnp.linalg.norm(f - A(sol)) / jnp.linalg.norm(f))
-    print(f"cg, {'V-cycle' if precond else 'no'} preconditioner, {maxiter} iterations: residual below 1e-4:", rel < 1e-4)
+    print(f"cg, {'V-cycle' if precond else 'no'} preconditioner, {maxiter} iterations: residual below 1e-4:",
+          rel < 1e-4)
 
 
 def functional(amplitude):

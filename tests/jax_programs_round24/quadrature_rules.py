@@ -68,7 +68,8 @@ def clenshaw_curtis(n):
 
 cc = clenshaw_curtis(16)
 print(f"Clenshaw-Curtis n=16: weights sum {float(cc[1].sum()):.6f},",
-      f"int_-1^1 1/(1+16x^2) = {float(jnp.sum(cc[1] / (1 + 16 * cc[0]**2))):.6f} (exact {float(jnp.arctan(4.0) / 2):.6f})")
+      f"int_-1^1 1/(1+16x^2) = {float(jnp.sum(cc[1] / (1 + 16 * cc[0]**2))):.6f} (exact "
+      f"{float(jnp.arctan(4.0) / 2):.6f})")
 
 
 def romberg(f, a, b, levels=6):
@@ -127,12 +128,14 @@ val = softplus_mean(0.5, 1.2)
 dmu, dsigma = jax.grad(softplus_mean, argnums=(0, 1))(0.5, 1.2)
 z = 0.5 + 1.2 * random.normal(random.key(0), (200_000,))
 print(f"E softplus(X) = {float(val):.5f} (Monte Carlo {float(jnp.mean(jax.nn.softplus(z))):.3f}),",
-      f"d/dmu {float(dmu):.5f} = E sigmoid(X) {float(expect(jax.nn.sigmoid, 0.5, 1.2)):.5f}, d/dsigma {float(dsigma):.5f}")
+      f"d/dmu {float(dmu):.5f} = E sigmoid(X) {float(expect(jax.nn.sigmoid, 0.5, 1.2)):.5f}, d/dsigma "
+      f"{float(dsigma):.5f}")
 print(f"E X^4 for sigma=1.2: {float(expect(lambda x: x**4, 0.0, 1.2)):.5f} (3 sigma^4 = {3 * 1.2**4:.5f})")
 
 xl, wl = gauss_laguerre(12)
 print("Gamma(s) by Gauss-Laguerre vs jax.scipy.special.gamma:",
-      jnp.stack([jax.vmap(lambda s: jnp.sum(wl * xl ** (s - 1)))(jnp.array([2.0, 3.5, 5.0])), gamma(jnp.array([2.0, 3.5, 5.0]))]))
+      jnp.stack([jax.vmap(lambda s: jnp.sum(wl * xl ** (s - 1)))(jnp.array([2.0, 3.5, 5.0])),
+                 gamma(jnp.array([2.0, 3.5, 5.0]))]))
 
 # d/da int_0^1 x^a dx = -1 / (a + 1)^2
 moment = lambda a: integrate(lambda x: x**a, 0.0, 1.0, gl10)

@@ -104,7 +104,8 @@ for _ in range(20):
     Jp = jax.jacfwd(position, argnums=1)(arm, q)
     null = jnp.eye(4) - jnp.linalg.pinv(Jp) @ Jp
     q = q + 0.1 * null @ jax.grad(manipulability)(q)
-print(f"null-space ascent: manipulability {float(manipulability(qs[0])):.4f} -> {float(manipulability(q)):.4f},",
+print(f"null-space ascent: manipulability {float(manipulability(qs[0])):.4f} -> "
+      f"{float(manipulability(q)):.4f},",
       "end effector moved", bool(jnp.linalg.norm(position(arm, q) - position(arm, qs[0])) > 1e-2))
 
 

@@ -36,7 +36,8 @@ print("match n + 1/2 to 2e-2:", bool(jnp.allclose(levels, jnp.arange(6) + 0.5, a
 
 E_box = eigh_tridiagonal(*hamiltonian_bands(jnp.zeros(N)), eigvals_only=True)[:4]
 exact_box = (jnp.arange(1, 5) * jnp.pi / L) ** 2 / 2
-print("box levels", E_box, "within 0.5% of (n pi / L)^2 / 2:", bool(jnp.max(jnp.abs(E_box / exact_box - 1)) < 5e-3))
+print("box levels", E_box, "within 0.5% of (n pi / L)^2 / 2:",
+      bool(jnp.max(jnp.abs(E_box / exact_box - 1)) < 5e-3))
 
 
 def ground_energy(lam):
@@ -47,9 +48,11 @@ lam = 0.1
 E, psi = jnp.linalg.eigh(hamiltonian(V_ho + lam * x**4))
 psi0 = psi[:, 0] / jnp.sqrt(dx)
 hf = jnp.sum(psi0**2 * x**4) * dx
-print(f"anharmonic ground state E0 = {float(E[0]):.4f}; dE0/dlambda by grad {float(jax.grad(ground_energy)(lam)):.4f},",
+print(f"anharmonic ground state E0 = {float(E[0]):.4f}; dE0/dlambda by grad "
+      f"{float(jax.grad(ground_energy)(lam)):.4f},",
       f"Hellmann-Feynman <x^4> = {float(hf):.4f}")
-print(f"<x^2> = {float(jnp.sum(psi0**2 * x**2) * dx):.4f}, parity <x> ~ 0:", bool(abs(jnp.sum(psi0**2 * x) * dx) < 1e-4))
+print(f"<x^2> = {float(jnp.sum(psi0**2 * x**2) * dx):.4f}, parity <x> ~ 0:",
+      bool(abs(jnp.sum(psi0**2 * x) * dx) < 1e-4))
 
 
 def splitting(barrier):

@@ -34,7 +34,8 @@ def ou_path(key, x0, dt=0.01, steps=500):
 
 finals, paths = jax.vmap(ou_path, in_axes=(0, None))(random.split(k_ou, 2000), 0.0)
 print(f"OU at T=5: mean {float(finals.mean()):.3f} (mu {mu}), variance {float(finals.var()):.4f}",
-      f"(sigma^2 / 2 theta = {sigma**2 / (2 * theta):.4f}, Euler: {sigma**2 * 0.01 / (1 - (1 - theta * 0.01)**2):.4f})")
+      f"(sigma^2 / 2 theta = {sigma**2 / (2 * theta):.4f}, Euler: "
+      f"{sigma**2 * 0.01 / (1 - (1 - theta * 0.01)**2):.4f})")
 t = 0.5
 exact_mean = mu * (1 - jnp.exp(-theta * t))
 exact_var = sigma**2 / (2 * theta) * (1 - jnp.exp(-2 * theta * t))
@@ -77,12 +78,14 @@ print("strong errors EM      ", " ".join(f"{float(e):.3e}" for e in err_em))
 print("strong errors Milstein", " ".join(f"{float(e):.3e}" for e in err_mil))
 order_em = jnp.polyfit(jnp.log(dts), jnp.log(jnp.array(err_em)), 1)[0]
 order_mil = jnp.polyfit(jnp.log(dts), jnp.log(jnp.array(err_mil)), 1)[0]
-print(f"fitted strong orders: EM {float(order_em):.2f} (theory 0.5), Milstein {float(order_mil):.2f} (theory 1.0)")
+print(f"fitted strong orders: EM {float(order_em):.2f} (theory 0.5), Milstein {float(order_mil):.2f} "
+      f"(theory 1.0)")
 print("weak error of E[S_T] below the Monte Carlo error:", bool(max(weak) < 3 * exact.std() / 63))
 
 # ---- Brownian bridge: refine a coarse path by sampling midpoints
 W_coarse = jnp.concatenate([jnp.zeros(1), jnp.cumsum(jnp.sqrt(0.25) * random.normal(k_bridge, (4,)))])
-mids = 0.5 * (W_coarse[:-1] + W_coarse[1:]) + jnp.sqrt(0.25 / 4) * random.normal(random.fold_in(k_bridge, 1), (4,))
+mids = 0.5 * (W_coarse[:-1] + W_coarse[1:]) + jnp.sqrt(0.25 / 4) * random.normal(random.fold_in(k_bridge, 1),
+                                                                                 (4,))
 W_fine = jnp.stack([W_coarse[:-1], mids], axis=1).ravel()
 W_fine = jnp.append(W_fine, W_coarse[-1])
 print("bridge keeps the coarse points:", bool(jnp.array_equal(W_fine[::2], W_coarse)), "path", W_fine)
@@ -103,7 +106,8 @@ def exit_time(key, dt=1e-3):
 
 
 taus, sides = jax.jit(jax.vmap(exit_time))(random.split(k_exit, 400))
-print(f"mean exit time {float(taus.mean()):.3f} (exact 1, discretisation bias up), left/right {int((sides < 0).sum())}/"
+print(f"mean exit time {float(taus.mean()):.3f} (exact 1, discretisation bias up), left/right "
+      f"{int((sides < 0).sum())}/"
       f"{int((sides > 0).sum())}")
 
 

@@ -3,10 +3,11 @@ notebooks write them in JAX: the Blasius boundary layer f''' + f f''/2 = 0 integ
 jax.experimental.ode.odeint, the wall shear f''(0) found by Newton's method with the
 derivative from jax.grad through odeint (its adjoint), the Falkner-Skan family's Newton solve
 (lax.fori_loop) wrapped in jax.custom_vjp so that d f''(0) / d beta comes from the implicit
-function theorem with both partials by jax.grad (checked by a central difference), displacement and momentum thicknesses by
-jax.scipy.integrate.trapezoid, Sturm-Liouville eigenvalues y'' + lambda y = 0 by shooting on
-lambda, and the period of a nonlinear pendulum against the complete elliptic integral
-computed by an arithmetic-geometric mean in lax.while_loop."""
+function theorem with both partials by jax.grad (checked by a central difference),
+displacement and momentum thicknesses by jax.scipy.integrate.trapezoid, Sturm-Liouville
+eigenvalues y'' + lambda y = 0 by shooting on lambda, and the period of a nonlinear pendulum
+against the complete elliptic integral computed by an arithmetic-geometric mean in
+lax.while_loop (its derivative by jax.jacfwd)."""
 
 import jax
 import jax.numpy as jnp

@@ -17,7 +17,8 @@ from jax.scipy.ndimage import map_coordinates
 jnp.set_printoptions(precision=4, suppress=True)
 N = 48
 dx = 1.0 / N
-grid_i, grid_j = jnp.meshgrid(jnp.arange(N, dtype=jnp.float32), jnp.arange(N, dtype=jnp.float32), indexing="ij")
+grid_i, grid_j = jnp.meshgrid(jnp.arange(N, dtype=jnp.float32), jnp.arange(N, dtype=jnp.float32),
+                              indexing="ij")
 kx = 2 * jnp.pi * jnp.fft.fftfreq(N, d=dx)
 KX, KY = jnp.meshgrid(kx, kx, indexing="ij")
 K2 = KX**2 + KY**2
@@ -85,7 +86,8 @@ print("energy decays once forcing stops:", bool(jnp.all(jnp.diff(energy[30:]) < 
 rel_div = jnp.max(jnp.abs(divergence(u, v))) / jnp.max(jnp.abs(vorticity(u, v)))
 print("divergence small against vorticity (the Nyquist modes aside):", bool(rel_div < 0.05))
 mass_in = 60 * 0.01 * blob.sum()
-print(f"smoke mass {float(smoke.sum()):.3f} vs injected {float(mass_in):.3f} (linear interpolation is not conservative)")
+print(f"smoke mass {float(smoke.sum()):.3f} vs injected {float(mass_in):.3f} (linear interpolation is not "
+      f"conservative)")
 w = vorticity(u, v)
 print(f"vorticity range [{float(w.min()):.3f}, {float(w.max()):.3f}], circulation ~ 0:",
       bool(jnp.abs(w.mean()) < 1e-3 * jnp.abs(w).max()))
@@ -108,4 +110,5 @@ def smoke_at_target(strength):
 
 val, grad = jax.value_and_grad(smoke_at_target)(20.0)
 fd = (smoke_at_target(20.5) - smoke_at_target(19.5)) / 1.0
-print(f"smoke at target {float(val):.4e}, d/d strength {float(grad):.3e} (central difference {float(fd):.3e})")
+print(f"smoke at target {float(val):.4e}, d/d strength {float(grad):.3e} (central difference "
+      f"{float(fd):.3e})")

@@ -132,4 +132,5 @@ def reconstruct(lam):
 
 for lam in (0.0, 0.01):
     rec, values = reconstruct(lam)
-    print(f"lambda {lam}: objective {float(values[0]):.3f} -> {float(values[-1]):.4f}, RMSE {float(rmse(rec)):.4f}")
+    print(f"lambda {lam}: objective {float(values[0]):.3f} -> {float(values[-1]):.4f}, RMSE "
+          f"{float(rmse(rec)):.4f}")
