@@ -88,9 +88,12 @@ print(f"d f''(0) / d beta at 0.1: implicit {float(d_shear):.4f}, central differe
 T_SL = jnp.linspace(0.0, jnp.pi, 33)
 
 
+def sturm_liouville(y, t, lam):
+    return jnp.stack([y[1], -lam * y[0]])
+
+
 def end_value(lam):
-    y = odeint(lambda y, t, lam: jnp.stack([y[1], -lam * y[0]]), jnp.array([0.0, 1.0]), T_SL, lam,
-               rtol=1e-9, atol=1e-9)
+    y = odeint(sturm_liouville, jnp.array([0.0, 1.0]), T_SL, lam, rtol=1e-9, atol=1e-9)
     return y[-1, 0]
 
 
@@ -116,12 +119,15 @@ def pendulum_period(amplitude):
     return 2 * jnp.pi / agm(1.0, jnp.sqrt(1 - k**2))  # 4 K(k) with K = pi / (2 agm)
 
 
+def pendulum(y, t):
+    return jnp.stack([y[1], -jnp.sin(y[0])])
+
+
 def quarter_period_by_shooting(amplitude):
     # time for theta to fall from the amplitude to 0, by Newton on the crossing time
-    rhs = lambda y, t: jnp.stack([y[1], -jnp.sin(y[0])])
     t = jnp.pi / 2
     for _ in range(6):
-        y = odeint(rhs, jnp.stack([amplitude, 0.0]), jnp.array([0.0, t]), rtol=1e-9, atol=1e-9)[-1]
+        y = odeint(pendulum, jnp.stack([amplitude, 0.0]), jnp.array([0.0, t]), rtol=1e-9, atol=1e-9)[-1]
         t = t - y[0] / y[1]  # d theta / dt = omega
     return t
 
