@@ -13,7 +13,9 @@ computed tomography (a Radon transform by ``map_coordinates``, its adjoint by ``
 ``linear_transpose``, filtered back-projection, SIRT, TV), AR time series (Yule-Walker with
 ``toeplitz``, Levinson-Durbin, MLE by ``hessian``, ``roots``, forecasts), Hessian-free training
 (Gauss-Newton products by ``linearize`` and ``linear_transpose``, CG, Levenberg-Marquardt
-damping by ``lax.cond``) and Stam's stable fluids (``map_coordinates(mode="wrap")``, FFT
+damping by ``lax.cond``), linear control design (``expm`` zero-order hold, Ackermann with ``poly``
+and ``matrix_power``, discrete LQR in ``while_loop`` differentiated by ``jacfwd``, Bode plots) and
+Stam's stable fluids (``map_coordinates(mode="wrap")``, FFT
 projection, ``lax.switch`` forcing, ``vmap(out_axes=1)``) (docs/jax-programs-round24.md) --
 run unchanged with ``import jax`` resolved to fgrad (``python -m fgrad.jax_alias``), in JAX's
 default 32-bit mode and with ``JAX_ENABLE_X64=1``, their output compared with JAX 0.10.2's
