@@ -2035,7 +2035,9 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         b = _buf(input)
         if b.size and (np.nanmin(b) < 0 or np.nanmax(b) > 1):
             raise RuntimeError("all elements of input should be between 0 and 1")
-    input, target = _same_dtype(_float(input), target)
+    input = _float(input)
+    if target.dtype != input.dtype:  # PyTorch's kernel takes one dtype (no promotion, unlike the logits form)
+        raise RuntimeError(f"Found dtype {target.dtype._legacy} but expected {input.dtype._legacy}")
     red = _reduce_fn(reduction)
     has_w = weight is not None
 
