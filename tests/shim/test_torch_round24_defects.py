@@ -45,7 +45,8 @@ def test_bce_with_logits_has_the_narrower_targets_dtype_and_pytorchs_rounding():
         assert got[key].dtype == torch.float32, key
         assert got[key].tolist() == want, key
     # a float16 target gives a float16 loss (its value is not compared: see the docs page)
-    assert F.binary_cross_entropy_with_logits(torch.tensor(_Y), torch.tensor(_X).half()).dtype == torch.float16
+    half = F.binary_cross_entropy_with_logits(torch.tensor(_Y), torch.tensor(_X).half())
+    assert half.dtype == torch.float16
 
 
 def test_bce_with_logits_narrow_target_gradient_is_the_inputs_dtype_and_exact():
@@ -89,7 +90,7 @@ _MEAN_X = [0.550000011920929, -0.9200000166893005, -1.840000033378601]
 
 def test_loss_means_divide_the_sum_by_the_count():
     x = torch.tensor(_MEAN_X)
-    assert F.mse_loss(x, torch.zeros(3)).item() == 1.5115000009536743  # PyTorch's; 1/3 * sum gives ...1201
+    assert F.mse_loss(x, torch.zeros(3)).item() == 1.5115000009536743  # 1/3 * sum: ...1201
     assert F.smooth_l1_loss(x, torch.zeros(3), beta=10.0).item() * 2 * 10.0 == pytest.approx(1.5115000009536743)
     s = np.float32(np.float32(np.float32(0.55) ** 2 + np.float32(0.92) ** 2) + np.float32(1.84) ** 2)
     assert F.mse_loss(x, torch.zeros(3)).item() == float(s / np.float32(3))

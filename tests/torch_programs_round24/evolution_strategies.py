@@ -80,7 +80,7 @@ for it in range(30):
             print(f"ES iter {it + 1:2d} pop mean {fitness.mean().item():8.3f} best {fitness.max().item():8.3f} center {episode_return(theta_es, starts).item():8.3f}")
 
 theta_11, best, step_size = theta.clone(), episode_return(theta, starts).item(), 0.3
-for it in range(30 * 2 * half_pop // 16):
+for _ in range(30 * 2 * half_pop // 16):
     cand = theta_11 + step_size * torch.randn(theta.numel(), generator=gen)
     f = episode_return(cand, starts).item()
     if f >= best:

@@ -2087,8 +2087,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     input = _float(input)
     # PyTorch computes ``(1 - target).mul_(input).sub_(...)`` in place: the loss has the target's
     # dtype, rounded to it at each in-place step, when the target is the narrower float
-    narrow = _buf(target).dtype if (target.is_floating_point() and target.dtype != input.dtype
-                                    and torch.promote_types(input.dtype, target.dtype) == input.dtype) else None
+    narrower = target.is_floating_point() and target.dtype != input.dtype
+    narrow = _buf(target).dtype if (narrower and torch.promote_types(input.dtype, target.dtype)
+                                    == input.dtype) else None
     input, target = _same_dtype(input, target)
     red = _reduce_fn(reduction)
     has_w, has_pw = weight is not None, pos_weight is not None
