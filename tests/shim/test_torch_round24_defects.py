@@ -104,3 +104,37 @@ def test_loss_means_match_live_pytorch():
             got = getattr(F, name)(torch.tensor(a), torch.tensor(b)).item()
             want = getattr(real.nn.functional, name)(real.tensor(a), real.tensor(b)).item()
             assert got == want, (name, n)
+
+
+# ---- distributions' argument validation under torch.func.vmap -----------------------------------
+# PyTorch validates a batched value in every example (torch._is_all_true); fgrad took bool() of
+# the per-example result and refused a valid value as data-dependent control flow.
+
+_SCORES = [[6.6679816246032715, 0.8018036484718323], [3.2108006477355957, -3.013502836227417]]  # PyTorch's
+
+
+def _mixture_scores(lib):
+    d = lib.distributions
+    means = lib.tensor([[-2.0, 0.0], [2.0, 0.0], [0.0, 2.5]])
+    mix = d.MixtureSameFamily(d.Categorical(lib.tensor([0.3, 0.3, 0.4])),
+                              d.Independent(d.Normal(means, 0.5 * lib.ones(3, 2)), 1))
+    return lib.func.vmap(lib.func.grad(lambda x: mix.log_prob(x)))(lib.tensor([[0.3, -0.2], [1.0, 1.0]]))
+
+
+def test_validated_log_prob_runs_under_vmap_of_grad():
+    np.testing.assert_allclose(_mixture_scores(torch).numpy(), _SCORES, rtol=1e-6)
+    g = torch.func.vmap(torch.func.grad(lambda x: torch.distributions.Exponential(2.0).log_prob(x)))
+    assert g(torch.tensor([1.0, 3.0])).tolist() == [-2.0, -2.0]
+
+
+def test_a_value_outside_the_support_in_one_example_is_refused_as_pytorch_does():
+    f = torch.func.vmap(lambda x: torch.distributions.Exponential(1.0).log_prob(x))
+    with pytest.raises(RuntimeError, match=r"vmap: It looks like you're calling \.item\(\) on a Tensor"):
+        f(torch.tensor([1.0, -1.0]))
+    with pytest.raises(ValueError, match="within the support"):  # unbatched: the ValueError as before
+        torch.distributions.Exponential(1.0).log_prob(torch.tensor([1.0, -1.0]))
+
+
+def test_validated_log_prob_under_vmap_matches_live_pytorch():
+    real = pytest.importorskip("torch")
+    np.testing.assert_allclose(_mixture_scores(torch).numpy(), _mixture_scores(real).numpy(), rtol=1e-6)
