@@ -407,5 +407,26 @@ def _check_axis_spec(spec, what: str) -> None:
         )
 
 
-__all__ = ["vmap", "vmap_on_axis", "holds_axis", "BatchTrace", "BatchTracer", "move_or_broadcast",
+def every_example_true(value) -> bool:
+    """Whether every element of ``value`` is true in every example of the enclosing vmaps:
+    a batched value is checked whole (PyTorch's batching rule of ``torch._is_all_true``, which
+    its distributions' argument validation calls under ``torch.func.vmap``); under
+    differentiation the primal is checked; a staged value refuses as ``bool()`` does.
+
+    >>> import numpy as np
+    >>> every_example_true(np.array([True, False]))
+    False
+    """
+    while isinstance(value, Tracer):
+        if isinstance(value, BatchTracer):
+            value = value.val
+        elif hasattr(value, "primal"):
+            value = value.primal
+        else:
+            value = value._concrete("bool()")
+    return bool(np.all(np.asarray(value)))
+
+
+__all__ = ["vmap", "every_example_true", "vmap_on_axis", "holds_axis", "BatchTrace", "BatchTracer",
+           "move_or_broadcast",
            "bdim_to_front", "insert_pvary", "varying_axes", "vma_scopes"]

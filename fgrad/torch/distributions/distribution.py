@@ -28,6 +28,8 @@ import fgrad.random as frandom
 import fgrad.torch as torch
 from fgrad.torch._dispatch import apply_op
 from fgrad.torch._tensor import Tensor
+from fgrad.core.trace import ConcretizationError
+from fgrad.transforms.batching import every_example_true
 
 from . import constraints
 from collections.abc import Callable
@@ -185,6 +187,22 @@ def fgrad_key():
     return frandom.key(int(torch.randint(0, 2**31 - 1, ()).item()))
 
 
+_VMAP_ITEM = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling "
+              ".item() on a Tensor, please try to rewrite what you're doing with other operations. If error "
+              "is occurring somewhere inside PyTorch internals, please file a bug report.")
+
+
+def _all_valid(valid: Tensor) -> bool:
+    """Whether a constraint holds everywhere: under ``torch.func.vmap`` in every example (PyTorch's
+    ``torch._is_all_true``), a violation then refused with PyTorch's vmap message."""
+    try:
+        return bool(valid.all())
+    except ConcretizationError:
+        if every_example_true(valid._buf):  # (a staged value refuses here as bool() did)
+            return True
+        raise RuntimeError(_VMAP_ITEM) from None
+
+
 class Distribution:
     """The base class: batch and event shapes, argument validation, and the interface
     (``sample``/``rsample``, ``log_prob``, ``cdf``/``icdf``, ``entropy``, ``mean``, ``mode``,
@@ -234,7 +252,7 @@ class Distribution:
                     continue  # skip checking lazily-constructed args
                 value = getattr(self, param)
                 valid = constraint.check(value)
-                if not bool(valid.all()):
+                if not _all_valid(valid):
                     raise ValueError(
                         f"Expected parameter {param} ({type(value).__name__} of shape {tuple(value.shape)}) "
                         "of "
@@ -343,7 +361,7 @@ class Distribution:
             )
             return
         valid = support.check(value)
-        if not bool(valid.all()):
+        if not _all_valid(valid):
             raise ValueError(
                 f"Expected value argument ({type(value).__name__} of shape {tuple(value.shape)}) to be "
                 "within the "

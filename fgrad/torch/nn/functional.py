@@ -122,8 +122,8 @@ def _check_reduction(reduction: str) -> None:
 
 
 def _reduce_fn(reduction: str):
-    if reduction == "mean":
-        return lambda v: fnp.mean(v)
+    if reduction == "mean":  # the sum divided by the count (fnp.mean multiplies by 1/n: an ulp off)
+        return lambda v: _conv.mean(v, tuple(range(v.ndim)), False)
     if reduction == "sum":
         return lambda v: fnp.sum(v)
     return lambda v: v
@@ -2035,7 +2035,9 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         b = _buf(input)
         if b.size and (np.nanmin(b) < 0 or np.nanmax(b) > 1):
             raise RuntimeError("all elements of input should be between 0 and 1")
-    input, target = _same_dtype(_float(input), target)
+    input = _float(input)
+    if target.dtype != input.dtype:  # PyTorch's kernel takes one dtype (no promotion, unlike the logits form)
+        raise RuntimeError(f"Found dtype {target.dtype._legacy} but expected {input.dtype._legacy}")
     red = _reduce_fn(reduction)
     has_w = weight is not None
 
@@ -2049,6 +2051,28 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     return _defop("BinaryCrossEntropyBackward0", ("bce", reduction, has_w), fn, args)
 
 
+def _bce_logits_in_target_dtype(narrow, red, has_w, has_pw, x, t, *extra):
+    """PyTorch's ``binary_cross_entropy_with_logits`` for a target of a narrower float dtype
+    than the input (a float32 label with float64 logits): ``(1 - t) * x`` rounded to the
+    target's dtype, minus ``log_sigmoid(x) * log_weight`` (``log_weight = 1 + (p - 1) t`` in
+    the dtype of ``p`` and the target), rounded again, times the weight, rounded again, and
+    reduced in the target's dtype.  The derivative is the unrounded loss's, in the input's
+    dtype (PyTorch's backward formula ``sigmoid(x) - t`` runs in it)."""
+    wide = x.dtype
+    sp = _conv.softplus(-x)
+    if has_pw:
+        sp = sp * (1 + (extra[-1] - 1) * t.astype(narrow)).astype(wide)
+    loss = (1 - t) * x + sp
+    if has_w:
+        loss = loss * extra[0]
+    value = lax.stop_gradient(((1 - t) * x).astype(narrow).astype(wide) + sp).astype(narrow)
+    if has_w:
+        value = (value * extra[0]).astype(narrow)
+    value, total = lax.stop_gradient(red(value)).astype(wide), red(loss)
+    rounded = value - (lax.stop_gradient(total) - total)  # the rounded value, the total's derivative
+    return fnp.where(fnp.isfinite(lax.stop_gradient(total)), rounded, total).astype(narrow)
+
+
 @_autocast_fp32
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
                                      size_average: bool | None = None, reduce: bool | None = None,
@@ -2060,9 +2084,21 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     _check_reduction(reduction)
     if target.size() != input.size():
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
-    input, target = _same_dtype(_float(input), target)
+    input = _float(input)
+    # PyTorch computes ``(1 - target).mul_(input).sub_(...)`` in place: the loss has the target's
+    # dtype, rounded to it at each in-place step, when the target is the narrower float
+    narrower = target.is_floating_point() and target.dtype != input.dtype
+    narrow = _buf(target).dtype if (narrower and torch.promote_types(input.dtype, target.dtype)
+                                    == input.dtype) else None
+    input, target = _same_dtype(input, target)
     red = _reduce_fn(reduction)
     has_w, has_pw = weight is not None, pos_weight is not None
+    if narrow is not None:
+        return _defop("BinaryCrossEntropyWithLogitsBackward0", ("bcel_narrow", reduction, has_w, has_pw,
+                                                                str(narrow)),
+                      functools.partial(_bce_logits_in_target_dtype, narrow, red, has_w, has_pw),
+                      (input, target, *[t.detach() if t.requires_grad else t for t in (weight, pos_weight)
+                                        if t is not None]))
 
     def fn(x, t, *extra):
         sp = _conv.softplus(-x)  # = -log sigmoid(x), derivative -sigmoid(-x) also at x = 0
