@@ -104,3 +104,35 @@ def test_vector_extremum_kernel_has_the_reductions_bits(values, dtype):
         got, want = kernel(x), ufunc.reduce(x)
         assert type(got) is type(want)
         assert np.array_equal(got, want, equal_nan=True) and np.signbit(got) == np.signbit(want), (got, want)
+
+
+def test_scan_host_kernel_is_bound_once_and_matches_eager():
+    """`jit`'s code calls a scan through `control_flow._scan_host_kernel` (parameters and
+    the generated loop bound once, not `_scan_impl` per call): a literal lower bound, a
+    Python-float initial carry, a tiny native loop and an array loop give eager's values, and
+    with NaN checks on the loop still reports the NaN."""
+    from fgrad.ops.control_flow import _scan_host_kernel, scan_p
+
+    assert scan_p.host_kernel is _scan_host_kernel
+
+    def f(a, v):
+        root = lax.fori_loop(0, 30, lambda i, x: 0.5 * (x + a / x), a)
+        s = lax.fori_loop(0, 5, lambda i, x: x * 0.5 + fgrad.numpy.sin(v), v)
+        c, ys = lax.scan(lambda c, x: (c * 0.9 + x, c), 1.0, v)
+        return root, s, c, ys
+
+    a, v = np.float32(2.0), np.linspace(-1, 1, 300).astype(np.float32)
+    jf = fgrad.jit(f)
+    for _ in range(2):
+        got = jf(a, v)
+    ns = jf.lower(a, v).compile().ns
+    kernels = [k for k, fn in ns.items() if getattr(fn, "__qualname__", "") == "_scan_host_kernel.<locals>.kernel"]
+    assert len(kernels) == 3
+    with fgrad.disable_jit():
+        want = f(a, v)
+    for g, w in zip(got, want):
+        assert np.asarray(g).dtype == np.asarray(w).dtype
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+    with fgrad.debug_nans(True):
+        with pytest.raises(FloatingPointError):
+            fgrad.jit(lambda x: lax.fori_loop(0, 3, lambda i, y: fgrad.numpy.log(y - 1.0), x))(np.float32(0.5))
