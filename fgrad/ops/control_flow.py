@@ -555,14 +555,15 @@ def _scan_host_kernel(params: dict, avals: list) -> Callable:
         return impl
     dtypes = [np.dtype(v.aval.dtype) for v in body.jaxpr.invars]
     found: list = []
-    asarray = np.asarray
+    asarray, ndarray = np.asarray, np.ndarray
 
     def kernel(*args):
         if CHECKS["on"]:
             return impl(*args)
         if not found:
             found.append(body.host_scan(n_consts, n_carry, length, reverse))
-        bufs = [a if hasattr(a, "shape") else asarray(a, dt) for a, dt in zip(args, dtypes)]
+        bufs = [a if type(a) is ndarray or hasattr(a, "shape") else asarray(a, dt)
+                for a, dt in zip(args, dtypes)]
         token = _QUIET_SET(_QUIET)
         try:
             return found[0](bufs)
