@@ -126,8 +126,11 @@ def test_scan_host_kernel_is_bound_once_and_matches_eager():
     for _ in range(2):
         got = jf(a, v)
     ns = jf.lower(a, v).compile().ns
-    kernels = [k for k, fn in ns.items() if getattr(fn, "__qualname__", "") == "_scan_host_kernel.<locals>.kernel"]
-    assert len(kernels) == 3
+    name = "_scan_host_kernel.<locals>.kernel"
+    kernels = [k for k, fn in ns.items() if getattr(fn, "__qualname__", "") == name]
+    from fgrad.backends import NUMPY, default_backend
+
+    assert len(kernels) == (3 if default_backend() is NUMPY else 0)  # (a device program: cupy's code)
     with fgrad.disable_jit():
         want = f(a, v)
     for g, w in zip(got, want):
@@ -135,4 +138,5 @@ def test_scan_host_kernel_is_bound_once_and_matches_eager():
         np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
     with fgrad.debug_nans(True):
         with pytest.raises(FloatingPointError):
-            fgrad.jit(lambda x: lax.fori_loop(0, 3, lambda i, y: fgrad.numpy.log(y - 1.0), x))(np.float32(0.5))
+            loop = fgrad.jit(lambda x: lax.fori_loop(0, 3, lambda i, y: fgrad.numpy.log(y - 1.0), x))
+            loop(np.float32(0.5))
