@@ -192,7 +192,8 @@ def test_an_integer_array_beside_a_python_float_computes_in_float32_as_jax(x32, 
         want = f(ints.astype(np.float32), np.float32(s))
         got = [f(fnp.asarray(ints), s), fgrad.jit(lambda x: f(x, s))(ints),
                fgrad.jit(f)(ints, s),  # a weakly typed traced float
-               lax.fori_loop(0, ints.size, lambda i, c: c.at[i].set(f(i - 3, s)), fnp.zeros(ints.size, want.dtype))]
+               lax.fori_loop(0, ints.size, lambda i, c: c.at[i].set(f(i - 3, s)),
+                             fnp.zeros(ints.size, want.dtype))]
         for g in got:
             assert np.asarray(g).dtype == want.dtype
             np.testing.assert_array_equal(np.asarray(g), want)
