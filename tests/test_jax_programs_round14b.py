@@ -35,6 +35,10 @@ RTOL_PROGRAM: dict = {
     ("mixed_precision_master", "32"): 5e-3, ("mixed_precision_master", "64"): 5e-3,
     # ill-conditioned small coefficient (-0.0146, cancellation) of a float32 fit
     ("lsq_fitting", "32"): 5e-4,
+    # ten gradient steps through a 200-step contact rollout (float32): JAX's own op-by-op
+    # run (JAX_DISABLE_JIT=1) differs from its jit (the stored numbers) by 7e-5 in the
+    # optimized actuation; fgrad (time i * DT a float32 product, as JAX) by 9e-5
+    ("mass_spring_physics", "32"): 2e-4,
     # 100 float32 Adam steps: last-bit differences grow to ~4e-5 in one printed mean
     ("mixture_density", "32"): 1e-4,
     # dot_product_attention computes its softmax in float32 in both modes (as JAX)

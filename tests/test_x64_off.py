@@ -174,6 +174,37 @@ def test_loop_index_keeps_a_float32_carry(x32):
     assert w[0].dtype == np.int32 and w[1].dtype == np.float32
 
 
+_INT_FLOAT_OPS = {"mul": lambda x, s: x * s, "rmul": lambda x, s: s * x, "add": lambda x, s: x + s,
+                  "rsub": lambda x, s: s - x, "rem": lambda x, s: x % s, "floordiv": lambda x, s: x // s,
+                  "lt": lambda x, s: x < s}
+
+
+@pytest.mark.parametrize("op", sorted(_INT_FLOAT_OPS))
+def test_an_integer_array_beside_a_python_float_computes_in_float32_as_jax(x32, op):
+    """JAX stages ``int32_array * 0.002`` as ``convert_element_type[float32, weak]`` then a
+    float32 op; NumPy computes int32 times a Python float in float64.  fgrad rounded that
+    float64 product once (1 ulp from JAX in half of ``arange(200) * 0.002``), and in host
+    loops kept it float64.  Eager, jit, a weak (traced) index and a ``fori_loop`` index give
+    float32 arithmetic's bits (and the live JAX's, when installed)."""
+    f = _INT_FLOAT_OPS[op]
+    ints = np.arange(-3, 300, dtype=np.int32)
+    for s in (0.002, 1.7):
+        want = f(ints.astype(np.float32), np.float32(s))
+        got = [f(fnp.asarray(ints), s), fgrad.jit(lambda x: f(x, s))(ints),
+               fgrad.jit(f)(ints, s),  # a weakly typed traced float
+               lax.fori_loop(0, ints.size, lambda i, c: c.at[i].set(f(i - 3, s)),
+                             fnp.zeros(ints.size, want.dtype))]
+        for g in got:
+            assert np.asarray(g).dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(g), want)
+    jaxpr = fgrad.make_jaxpr(lambda i: i * 0.002)(np.int32(3))
+    assert [e.prim.name for e in jaxpr.jaxpr.eqns] == ["convert_element_type", "mul"]
+    jax = pytest.importorskip("jax")
+    with jax.enable_x64(False):
+        live = np.asarray(f(jax.numpy.asarray(ints), 0.002))
+    np.testing.assert_array_equal(np.asarray(f(fnp.asarray(ints), 0.002)), live)
+
+
 def test_integer_arithmetic_wraps_at_32_bits_as_jax(x32):
     big = fnp.array([2 ** 31 - 1], fnp.int32)
     assert int((big + 1)[0]) == -2 ** 31

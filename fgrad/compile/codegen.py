@@ -479,7 +479,7 @@ class Gen:
         if u is not None and not e.params:
             ins = self.array_operands(e, ins, e.outvars[0].aval.shape)
             return f"{self.bind(u, 'u')}({', '.join(ins)})"
-        if self.numpy and prim.name == "while":  # the loop's host call, its parameters bound once
+        if self.numpy and prim.name in ("while", "scan"):  # the loop's host call, parameters bound once
             kernel = prim.host_kernel(e.params, [v.aval for v in e.invars])
             return f"{self.bind(kernel, 'f')}({', '.join(ins)})"
         if self.numpy and all(self.is_array(a) for a in e.invars):

@@ -668,24 +668,27 @@ def _runner(source: str, ins: list, outs: list, n_consts: int, python_run: Calla
     if lib is None:
         return python_run
     fn = lib.run_loop
-    fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
+    # (no argtypes: the two address tables go as pointers, the budget as a ready C long --
+    # converting arguments cost a quarter of a tiny loop's call)
+    fn.restype, fn.argtypes = ctypes.c_int, None
     in_arrs, in_ptrs = _scratch(ins)
     out_arrs, out_ptrs = _scratch(outs)
     carry_in = in_arrs[n_consts:]
     lock = threading.Lock()
+    no_budget, budget = ctypes.c_long(0), ctypes.c_long(WHILE_BUDGET)
 
     def run(bufs):
         if not flag("native_loops"):
             return python_run(bufs)
         with lock:
             for a, b in zip(in_arrs, bufs):
-                a[...] = b
+                a[()] = b  # (the whole array, as ``a[...] = b``)
             if not is_while:
-                fn(in_ptrs, out_ptrs, 0)
+                fn(in_ptrs, out_ptrs, no_budget)
             else:
-                while not fn(in_ptrs, out_ptrs, WHILE_BUDGET):
+                while not fn(in_ptrs, out_ptrs, budget):
                     for a, r in zip(carry_in, out_arrs):
-                        a[...] = r
+                        a[()] = r
             return [r.copy() for r in out_arrs]
 
     run.source, run.c_source = getattr(python_run, "source", None), source

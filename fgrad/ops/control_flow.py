@@ -542,6 +542,40 @@ def _scan_abstract(*avals, body, n_consts, n_carry, length, reverse):
 scan_p = Primitive("scan", _scan_impl, _scan_abstract, multiple_results=True, family="control")
 
 
+def _scan_host_kernel(params: dict, avals: list) -> Callable:
+    """The host executors' call of a scan (`core.executor` and `fgrad.jit`'s code on NumPy):
+    `_scan_impl` on the host with its parameters bound once and the whole scan's generated
+    function (`Branch.host_scan`: the scalar or native loop where it applies) looked up once --
+    a tiny loop's call is then little more than its native code.  The same loop, the same
+    results (a literal operand made a 0-d array of its variable's dtype, as there)."""
+    body, n_consts, n_carry = params["body"], params["n_consts"], params["n_carry"]
+    length, reverse = params["length"], params["reverse"]
+    impl = functools.partial(_scan_impl, np, **params)
+    if length == 0:
+        return impl
+    dtypes = [np.dtype(v.aval.dtype) for v in body.jaxpr.invars]
+    found: list = []
+    asarray, ndarray = np.asarray, np.ndarray
+
+    def kernel(*args):
+        if CHECKS["on"]:
+            return impl(*args)
+        if not found:
+            found.append(body.host_scan(n_consts, n_carry, length, reverse))
+        bufs = [a if type(a) is ndarray or hasattr(a, "shape") else asarray(a, dt)
+                for a, dt in zip(args, dtypes)]
+        token = _QUIET_SET(_QUIET)
+        try:
+            return found[0](bufs)
+        finally:
+            _QUIET_RESET(token)
+
+    return kernel
+
+
+scan_p.host_kernel = _scan_host_kernel
+
+
 def _is_weak(x) -> bool:
     """A weakly typed loop input: a Python int/float/complex (not bool), or a weak Array."""
     if isinstance(x, (Tracer, ArrayImpl)):

@@ -356,6 +356,9 @@ def _scalar_bind(prim, plain_bind, args, scalar, array, params):
         return _weak_bind(prim, plain_bind, args, params)
     if type(scalar) is int and dt.kind in "iu":
         args = _wrap_int_scalars(args, (dt,))
+    array_second = args[1] is array
+    if dt.kind in "biu" and type(scalar) is not int and prim.name in _LATTICE_PRIMS:
+        args = _int_operands_as_weak(args, (0,) if array_second else (1,))
     out = plain_bind(*args, **params)
     lv = _DTYPE_LEVEL.get(dt)
     if lv is None:
@@ -363,9 +366,36 @@ def _scalar_bind(prim, plain_bind, args, scalar, array, params):
     sv = _PY_LEVEL[type(scalar)]
     if sv > lv and not (sv == 3 and lv == 2) and type(out) is ArrayImpl \
             and prim is not convert_element_type_p \
-            and not _strong_beside_strong(prim.name, args[1] is array and dt.kind in "iu"):
+            and not _strong_beside_strong(prim.name, array_second and dt.kind in "iu"):
         out = wrap(out._buf, True)
     return out
+
+
+def _int_operands_as_weak(args, weak_at) -> tuple:
+    """``args`` (two operands of a lattice primitive) with a bool/integer array converted to
+    the dtype of the weakly typed float/complex operand (a Python scalar or a weak array, at
+    an index in ``weak_at``) where NumPy would compute in another dtype, as JAX stages it
+    (``convert_element_type[new_dtype=float32 weak_type=True]``): in 32-bit mode
+    ``int32_array * 0.002`` (or a ``fori_loop`` index times a step) is then a float32
+    product of float32 operands, JAX's bits, not a float64 product rounded once (1 ulp from
+    JAX in half of ``arange(200) * 0.002``; the host loops kept it in float64, stacking a
+    scan's ys as float64).  Where NumPy's dtype is the weak operand's (64-bit mode) nothing
+    changes."""
+    w = next((args[k] for k in weak_at if dtype_kind(get_aval(args[k]).dtype) in "fc"), None)
+    if w is None:
+        return args
+    target = get_aval(w).dtype
+    out = list(args)
+    for k, a in enumerate(args):
+        if a is w or type(a) in _PY_LEVEL or type(a) is bool:
+            continue
+        dt = get_aval(a).dtype
+        if dtype_kind(dt) not in "biu":
+            continue
+        numpy_dt = np.result_type(dt, w) if type(w) in _PY_LEVEL else promote_types(dt, target)
+        if numpy_dt != target:
+            out[k] = convert_element_type(a, target, weak_type=True)
+    return tuple(out)
 
 
 def _weak_bind(prim, plain_bind, args, params):
@@ -375,6 +405,8 @@ def _weak_bind(prim, plain_bind, args, params):
     weak = [get_aval(a).dtype for a, k in zip(args, kinds) if k]
     if 1 in kinds and len(strong) == 1:
         args = _wrap_int_scalars(args, strong)
+    if len(args) == 2 and prim.name in _LATTICE_PRIMS:
+        args = _int_operands_as_weak(args, tuple(k for k, kind in enumerate(kinds) if kind))
     if 2 in kinds and prim is not convert_element_type_p:
         args = _cast_weak(args, kinds, strong)
     dts = [getattr(a, "dtype", None) for a in args]
