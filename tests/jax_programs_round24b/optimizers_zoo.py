@@ -1,8 +1,9 @@
 """``jax.example_libraries.optimizers`` beyond Adam: every optimizer of the module (sgd,
-momentum, nesterov, adagrad, rmsprop, rmsprop_momentum, adam, adamax, sm3) on the Rosenbrock
-valley (softened to a factor 5) from one start, the schedules (constant, exponential, inverse-time, polynomial,
-piecewise) evaluated at a few steps, ``make_schedule``, gradient clipping by ``l2_norm``, and
-checkpointing an optimizer state by ``unpack_optimizer_state``/``pack_optimizer_state``."""
+momentum, nesterov, adagrad, rmsprop, rmsprop_momentum, adam, adamax, sm3) on a Rosenbrock
+valley (softened to a factor 5) from one start, the schedules (constant, exponential,
+inverse-time, polynomial, piecewise) evaluated at a few steps, ``make_schedule``,
+gradient clipping by ``l2_norm``, and checkpointing an optimizer
+state by ``unpack_optimizer_state``/``pack_optimizer_state``."""
 
 import jax
 import jax.numpy as jnp
