@@ -36,3 +36,55 @@ def test_conv_shape_tuple_takes_a_padding_name():
     conv = lax.conv_general_dilated(out, fnp.zeros((4, 1, 3, 2)), (2, 3), "SAME")
     assert conv.shape == tuple(int(d) for d in lax.conv_shape_tuple(out.shape, (4, 1, 3, 2), (2, 3), "SAME"))
     assert isinstance(lax.conv_shape_tuple((2, 1, 7, 9), (4, 1, 3, 2), (2, 3), "SAME")[2], np.integer)
+
+
+def _x32():
+    import fgrad
+    return fgrad.enable_x64(False)
+
+
+def test_while_loop_python_scalar_carries_stage_as_literals():
+    """``make_jaxpr`` of a ``while_loop`` started at Python scalars: JAX's equation takes them as
+    literals (``] a 0:i32[] 1.0:f32[]``); fgrad captured them as constants (``{ lambda a:i32[]
+    b:f32[]; c:i32[]. ...] c a b``), so the printed jaxpr and ``jaxpr.constvars`` differed."""
+    import fgrad
+    with _x32():
+        f = lambda n: lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * 2.0), (0, 1.0))  # noqa: E731
+        cj = fgrad.make_jaxpr(f)(5)
+        assert cj.jaxpr.constvars == [] and cj.consts == []
+        assert "] a 0:i32[] 1.0:f32[]" in str(cj)
+        assert [int(v) if i == 0 else float(v) for i, v in enumerate(fgrad.jit(f)(5))] == [5, 32.0]
+        # a carry the body makes strong stays a literal of the carry's dtype
+        g = lambda x: lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] * x), (0, 1.0))[1]  # noqa: E731
+        cj = fgrad.make_jaxpr(g)(fnp.float32(2.0))
+        assert cj.consts == [] and "0:i32[] 1.0:f32[]" in str(cj)
+        assert float(fgrad.jit(g)(fnp.float32(2.0))) == 8.0
+        assert float(fgrad.jacfwd(g)(fnp.float32(2.0))) == 12.0
+
+
+def test_loop_and_branch_equations_answer_jax_parameter_names():
+    """A jaxpr interpreter written for JAX reads ``eqn.params["jaxpr"]`` of a scan (a
+    ``ClosedJaxpr``), ``["body_jaxpr"]``/``["cond_jaxpr"]`` of a while and ``["branches"]`` of a
+    cond; fgrad's equations had only their own keys (``body``, ``n_carry``...): KeyError."""
+    import fgrad
+    cj = fgrad.make_jaxpr(lambda xs: lax.scan(lambda c, x: (c + x, c * c), 0.0, xs))(fnp.arange(5.0))
+    p = cj.eqns[0].params
+    assert (p["length"], p["num_carry"], p["num_consts"], p["reverse"]) == (5, 1, 0, False)
+    assert "jaxpr" in p and "unroll" in p and "nonsense" not in p and p.get("nonsense", 7) == 7
+    body = p["jaxpr"]
+    assert [e.primitive.name for e in body.eqns][-2:] == ["add", "mul"] and body.consts == []
+    assert [a.shape for a in body.in_avals] == [(), ()]
+    from fgrad.extend.core import jaxpr_as_fun
+    fun = jaxpr_as_fun(body)
+    assert [float(v) for v in fun(fnp.float64(2.0), fnp.float64(3.0))] == [5.0, 4.0]
+    with pytest.raises(KeyError):
+        p["nonsense"]
+    # re-binding the equation with its own parameters still works (the keys stay fgrad's)
+    assert "body" in dict(p) and "jaxpr" not in dict(p)
+    doubling = lambda n: lax.while_loop(lambda c: c < n, lambda c: c * 2.0, 1.0)  # noqa: E731
+    w = fgrad.make_jaxpr(doubling)(5.0).eqns[0].params
+    assert [e.primitive.name for e in w["cond_jaxpr"].eqns] == ["lt"]
+    assert [e.primitive.name for e in w["body_jaxpr"].eqns] == ["mul"]
+    assert (w["cond_nconsts"], w["body_nconsts"]) == (1, 0)
+    c = fgrad.make_jaxpr(lambda p, x: lax.cond(p, fnp.sin, fnp.cos, x))(True, 1.0).eqns[-1].params
+    assert [[e.primitive.name for e in b.eqns] for b in c["branches"]] == [["cos"], ["sin"]]

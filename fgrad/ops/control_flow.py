@@ -34,7 +34,8 @@ from ..core.quiet import switch
 from ..backends import NUMPY, backend_of_buffer, full, put_buffer
 from ..core.constants import constant_like, host_array, zeros, zeros_like
 from ..core.placement import placement_of
-from ..core.ir import Eqn, Jaxpr, Literal, eval_jaxpr, has_effects, live_eqns, split_by_dependence
+from ..core.ir import (Eqn, Jaxpr, Literal, eval_jaxpr, has_effects, jax_named_params, live_eqns,
+                       split_by_dependence)
 from ..core.primitive import DebugCheckTrace, Primitive
 from ..core.provenance import CHECKS
 from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, is_undefined
@@ -93,6 +94,21 @@ class Branch:
     @property
     def out_avals(self):
         return [get_aval(v) if not hasattr(v, "aval") else v.aval for v in self.jaxpr.outvars]
+
+    # JAX's ClosedJaxpr face (a cond's ``eqn.params["branches"]`` holds Branches): the program's
+    # equations and types; its constants are operands (the first ``n_consts`` invars), so
+    # ``consts`` is empty, as in JAX's branches
+    @property
+    def eqns(self) -> list:
+        return self.jaxpr.eqns
+
+    @property
+    def in_avals(self) -> list:
+        return [v.aval for v in self.jaxpr.invars]
+
+    @property
+    def consts(self) -> list:
+        return []
 
     def run(self, xp, bufs):
         if CHECKS["on"] and isinstance(state.trace, DebugCheckTrace):
@@ -259,6 +275,7 @@ def _cond_abstract(index, *args, branches, n_consts):
 
 
 cond_p = Primitive("cond", _cond_impl, _cond_abstract, multiple_results=True, family="control")
+cond_p.params_view = jax_named_params("cond")  # params["branches"], as JAX's
 
 
 def _bind_cond(index, funs, ops, what="cond"):
@@ -540,6 +557,7 @@ def _scan_abstract(*avals, body, n_consts, n_carry, length, reverse):
 
 
 scan_p = Primitive("scan", _scan_impl, _scan_abstract, multiple_results=True, family="control")
+scan_p.params_view = jax_named_params("scan")  # params["jaxpr"], ["num_carry"], ... as JAX's
 
 
 def _is_weak(x) -> bool:
@@ -1281,10 +1299,13 @@ def _while_abstract(*avals, cond, body, n_cc, n_bc):
 
 
 while_p = Primitive("while", _while_impl, _while_abstract, multiple_results=True, family="control")
+while_p.params_view = jax_named_params("while")  # params["body_jaxpr"], ["cond_nconsts"], ... as JAX's
 while_p.host_kernel = _while_host_kernel
 
 
-def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop", weak=None):
+def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop", weak=None, py_inits=None):
+    """Trace ``cond_fun`` and ``body_fun`` and bind while_p; ``weak`` and ``py_inits`` as in
+    `_bind_scan` (a Python-scalar initial carry stages as a literal, as JAX's)."""
     if weak is not None and any(weak):  # Python-scalar carries take the body's dtypes
         probe, _ = trace_flat(body_fun, _avals(bc_in) + _weak_avals(init, weak), what)
         init, _ = _promote_weak_carry(init, weak, probe.out_avals)
@@ -1303,6 +1324,8 @@ def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop", weak=
             )
     cc = _with_operands(cc, [*cc_in, *bc_in, *init])
     bc = _with_operands(bc, [*cc_in, *bc_in, *init])
+    if py_inits is not None and type(state.trace) is StagingTrace:
+        init = [x if p is None else _scalar_literal(p, get_aval(x)) for x, p in zip(init, py_inits)]
     return while_p.bind(*cc, *cc_in, *bc, *bc_in, *init, cond=cond_b, body=body_b,
                         n_cc=len(cc) + len(cc_in), n_bc=len(bc) + len(bc_in))
 
@@ -1393,6 +1416,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     _check_callable("while_loop", body_fun, cond_fun)
     flat, tree = tree_flatten(init_val)
     weak = [_is_weak(x) for x in flat]
+    py_inits = [x if type(x) in WEAK_SCALAR_TYPES else None for x in flat]
     flat = _as_arrays(flat)
 
     def c(*a):
@@ -1406,7 +1430,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
             raise TypeError(f"while_loop: body_fun must return the carry's structure {tree}, got {o_tree}")
         return _as_arrays(o_flat)
 
-    outs = _bind_while(c, b, [], [], flat, weak=weak)
+    outs = _bind_while(c, b, [], [], flat, weak=weak, py_inits=py_inits)
     return tree_unflatten(tree, outs)
 
 
