@@ -131,3 +131,15 @@ def test_betaln_live_jax():
         want = np.asarray(betaln(a, b))
         got = np.asarray(special.betaln(fnp.asarray(a), fnp.asarray(b)))
         np.testing.assert_allclose(got, want, rtol=1e-13)
+
+
+def test_heaviside_of_nan_is_nan():
+    """``jnp.heaviside(nan, h0)`` is NaN in JAX (and NumPy); fgrad's gave 1 (everything not
+    negative or zero counted as positive), eagerly and under jit."""
+    import fgrad
+    x = fnp.asarray([np.nan, -0.0, 0.0, 2.0, -1.0, np.inf, -np.inf])
+    h0 = fnp.asarray([0.5, 0.5, np.nan, 0.5, 0.5, 0.5, 0.5])
+    want = np.heaviside(np.asarray(x), np.asarray(h0))
+    np.testing.assert_array_equal(np.asarray(fnp.heaviside(x, h0)), want)
+    np.testing.assert_array_equal(np.asarray(fgrad.jit(fnp.heaviside)(x, h0)), want)
+    assert np.isnan(float(fnp.heaviside(float("nan"), 0.5)))
