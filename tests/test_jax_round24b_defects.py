@@ -38,30 +38,6 @@ def test_conv_shape_tuple_takes_a_padding_name():
     assert isinstance(lax.conv_shape_tuple((2, 1, 7, 9), (4, 1, 3, 2), (2, 3), "SAME")[2], np.integer)
 
 
-def _x32():
-    import fgrad
-    return fgrad.enable_x64(False)
-
-
-def test_while_loop_python_scalar_carries_stage_as_literals():
-    """``make_jaxpr`` of a ``while_loop`` started at Python scalars: JAX's equation takes them as
-    literals (``] a 0:i32[] 1.0:f32[]``); fgrad captured them as constants (``{ lambda a:i32[]
-    b:f32[]; c:i32[]. ...] c a b``), so the printed jaxpr and ``jaxpr.constvars`` differed."""
-    import fgrad
-    with _x32():
-        f = lambda n: lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * 2.0), (0, 1.0))  # noqa: E731
-        cj = fgrad.make_jaxpr(f)(5)
-        assert cj.jaxpr.constvars == [] and cj.consts == []
-        assert "] a 0:i32[] 1.0:f32[]" in str(cj)
-        assert [int(v) if i == 0 else float(v) for i, v in enumerate(fgrad.jit(f)(5))] == [5, 32.0]
-        # a carry the body makes strong stays a literal of the carry's dtype
-        g = lambda x: lax.while_loop(lambda c: c[0] < 3, lambda c: (c[0] + 1, c[1] * x), (0, 1.0))[1]  # noqa: E731
-        cj = fgrad.make_jaxpr(g)(fnp.float32(2.0))
-        assert cj.consts == [] and "0:i32[] 1.0:f32[]" in str(cj)
-        assert float(fgrad.jit(g)(fnp.float32(2.0))) == 8.0
-        assert float(fgrad.jacfwd(g)(fnp.float32(2.0))) == 12.0
-
-
 def test_loop_and_branch_equations_answer_jax_parameter_names():
     """A jaxpr interpreter written for JAX reads ``eqn.params["jaxpr"]`` of a scan (a
     ``ClosedJaxpr``), ``["body_jaxpr"]``/``["cond_jaxpr"]`` of a while and ``["branches"]`` of a

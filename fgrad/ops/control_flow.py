@@ -1303,9 +1303,7 @@ while_p.params_view = jax_named_params("while")  # params["body_jaxpr"], ["cond_
 while_p.host_kernel = _while_host_kernel
 
 
-def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop", weak=None, py_inits=None):
-    """Trace ``cond_fun`` and ``body_fun`` and bind while_p; ``weak`` and ``py_inits`` as in
-    `_bind_scan` (a Python-scalar initial carry stages as a literal, as JAX's)."""
+def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop", weak=None):
     if weak is not None and any(weak):  # Python-scalar carries take the body's dtypes
         probe, _ = trace_flat(body_fun, _avals(bc_in) + _weak_avals(init, weak), what)
         init, _ = _promote_weak_carry(init, weak, probe.out_avals)
@@ -1324,8 +1322,6 @@ def _bind_while(cond_fun, body_fun, cc_in, bc_in, init, what="while_loop", weak=
             )
     cc = _with_operands(cc, [*cc_in, *bc_in, *init])
     bc = _with_operands(bc, [*cc_in, *bc_in, *init])
-    if py_inits is not None and type(state.trace) is StagingTrace:
-        init = [x if p is None else _scalar_literal(p, get_aval(x)) for x, p in zip(init, py_inits)]
     return while_p.bind(*cc, *cc_in, *bc, *bc_in, *init, cond=cond_b, body=body_b,
                         n_cc=len(cc) + len(cc_in), n_bc=len(bc) + len(bc_in))
 
@@ -1416,7 +1412,6 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
     _check_callable("while_loop", body_fun, cond_fun)
     flat, tree = tree_flatten(init_val)
     weak = [_is_weak(x) for x in flat]
-    py_inits = [x if type(x) in WEAK_SCALAR_TYPES else None for x in flat]
     flat = _as_arrays(flat)
 
     def c(*a):
@@ -1430,7 +1425,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
             raise TypeError(f"while_loop: body_fun must return the carry's structure {tree}, got {o_tree}")
         return _as_arrays(o_flat)
 
-    outs = _bind_while(c, b, [], [], flat, weak=weak, py_inits=py_inits)
+    outs = _bind_while(c, b, [], [], flat, weak=weak)
     return tree_unflatten(tree, outs)
 
 

@@ -32,7 +32,8 @@ def cumulative(xs):
 
 show("scan", cumulative, jnp.arange(5.0))
 show("cond", lambda p, x: lax.cond(p, jnp.sin, jnp.cos, x), True, 1.0)
-show("while", lambda n: lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * 2.0), (0, 1.0)), 5)
+show("while", lambda n, x: lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * 2.0), (n - n, x)),
+     5, 1.0)
 show("fori", lambda x: lax.fori_loop(0, 3, lambda i, v: v * 0.5 + 1.0, x), 1.0)
 show("static argnums", lambda x, n: x ** n, 2.0, 3, static_argnums=(1,))
 
