@@ -119,3 +119,22 @@ def test_heaviside_of_nan_is_nan():
     np.testing.assert_array_equal(np.asarray(fnp.heaviside(x, h0)), want)
     np.testing.assert_array_equal(np.asarray(fgrad.jit(fnp.heaviside)(x, h0)), want)
     assert np.isnan(float(fnp.heaviside(float("nan"), 0.5)))
+
+
+def test_pytreedef_compose_flatten_one_level_and_is_tree_node_as_jax():
+    """``PyTreeDef.compose`` was missing (AttributeError); ``flatten_one_level`` of a dict gave
+    its keys as a list (JAX: a tuple); ``is_tree_node`` took a value where JAX takes a type
+    (``is_tree_node((1,))`` is False in JAX, ``is_tree_node(tuple)`` True)."""
+    import collections
+
+    from fgrad import tree_util as tu
+    composed = tu.tree_structure((0, 0)).compose(tu.tree_structure({"x": 0, "y": 0}))
+    assert composed == tu.tree_structure(({"x": 0, "y": 0}, {"x": 0, "y": 0})) and composed.num_leaves == 4
+    assert tu.tree_structure(1.0).compose(tu.tree_structure([0, 0])) == tu.tree_structure([0, 0])
+    assert tu.flatten_one_level({"b": 1, "a": 2}) == ([2, 1], ("a", "b"))
+    point = collections.namedtuple("point", "x y")
+    assert [tu.is_tree_node(t) for t in (tuple, dict, list, type(None), point, int, float)] == [
+        True, True, True, True, True, False, False]
+    assert not tu.is_tree_node((1,)) and not tu.is_tree_node(point(1, 2))
+    with pytest.raises(TypeError):
+        tu.is_tree_node(None)
