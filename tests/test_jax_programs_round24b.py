@@ -1,6 +1,9 @@
 """Round 24b of the JAX programs (tests/jax_programs_round24b/), in the style of JAX's own
 documentation: the ``example_libraries`` optimizers and schedules, a ``stax`` convolutional
-autoencoder with the initializers and newer activations, ... (docs/jax-programs-round24b.md) --
+autoencoder with the initializers and newer activations, jaxpr walkers recursing into loop and
+branch sub-jaxprs, ``lax.gather``/``scatter`` with dimension numbers, the rarer
+``jax.scipy.special``/``stats`` functions, NumPy reshaping odds, the rarer ``jax.random``
+samplers, and ``PyTreeDef`` internals (docs/jax-programs-round24b.md) --
 run unchanged with ``import jax`` resolved to fgrad (``python -m fgrad.jax_alias``), in JAX's
 default 32-bit mode and with ``JAX_ENABLE_X64=1``, their output compared with JAX 0.10.2's
 (stored in ``jax_programs_round24b/expected/``; live JAX in the slow tests), as in round 8
