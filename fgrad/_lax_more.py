@@ -31,6 +31,7 @@ from .ops import elementwise as _ew
 from .ops import lax_ops as _lax
 from .ops.control_flow import trace_flat
 from .ops.convolution import _out_spatial  # the output-size formula of convolutions and windows
+from .ops.convolution import padtype_to_pads as _padtype_to_pads
 from .ops.special_functions import (  # noqa: F401 - re-exported under their lax names
     bessel_i0e, bessel_i1e, betainc, digamma, igamma, igamma_grad_a, igammac, lgamma, polygamma, zeta,
 )
@@ -484,9 +485,9 @@ def empty(shape: Shape, dtype: DTypeLike) -> Array:
 
 
 def conv_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, strides: Sequence[int],
-                     pads: Sequence[tuple[int, int]], batch_group_count: int = 1) -> tuple[int, ...]:
-    """The output shape of a convolution in NC... / OI... layout with explicit ``pads``
-    (``(low, high)`` per spatial axis).
+                     pads: Sequence[tuple[int, int]] | str, batch_group_count: int = 1) -> tuple[int, ...]:
+    """The output shape of a convolution in NC... / OI... layout with ``pads`` ``(low, high)``
+    per spatial axis, or ``'SAME'``/``'SAME_LOWER'``/``'VALID'`` (by `padtype_to_pads`).
 
     Example::
 
@@ -497,8 +498,7 @@ def conv_shape_tuple(lhs_shape: Shape, rhs_shape: Shape, strides: Sequence[int],
     The spatial sizes are NumPy integers, as JAX's (it computes them with NumPy).
     """
     if isinstance(pads, str):
-        raise TypeError("conv_shape_tuple: pads must be (low, high) pairs; use lax.padtype_to_pads for "
-                        "'SAME'/'VALID'")
+        pads = _padtype_to_pads(lhs_shape[2:], rhs_shape[2:], strides, pads)
     n = len(lhs_shape) - 2
     spatial = _out_spatial([int(s) for s in lhs_shape[2:]], [int(w) for w in rhs_shape[2:]],
                            [int(st) for st in strides], [(int(lo), int(hi)) for lo, hi in pads],

@@ -404,15 +404,21 @@ def _node_of_type(t: type) -> _NodeType | None:
     return nt if nt is not None else _array_nodes.get(t)
 
 
-def is_tree_node(x: Any) -> bool:
-    """True for a container pytree node (a registered type, a namedtuple or None).
+def is_tree_node(typ: type) -> bool:
+    """True for a pytree node type (a registered type, a namedtuple class, ``type(None)``),
+    as JAX's, which takes the type: an instance is not a type, so False (None: TypeError).
 
     Example::
 
-        >>> is_tree_node((1, 2)), is_tree_node(1.0)
-        (True, False)
+        >>> is_tree_node(tuple), is_tree_node(float), is_tree_node((1, 2))
+        (True, False, False)
     """
-    return _node_of(x)[1] is not None
+    if typ is None:
+        raise TypeError("is_tree_node: expected a type, got None (pass type(None))")
+    if not isinstance(typ, type):
+        return False
+    return (_node_of_type(typ) is not None and typ not in _array_nodes) or (
+        issubclass(typ, tuple) and hasattr(typ, "_fields"))
 
 
 # ---- treedefs ----------------------------------------------------------------------------------
@@ -499,6 +505,21 @@ class PyTreeDef:
             [(1, 2), 3]
         """
         return _flatten_up_to(self, tree, "flatten_up_to")
+
+    def compose(self, inner: PyTreeDef) -> PyTreeDef:
+        """This structure with every leaf replaced by ``inner`` (JAX's ``PyTreeDef.compose``):
+        ``num_leaves`` multiplies.
+
+        Example::
+
+            >>> tree_structure((0, 0)).compose(tree_structure([0, 0, 0])).num_leaves
+            6
+        """
+        if not isinstance(inner, PyTreeDef):
+            raise TypeError(f"compose: expected a PyTreeDef, got {type(inner).__name__}")
+        if self.node_type is None:
+            return inner
+        return PyTreeDef(self.node_type, self.aux, [c.compose(inner) for c in self.subtrees])
 
     def __repr__(self) -> str:
         return f"PyTreeDef({_show(self)})"
@@ -789,12 +810,14 @@ def flatten_one_level(tree: Any) -> tuple[list, Any]:
     Example::
 
         >>> flatten_one_level({"a": 1, "b": (2,)})
-        ([1, (2,)], ['a', 'b'])
+        ([1, (2,)], ('a', 'b'))
     """
     _, node = _node_of(tree)
     if node is None:
         raise ValueError(f"can't tree-flatten type: {type(tree)}")
     children, aux = node.to_iter(tree)
+    if type(tree) is dict:  # JAX gives a dict's keys as a tuple
+        aux = tuple(aux)
     return list(children), aux
 
 
@@ -1055,7 +1078,7 @@ class PyTreeRegistry:
         >>> default_registry.flatten({"a": 1, "b": (2, 3)})
         ([1, 2, 3], PyTreeDef({'a': *, 'b': (*, *)}))
         >>> default_registry.flatten_one_level({"a": 1, "b": (2, 3)}), default_registry.is_node(tuple)
-        (((1, (2, 3)), ['a', 'b']), True)
+        (((1, (2, 3)), ('a', 'b')), True)
     """
 
     def flatten(self, tree: Any, leaf_predicate: Callable | None = None) -> tuple[list, PyTreeDef]:

@@ -94,6 +94,65 @@ class Eqn:
         return SourceInfo(self.name_stack)
 
 
+class JaxNamedParams(dict):
+    """An equation's parameters under fgrad's own keys that also answer the names JAX's jaxprs
+    print for them (`jaxpr_params.display`), so a jaxpr interpreter written for JAX recurses
+    into loops and branches: a scan's ``params["jaxpr"]``, a while's ``params["body_jaxpr"]``,
+    a cond's ``params["branches"]`` are `ClosedJaxpr` s (their constants are operands, as in
+    JAX).  Keys, iteration and ``**params`` stay fgrad's (re-binding an equation works).
+    `jax_named_params` makes the class for one primitive.
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> from fgrad import lax
+        >>> eqn = fgrad.make_jaxpr(lambda xs: lax.scan(lambda c, x: (c * x, c), 1.0, xs))(fnp.ones(3)).eqns[0]
+        >>> eqn.params["length"], eqn.params["num_carry"], eqn.params["jaxpr"].eqns[-1].primitive
+        (3, 1, mul)
+    """
+
+    __slots__ = ()
+    prim_name = ""
+
+    def _jax_names(self) -> dict:
+        return dict(display(self.prim_name, dict(self)))
+
+    def __missing__(self, key):
+        shown = self._jax_names()
+        if key not in shown:
+            raise KeyError(key)
+        return _as_closed_jaxpr(shown[key])
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or key in self._jax_names()
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
+def jax_named_params(prim_name: str) -> type:
+    """A `JaxNamedParams` class for the primitive named ``prim_name`` (its ``params_view``).
+
+    Example::
+
+        >>> jax_named_params("scan")({"length": 2, "n_carry": 1, "n_consts": 0, "reverse": False,
+        ...                          "body": None})["num_consts"]
+        0
+    """
+    return type(f"JaxNamedParams_{prim_name}", (JaxNamedParams,), {"__slots__": (), "prim_name": prim_name})
+
+
+def _as_closed_jaxpr(value):
+    """A traced body (an object with a ``.jaxpr``, fgrad's loop and branch bodies) as JAX's
+    `ClosedJaxpr`; tuples of them element by element; anything else as it is."""
+    if isinstance(value, tuple):
+        return tuple(_as_closed_jaxpr(v) for v in value)
+    inner = getattr(value, "jaxpr", None)
+    if isinstance(inner, Jaxpr) and not isinstance(value, Jaxpr):
+        return ClosedJaxpr(inner, [])
+    return value
+
+
 def is_noop_convert(eqn: Eqn) -> bool:
     """Whether ``eqn`` converts a (non-literal) value to its own dtype: JAX's staging marks a
     weakly typed value strong this way, and the result is the value itself.

@@ -366,7 +366,9 @@ def _pads(sizes, windows, strides, padding):
 
 
 def _window_out(n, w, s, pad):
-    return (n + pad[0] + pad[1] - w) // s + 1
+    """A pooled axis's length, never negative (JAX's ``core.stride_dim``: a batch axis of -1, the
+    "any size" of ``input_shape``, pools to 0)."""
+    return max(0, (n + pad[0] + pad[1] - w) // s + 1)
 
 
 def GeneralConv(dimension_numbers, out_chan: int, filter_shape, strides=None, padding="VALID",

@@ -19,7 +19,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..tree_util import (DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, is_tree_node, keystr,
+from ..tree_util import _node_of  # a value's node (is_tree_node takes a type, as JAX's)
+from ..tree_util import (DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, keystr,
                          tree_flatten_with_path)
 
 KINDS = ("none", "leaf", "dict", "list", "tuple", "namedtuple", "dataclass", "node")
@@ -92,7 +93,7 @@ def encode(tree) -> tuple[dict, list[str], list]:
 def _encode(x, names) -> dict:
     if x is None:
         return {"t": "none"}
-    if not is_tree_node(x):
+    if _node_of(x)[1] is None:
         return {"t": "leaf", "name": next(names), "py": _python_type(x)}
     kids, _ = tree_flatten_with_path(x, is_leaf=lambda y: y is not x)
     kind = _kind(x)

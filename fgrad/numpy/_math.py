@@ -297,8 +297,8 @@ def _sinc_derivative_jvp(k, primals, tangents):
 
 
 def heaviside(x: ArrayLike, h0: ArrayLike) -> Array:
-    """0 for ``x < 0``, ``h0`` at 0, 1 above, in the joint inexact dtype of ``x`` and ``h0``
-    (a weak Python ``h0`` keeps a float16 ``x`` float16; weakly typed where ``x`` and the
+    """0 for ``x < 0``, ``h0`` at 0, 1 above, NaN at NaN, in the joint inexact dtype of ``x`` and
+    ``h0`` (a weak Python ``h0`` keeps a float16 ``x`` float16; weakly typed where ``x`` and the
     operands' join are, as JAX).
 
     Example::
@@ -314,7 +314,8 @@ def heaviside(x: ArrayLike, h0: ArrayLike) -> Array:
     x, h0 = where(True, x, h0), where(True, h0, x)  # both in the joint dtype
     if get_aval(x).dtype.kind == "c":
         raise TypeError("fgrad.numpy.heaviside: complex arguments are not supported (JAX)")
-    out = where(less(x, 0), 0.0, where(equal(x, 0), h0, 1.0))
+    # NaN stays NaN (as in JAX and NumPy): only x > 0 gives 1
+    out = where(less(x, 0), 0.0, where(equal(x, 0), h0, where(greater(x, 0), 1.0, x)))
     return ew.with_weak_type(out, weak)
 
 

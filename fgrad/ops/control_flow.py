@@ -34,7 +34,8 @@ from ..core.quiet import switch
 from ..backends import NUMPY, backend_of_buffer, full, put_buffer
 from ..core.constants import constant_like, host_array, zeros, zeros_like
 from ..core.placement import placement_of
-from ..core.ir import Eqn, Jaxpr, Literal, eval_jaxpr, has_effects, live_eqns, split_by_dependence
+from ..core.ir import (Eqn, Jaxpr, Literal, eval_jaxpr, has_effects, jax_named_params, live_eqns,
+                       split_by_dependence)
 from ..core.primitive import DebugCheckTrace, Primitive
 from ..core.provenance import CHECKS
 from ..core.rules import UndefinedPrimal, defbatch, defjvp_rule, deflinear_in, is_undefined
@@ -93,6 +94,21 @@ class Branch:
     @property
     def out_avals(self):
         return [get_aval(v) if not hasattr(v, "aval") else v.aval for v in self.jaxpr.outvars]
+
+    # JAX's ClosedJaxpr face (a cond's ``eqn.params["branches"]`` holds Branches): the program's
+    # equations and types; its constants are operands (the first ``n_consts`` invars), so
+    # ``consts`` is empty, as in JAX's branches
+    @property
+    def eqns(self) -> list:
+        return self.jaxpr.eqns
+
+    @property
+    def in_avals(self) -> list:
+        return [v.aval for v in self.jaxpr.invars]
+
+    @property
+    def consts(self) -> list:
+        return []
 
     def run(self, xp, bufs):
         if CHECKS["on"] and isinstance(state.trace, DebugCheckTrace):
@@ -259,6 +275,7 @@ def _cond_abstract(index, *args, branches, n_consts):
 
 
 cond_p = Primitive("cond", _cond_impl, _cond_abstract, multiple_results=True, family="control")
+cond_p.params_view = jax_named_params("cond")  # params["branches"], as JAX's
 
 
 def _bind_cond(index, funs, ops, what="cond"):
@@ -540,6 +557,7 @@ def _scan_abstract(*avals, body, n_consts, n_carry, length, reverse):
 
 
 scan_p = Primitive("scan", _scan_impl, _scan_abstract, multiple_results=True, family="control")
+scan_p.params_view = jax_named_params("scan")  # params["jaxpr"], ["num_carry"], ... as JAX's
 
 
 def _scan_host_kernel(params: dict, avals: list) -> Callable:
@@ -1315,6 +1333,7 @@ def _while_abstract(*avals, cond, body, n_cc, n_bc):
 
 
 while_p = Primitive("while", _while_impl, _while_abstract, multiple_results=True, family="control")
+while_p.params_view = jax_named_params("while")  # params["body_jaxpr"], ["cond_nconsts"], ... as JAX's
 while_p.host_kernel = _while_host_kernel
 
 
