@@ -454,9 +454,9 @@ CASES = {**_lax_cases(), **_numpy_cases(), **_linalg_cases(), **_special_cases()
          **_round23_cases()}
 
 
-ACTIVATIONS = ["relu", "relu6", "sigmoid", "softplus", "soft_sign", "silu", "log_sigmoid", "elu", "leaky_relu",
-               "hard_tanh", "celu", "selu", "gelu", "glu", "hard_sigmoid", "hard_silu", "sparse_plus",
-               "squareplus", "mish", "tanh"]
+ACTIVATIONS = ["relu", "relu6", "sigmoid", "softplus", "soft_sign", "silu", "log_sigmoid", "elu",
+               "leaky_relu", "hard_tanh", "celu", "selu", "gelu", "glu", "hard_sigmoid", "hard_silu",
+               "sparse_plus", "squareplus", "mish", "tanh"]
 
 
 def _round24_cases():
@@ -485,8 +485,9 @@ def _round24_cases():
                                  m.scipy.special.hyp1f1(1.5, 2.0, x) if name == "hyp1f1_" else
                                  x * m.scipy.special.bernoulli(6)[3] if name == "bernoulli_" else
                                  m.scipy.special.gammasgn(x)))
-    c["special.logsumexp_b_zero"] = (lambda r, d: [_f(r, d, 2, 3), np.asarray([[0.0, 1.0, -1.0], [0.0, 0.0, 0.0]], d)],
-                                     lambda m, x, b: m.scipy.special.logsumexp(x, axis=1, b=b, return_sign=True))
+    c["special.logsumexp_b_zero"] = (
+        lambda r, d: [_f(r, d, 2, 3), np.asarray([[0.0, 1.0, -1.0], [0.0, 0.0, 0.0]], d)],
+        lambda m, x, b: m.scipy.special.logsumexp(x, axis=1, b=b, return_sign=True))
     for fn in ("round", "around", "fix", "rint"):
         c[f"numpy.{fn}_ties"] = (lambda r, d: [np.asarray([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.25, -0.0], d)],
                                  lambda m, x, fn=fn: getattr(m.numpy, fn)(x * 1.0))
@@ -494,7 +495,8 @@ def _round24_cases():
                                       lambda m, x: m.numpy.round(x, 2))
     for fn in ("floor_divide", "remainder", "fmod", "divmod"):
         c[f"numpy.{fn}_int_edge"] = (
-            lambda r, d: [r.integers(-7, 8, (8,)).astype(np.int32), r.choice([-3, -1, 0, 1, 2], 8).astype(np.int32)],
+            lambda r, d: [r.integers(-7, 8, (8,)).astype(np.int32),
+                          r.choice([-3, -1, 0, 1, 2], 8).astype(np.int32)],
             lambda m, x, y, fn=fn: getattr(m.numpy, fn)(x, y))
     c["numpy.floor_divide_float_edge"] = (lambda r, d: [_edge(r, d, 6), _edge(r, d, 6)],
                                           lambda m, x, y: m.numpy.floor_divide(x, y))
@@ -533,7 +535,8 @@ def _round24_cases():
                                   lambda m, x: m.numpy.linalg.pinv(x))
     c["linalg.tensorinv"] = (lambda r, d: [_wellposed(r, d, 4).reshape(4, 2, 2)],
                              lambda m, x: m.numpy.linalg.tensorinv(x, ind=1))
-    c["linalg.matrix_power_neg1"] = (lambda r, d: [_wellposed(r, d)], lambda m, x: m.numpy.linalg.matrix_power(x, -1))
+    c["linalg.matrix_power_neg1"] = (lambda r, d: [_wellposed(r, d)],
+                                     lambda m, x: m.numpy.linalg.matrix_power(x, -1))
     c["linalg.cond_ord"] = (lambda r, d: [_wellposed(r, d)], lambda m, x: m.numpy.linalg.cond(x, p="fro"))
     return c
 
