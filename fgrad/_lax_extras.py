@@ -20,6 +20,7 @@ from typing import Any, Callable, Hashable
 import numpy as np
 
 from . import numpy as fnp
+from ._gamma_series import dlogx_da
 from ._lax_collectives import all_gather, axis_index, axis_size
 from ._naming import named_call
 from .core.array import get_aval
@@ -27,6 +28,8 @@ from .core.narrow_floats import dtype_kind as _dtype_kind
 from .ops.special_functions import igamma_grad_a, lgamma
 from .ops.threefry import threefry2x32
 from .typing import Array, ArrayLike, DTypeLike
+from .transforms.ad import jvp
+from .transforms.custom import custom_jvp
 from .tree_util import map_arrays as tree_map
 
 __all__ = ["RandomAlgorithm", "rng_bit_generator", "ragged_dot", "composite", "random_gamma_grad",
@@ -161,19 +164,40 @@ def composite(decomposition: Callable[..., Any], name: str, version: int = 0) ->
     return wrapped
 
 
+def _gamma_sample_slope_by_series(a, x):
+    """``d x / d a`` by the implicit derivative's series (a ``while_loop``, as JAX's)."""
+    return x * dlogx_da(a, fnp.log(x))
+
+
+@custom_jvp
+def _gamma_sample_slope(a, x):
+    log_density = (a - 1) * fnp.log(x) - x - lgamma(a)
+    return -igamma_grad_a(a, x) / fnp.exp(log_density)
+
+
+@_gamma_sample_slope.defjvp
+def _gamma_sample_slope_jvp(primals, tangents):
+    # JAX's derivative is the series' (a while_loop): forward mode works, reverse mode raises
+    # its ValueError, in ``a`` and in ``x``
+    _, slope_dot = jvp(_gamma_sample_slope_by_series, primals, tangents)
+    return _gamma_sample_slope(*primals), slope_dot
+
+
 def random_gamma_grad(a: ArrayLike, x: ArrayLike) -> Array:
     """``d x / d a`` of a Gamma(``a``, 1) sample ``x`` by implicit reparameterization
     (JAX's ``lax.random_gamma_grad``): ``-(d igamma(a, x) / d a) / (d igamma(a, x) / d x)``.
+    Its derivatives are those of the series ``x d log x / d a`` summed by a ``while_loop``, as
+    JAX's: ``jacfwd``/``jvp`` work, ``grad``/``jacrev`` raise JAX's ``ValueError``.
 
     >>> import fgrad.numpy as fnp
     >>> random_gamma_grad(fnp.asarray(2.0), fnp.asarray(1.5))
     Array(0.93663907, dtype=float64)
     """
     a, x = fnp.asarray(a), fnp.asarray(x)
-    dt = fnp.result_type(a.dtype, x.dtype, float)
-    a, x = a.astype(dt), x.astype(dt)
-    log_density = (a - 1) * fnp.log(x) - x - lgamma(a)
-    return -igamma_grad_a(a, x) / fnp.exp(log_density)
+    dt = fnp.result_type(a.dtype, x.dtype)
+    if not fnp.issubdtype(dt, fnp.floating):  # JAX raises TypeError; fgrad computes in floats
+        dt = fnp.result_type(dt, fnp.float_)
+    return _gamma_sample_slope(a.astype(dt), x.astype(dt))
 
 
 def all_to_all(x: Any, axis_name: Hashable, split_axis: int, concat_axis: int, *,

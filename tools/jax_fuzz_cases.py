@@ -452,3 +452,93 @@ def _round23_cases():
 
 CASES = {**_lax_cases(), **_numpy_cases(), **_linalg_cases(), **_special_cases(), **_round22_cases(),
          **_round23_cases()}
+
+
+ACTIVATIONS = ["relu", "relu6", "sigmoid", "softplus", "soft_sign", "silu", "log_sigmoid", "elu",
+               "leaky_relu", "hard_tanh", "celu", "selu", "gelu", "glu", "hard_sigmoid", "hard_silu",
+               "sparse_plus", "squareplus", "mish", "tanh"]
+
+
+def _round24_cases():
+    """jax.nn activations at edge points, attention with masks, one_hot, more special
+    functions, rounding ties, integer division and shifts by edge operands, searchsorted
+    methods, histograms, take/pad modes and singular linear algebra (round 24)."""
+    c = {}
+    for act in ACTIVATIONS:
+        c[f"nn.{act}_edge"] = (lambda r, d: [_edge(r, d, 6)],
+                               lambda m, x, act=act: getattr(m.nn, act)(x))
+    c["nn.dot_product_attention_mask_bias"] = (
+        lambda r, d: [_f(r, d, 1, 3, 2, 4), _f(r, d, 1, 4, 2, 4), _f(r, d, 1, 4, 2, 4), _f(r, d, 1, 2, 3, 4),
+                      r.integers(0, 2, (1, 2, 3, 4)).astype(bool) | np.eye(3, 4, dtype=bool)],
+        lambda m, q, k, v, bias, mask: m.nn.dot_product_attention(q, k, v, bias=bias, mask=mask))
+    c["nn.dot_product_attention_causal"] = (
+        lambda r, d: [_f(r, d, 2, 4, 1, 3), _f(r, d, 2, 4, 1, 3), _f(r, d, 2, 4, 1, 3)],
+        lambda m, q, k, v: m.nn.dot_product_attention(q, k, v, is_causal=True, scale=0.7))
+    c["nn.one_hot_edge"] = (lambda r, d: [r.integers(-2, 5, (5,)).astype(np.int32)],
+                            lambda m, i: m.nn.one_hot(i, 3))
+    c["nn.one_hot_float_axis0"] = (lambda r, d: [np.asarray([0.0, 1.7, -1.0, 2.0, np.nan], d)],
+                                   lambda m, i: m.nn.one_hot(i, 3, axis=0))
+    for name in ("poch_", "bernoulli_", "gammasgn", "hyp1f1_"):
+        c[f"edge.{name}"] = (lambda r, d: [_edge(r, d)],
+                             lambda m, x, name=name: (
+                                 m.scipy.special.poch(x, 2.5) if name == "poch_" else
+                                 m.scipy.special.hyp1f1(1.5, 2.0, x) if name == "hyp1f1_" else
+                                 x * m.scipy.special.bernoulli(6)[3] if name == "bernoulli_" else
+                                 m.scipy.special.gammasgn(x)))
+    c["special.logsumexp_b_zero"] = (
+        lambda r, d: [_f(r, d, 2, 3), np.asarray([[0.0, 1.0, -1.0], [0.0, 0.0, 0.0]], d)],
+        lambda m, x, b: m.scipy.special.logsumexp(x, axis=1, b=b, return_sign=True))
+    for fn in ("round", "around", "fix", "rint"):
+        c[f"numpy.{fn}_ties"] = (lambda r, d: [np.asarray([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.25, -0.0], d)],
+                                 lambda m, x, fn=fn: getattr(m.numpy, fn)(x * 1.0))
+    c["numpy.round_decimals_ties"] = (lambda r, d: [np.asarray([0.125, 0.375, -2.675, 1.005, 12345.5], d)],
+                                      lambda m, x: m.numpy.round(x, 2))
+    for fn in ("floor_divide", "remainder", "fmod", "divmod"):
+        c[f"numpy.{fn}_int_edge"] = (
+            lambda r, d: [r.integers(-7, 8, (8,)).astype(np.int32),
+                          r.choice([-3, -1, 0, 1, 2], 8).astype(np.int32)],
+            lambda m, x, y, fn=fn: getattr(m.numpy, fn)(x, y))
+    c["numpy.floor_divide_float_edge"] = (lambda r, d: [_edge(r, d, 6), _edge(r, d, 6)],
+                                          lambda m, x, y: m.numpy.floor_divide(x, y))
+    for fn in ("left_shift", "right_shift"):
+        c[f"numpy.{fn}_edge"] = (lambda r, d: [r.integers(-9, 9, (6,)).astype(np.int8),
+                                               np.asarray([0, 1, 7, 8, 9, -1], np.int8)],
+                                 lambda m, x, s, fn=fn: getattr(m.numpy, fn)(x, s))
+    c["numpy.bitwise_uint_python"] = (lambda r, d: [r.integers(0, 255, (4,)).astype(np.uint8)],
+                                      lambda m, x: (m.numpy.bitwise_and(x, 255), m.numpy.bitwise_xor(x, 3),
+                                                    m.numpy.invert(x)))
+    c["numpy.uint_python_promotion"] = (lambda r, d: [r.integers(0, 9, (3,)).astype(np.uint16)],
+                                        lambda m, x: (x + 3, x * 2.5, x - 1))
+    for method in ("scan", "scan_unrolled", "sort", "compare_all"):
+        c[f"numpy.searchsorted_{method}"] = (
+            lambda r, d: [np.sort(np.round(_f(r, d, 7))), np.asarray([np.nan, -np.inf, 0.0, 1.0], d)],
+            lambda m, a, v, method=method: m.numpy.searchsorted(a, v, side="left", method=method))
+    c["numpy.histogram"] = (lambda r, d: [_f(r, d, 9)],
+                            lambda m, x: m.numpy.histogram(x, bins=4, range=(-2.0, 2.0))[0])
+    c["numpy.bincount_length"] = (lambda r, d: [r.integers(0, 5, (7,)).astype(np.int32), _f(r, d, 7)],
+                                  lambda m, i, w: m.numpy.bincount(i, weights=w, length=4))
+    c["numpy.digitize_right"] = (lambda r, d: [_f(r, d, 6), np.asarray([-1.0, 0.0, 1.0], d)],
+                                 lambda m, x, b: m.numpy.digitize(x, b, right=True))
+    for mode in ("clip", "fill", "wrap"):
+        c[f"numpy.take_{mode}_grad"] = (lambda r, d: [_f(r, d, 5), r.integers(-7, 8, (6,)).astype(np.int32)],
+                                        lambda m, x, i, mode=mode: m.numpy.take(x, i, mode=mode) * 2.0)
+    for mode in ("reflect", "symmetric", "edge", "wrap", "linear_ramp", "maximum", "minimum", "mean"):
+        c[f"numpy.pad_{mode}"] = (lambda r, d: [_f(r, d, 3, 4)],
+                                  lambda m, x, mode=mode: m.numpy.pad(x, ((1, 2), (3, 1)), mode=mode))
+    c["linalg.det_singular"] = (lambda r, d: [np.asarray([[1.0, 2.0], [2.0, 4.0]], d) + 0 * _f(r, d, 2, 2)],
+                                lambda m, x: m.numpy.linalg.det(x))
+    c["linalg.slogdet_singular"] = (lambda r, d: [np.asarray([[1.0, 2.0], [2.0, 4.0]], d)],
+                                    lambda m, x: tuple(m.numpy.linalg.slogdet(x)))
+    c["linalg.matrix_rank_deficient"] = (lambda r, d: [np.outer(_f(r, d, 3), _f(r, d, 4)).astype(d)],
+                                         lambda m, x: m.numpy.linalg.matrix_rank(x))
+    c["linalg.pinv_deficient"] = (lambda r, d: [np.outer(_f(r, d, 3), _f(r, d, 2)).astype(d)],
+                                  lambda m, x: m.numpy.linalg.pinv(x))
+    c["linalg.tensorinv"] = (lambda r, d: [_wellposed(r, d, 4).reshape(4, 2, 2)],
+                             lambda m, x: m.numpy.linalg.tensorinv(x, ind=1))
+    c["linalg.matrix_power_neg1"] = (lambda r, d: [_wellposed(r, d)],
+                                     lambda m, x: m.numpy.linalg.matrix_power(x, -1))
+    c["linalg.cond_ord"] = (lambda r, d: [_wellposed(r, d)], lambda m, x: m.numpy.linalg.cond(x, p="fro"))
+    return c
+
+
+CASES.update(_round24_cases())

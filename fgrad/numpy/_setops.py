@@ -8,6 +8,14 @@ static ``size`` is given (JAX), in which case the result is truncated or padded 
 `setxor1d`, 0 for `setdiff1d` or an empty result; `intersect1d`'s indices are padded with
 the inputs' lengths).
 
+Derivatives follow JAX's: without ``size`` the result is computed from the inputs' values
+(JAX's ``concrete_or_error``), so it carries no derivative (0), except where
+``assume_unique=True`` skips the `unique` step (`intersect1d`, `setdiff1d`, `setxor1d`),
+where each value's cotangent goes to the element it was taken from.  With ``size`` the
+derivative flows through the selection; JAX's default padding of `intersect1d` and
+`setxor1d` is the minimum of its ``where(valid, vals, max(vals))``, whose derivative is
+split among equal values (`_jax_min_padding`).
+
 >>> import fgrad.numpy as fnp
 >>> fnp.setdiff1d(fnp.asarray([5, 1, 3, 1]), fnp.asarray([3]))
 Array([1, 5], dtype=int64)
@@ -20,6 +28,7 @@ from ..typing import Array, ArrayLike
 import numpy as np
 
 from ..core.array import get_aval
+from ..ops.bits import stop_gradient
 import fgrad.numpy._building_blocks as fnp
 from ._indexing import _concrete
 
@@ -86,6 +95,27 @@ def _smallest(out, count):
     return fnp.where(fnp.greater(count, 0), out[0], 0) if get_aval(out).shape[0] else 0
 
 
+def _jax_min_padding(values, count):
+    """JAX's padding of `intersect1d`/`setxor1d` with ``size`` and no ``fill_value``:
+    invalid slots (0 there) take ``max(values)``, then every invalid slot takes the minimum
+    of that, so the smallest result value, with its derivative split among equal values as
+    JAX's ``max``/``min`` split it."""
+    if get_aval(values).shape[0] == 0:
+        return 0
+    valid = fnp.less(fnp.arange(get_aval(values).shape[0]), count)
+    vals = fnp.where(valid, values, fnp.zeros((), get_aval(values).dtype))
+    vals = fnp.where(valid, vals, fnp.max(vals))
+    return fnp.where(valid, vals, fnp.min(vals))
+
+
+def _without_derivative_unless(assume_unique: bool, size, *arrays):
+    """JAX's `unique` without ``size`` reads its input's value, so the set operations built
+    on it carry no derivative; ``assume_unique`` (no `unique` step) or a ``size`` keeps it."""
+    if size is None and not assume_unique:
+        return tuple(stop_gradient(fnp.asarray(a)) for a in arrays)
+    return arrays
+
+
 def _sorted_unique(ar, assume_unique: bool):
     s = fnp.sort(fnp.ravel(fnp.asarray(ar)))
     return s, (fnp.ones(get_aval(s).shape, bool) if assume_unique else _first_of_runs(s))
@@ -101,6 +131,7 @@ def union1d(ar1: ArrayLike, ar2: ArrayLike, *, size: int | None = None,
         >>> fnp.union1d(fnp.asarray([3, 1]), fnp.asarray([2, 3]))
         Array([1, 2, 3], dtype=int64)
     """
+    ar1, ar2 = _without_derivative_unless(False, size, ar1, ar2)
     both = fnp.concatenate([fnp.ravel(fnp.asarray(ar1)), fnp.ravel(fnp.asarray(ar2))])
     s, first = _sorted_unique(both, False)
     return _compress(s, first, size, fill_value, _smallest, "union1d")
@@ -117,6 +148,7 @@ def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, ret
         >>> fnp.intersect1d(fnp.asarray([1, 3, 4, 3]), fnp.asarray([3, 1, 2, 1]))
         Array([1, 3], dtype=int64)
     """
+    ar1, ar2 = _without_derivative_unless(assume_unique, size, ar1, ar2)
     a1, a2 = fnp.ravel(fnp.asarray(ar1)), fnp.ravel(fnp.asarray(ar2))
     dt = np.result_type(get_aval(a1).dtype, get_aval(a2).dtype)
     a1, a2 = fnp.astype(a1, dt), fnp.astype(a2, dt)
@@ -124,7 +156,7 @@ def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, ret
     s1 = fnp.take(a1, order1)
     first = fnp.ones(get_aval(s1).shape, bool) if assume_unique else _first_of_runs(s1)
     mask = fnp.logical_and(first, isin(s1, a2))
-    values = _compress(s1, mask, size, fill_value, _smallest, "intersect1d")
+    values = _compress(s1, mask, size, fill_value, _jax_min_padding, "intersect1d")
     if not return_indices:
         return values
     order2 = fnp.argsort(a2)
@@ -149,6 +181,7 @@ def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, *, si
         >>> fnp.setdiff1d(fnp.asarray([1, 2, 3, 2, 4]), fnp.asarray([3, 4, 5]))
         Array([1, 2], dtype=int64)
     """
+    (ar1,) = _without_derivative_unless(assume_unique, size, ar1)
     if assume_unique:
         s = fnp.ravel(fnp.asarray(ar1))
         keep = isin(s, ar2, invert=True)
@@ -168,6 +201,7 @@ def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, *, siz
         >>> fnp.setxor1d(fnp.asarray([1, 2, 3, 2, 4]), fnp.asarray([2, 3, 5, 7, 5]))
         Array([1, 4, 5, 7], dtype=int64)
     """
+    ar1, ar2 = _without_derivative_unless(assume_unique, size, ar1, ar2)
     a1, a2 = fnp.ravel(fnp.asarray(ar1)), fnp.ravel(fnp.asarray(ar2))
     dt = np.result_type(get_aval(a1).dtype, get_aval(a2).dtype)
     s1, f1 = _sorted_unique(fnp.astype(a1, dt), assume_unique)
@@ -179,4 +213,4 @@ def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, *, siz
     # sorted order with the kept values first: primary key "not kept", secondary the value
     order = fnp.lexsort((values, fnp.logical_not(keep)))
     values, keep = fnp.take(values, order), fnp.take(keep, order)
-    return _compress(values, keep, size, fill_value, _smallest, "setxor1d")
+    return _compress(values, keep, size, fill_value, _jax_min_padding, "setxor1d")

@@ -38,7 +38,7 @@ from ..transforms.custom import custom_jvp
 from ._keys import key_words, split, static_shape
 from ..transforms.batching import vmap
 from ._samplers import _float_dtype, exponential, normal, rademacher, uniform
-from ._special import digamma_positive
+from .._gamma_series import dlogx_da as _dlogx_da
 
 
 def _param_array(v, dt, name: str, like):
@@ -113,32 +113,6 @@ def _gamma_draw(key, a, log_space: bool):
     keys = split(key, max(a.size, 1))
     draw = vmap(lambda k, al: _gamma_one(k, al, log_space))
     return fnp.reshape(draw(keys, fnp.reshape(a, (-1,)))[:a.size], a.shape)
-
-
-def _dlogx_da(a, log_x):
-    """``d log x / d a`` at fixed CDF value (see the module docstring)."""
-    valid = (a > 0) & fnp.isfinite(a) & fnp.isfinite(log_x)
-    a = fnp.where(valid, a, 1.0)
-    log_x = fnp.where(valid, log_x, 0.0)
-    x = fnp.exp(log_x)
-    eps = float(_narrow_finfo(a.dtype).eps) * 0.25
-
-    def cond(state):
-        n, term, s, _, _ = state
-        more = (term > eps * s) | (a + n < x)
-        return fnp.any(more & (n < 100000))
-
-    def body(state):
-        n, term, s, ds, harmonic = state
-        n = n + 1
-        term = term * x / (a + n)
-        harmonic = harmonic + 1.0 / (a + n)
-        return n, term, s + term, ds - term * harmonic, harmonic
-
-    ones = fnp.ones_like(a)
-    init = (fnp.zeros_like(a), ones, ones, fnp.zeros_like(a), fnp.zeros_like(a))
-    _, _, s, ds, _ = lax.while_loop(cond, body, init)
-    return fnp.where(valid, -(s * (log_x - digamma_positive(a + 1.0)) + ds) / a, np.nan)
 
 
 def _gamma_draw_per_key(keys, a, log_space: bool):
