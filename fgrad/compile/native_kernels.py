@@ -82,11 +82,21 @@ def _operand_kind(s: tuple, shape: tuple) -> str | None:
 class _Plan:
     """The C text of a kernel's members, split into loops at the NumPy calls."""
 
-    def __init__(self, members, ext, escaping, info, shape, ext_shapes=None) -> None:
+    def __init__(self, members, ext, escaping, info, shape, ext_shapes=None, row_sum=None) -> None:
         self.shape = tuple(shape)
         self.ext = list(ext)
         self.escaping = list(escaping)
         self.info = info
+        # a trailing sum over the last axis: (its operand, its result), the result one value
+        # per row (shape ``shape[:-1]``), computed in the kernel (`_block_source`)
+        self.row_sum = row_sum
+        if row_sum is not None:
+            operand, result = row_sum
+            if (len(self.shape) < 1 or not any(operand is e.outvars[0] for e in members)
+                    or self.shape[-1] > native_loops.ROW_SUM_MAX or np.dtype(info[operand]).kind != "f"
+                    or np.dtype(info[operand]) != np.dtype(result.aval.dtype)
+                    or native_loops.np_row_sum_call(np.dtype(info[operand])) is None):
+                raise _NotNative
         self.kind = {}
         # the shape each input has at run time: its aval's, or (``ext_shapes``) the rank-only
         # shape the straight-line executor leaves a broadcast at
@@ -174,8 +184,9 @@ class _NotNative(Exception):
 
 
 def _reads_at(plan: _Plan) -> dict:
-    """Value -> the indices of the steps reading it."""
-    reads_at: dict = {}
+    """Value -> the indices of the steps reading it (a row sum's operand: also the index after
+    the last step)."""
+    reads_at: dict = {} if plan.row_sum is None else {plan.row_sum[0]: {len(plan.steps)}}
     for k, st in enumerate(plan.steps):
         reads = ([a for a in st[1].invars] if st[0] == "np"
                  else [a for _, _, (fmt, ops) in st[1] for a in (o[1] for o in ops if isinstance(o, tuple))])
@@ -239,10 +250,14 @@ def _block_source(plan: _Plan) -> tuple[str, list] | None:
     the whole array where no operand is per row or column), calling NumPy's own inner loop
     (`native_loops.np_block_call`) on the block for a member without a C spelling, so every
     value stays in cache and no whole-size temporary is made; and (as `_source`) its inputs
-    and outputs.  None
+    and outputs.  A row sum (``plan.row_sum``) makes each row one block, summed at its end by
+    NumPy's own reduction loop into one more output, one value per row
+    (`native_loops.np_row_sum_call`: ``np.add.reduce``'s bits).  None
     where a NumPy member's operand is not a block of contiguous elements (a literal, a
     per-row or single value) or its loop cannot be called."""
     B = native_loops.KERNEL_BLOCK
+    if plan.row_sum is not None:
+        B = max(B, plan.shape[-1])  # (a row in one block)
     reads_at = _reads_at(plan)
     made_at = {}
     for k, st in enumerate(plan.steps):
@@ -307,19 +322,25 @@ def _block_source(plan: _Plan) -> tuple[str, list] | None:
             if stored(v, k):
                 lines.append(f"      {place(v)}[j] = {plan.cname[v]};")
         body += ["    for (long j = 0; j < m; j++) {"] + lines + ["    }"]
+    outs = list(plan.escaping)
+    if plan.row_sum is not None:
+        operand, result = plan.row_sum
+        call = native_loops.np_row_sum_call(np.dtype(_dt(plan, operand)))
+        body.append("    " + call.format(place(operand), r=f"out{len(outs)} + r", n="m") + ";")
+        outs.append(result)
     if sum(np.dtype(_dt(plan, v)).itemsize for v in bufs) * B > MAX_BLOCK_STACK:
         return None  # (the buffers live on the calling thread's stack)
-    params = ", ".join([f"const void *a{j}" for j in range(len(ins) + len(plan.escaping))]
+    params = ", ".join([f"const void *a{j}" for j in range(len(ins) + len(outs))]
                        + ["long rows, long cols"])
     head = [native_loops.PRELUDE + native_loops.NP_LOOP_PRELUDE + native_loops.ARRAY_DATA,
             f"void step0({params}) {{"]
     for j, a in enumerate(ins):
         head.append(f"  const {ctype_of(a)} *restrict in{j} = ARRAY_DATA(a{j});")
-    for j, v in enumerate(plan.escaping):
+    for j, v in enumerate(outs):
         head.append(f"  {ctype_of(v)} *restrict out{j} = ARRAY_DATA(a{len(ins) + j});")
     loop = ["  for (long r = 0; r < rows; r++) {", f"   for (long s = 0; s < cols; s += {B}) {{",
             f"    const long m = cols - s < {B} ? cols - s : {B};", "    const long i0 = r * cols + s;"]
-    return "\n".join(head + decls + loop + body + ["   }", "  }", "}"]) + "\n", [(ins, list(plan.escaping))]
+    return "\n".join(head + decls + loop + body + ["   }", "  }", "}"]) + "\n", [(ins, outs)]
 
 
 def _block_index(plan: _Plan, a) -> str:
@@ -344,27 +365,32 @@ def _index(plan: _Plan, a) -> str:
     return {"full": "i", "one": "0", "row": "r", "col": "c"}[kind]
 
 
-def kernel(members, ext, escaping, info, shape, is_array, ext_shapes=None):
+def kernel(members, ext, escaping, info, shape, is_array, ext_shapes=None, row_sum=None):
     """``run(*ext_values)`` computing the kernel's ``escaping`` values (a list, in that order)
     in native code, returning None at run time where it cannot (the caller then runs the
     NumPy code); or None where the kernel does not qualify here.  ``ext_shapes``: the
-    run-time shape of inputs whose aval's shape is not theirs (a dict; see `_Plan`)."""
+    run-time shape of inputs whose aval's shape is not theirs (a dict; see `_Plan`).
+    ``row_sum``: ``(operand, result)`` of a sum over the last axis that ends the kernel, its
+    result then returned after the ``escaping`` values (with NumPy's bits; None where it
+    cannot be: the caller then keeps the reduction out of the kernel)."""
     n = math.prod(shape)
     if (n < MIN_ELEMENTS or not all(is_array(a) for a in ext) or not native_loops.available()
             or not native_loops.array_layout_ok()):
         return None
     try:
-        plan = _Plan(members, ext, escaping, info, shape, ext_shapes)
+        plan = _Plan(members, ext, escaping, info, shape, ext_shapes, row_sum)
     except _NotNative:
         return None
     split = any(st[0] == "np" for st in plan.steps)
-    block = _block_source(plan) if split else None
+    block = _block_source(plan) if split or row_sum is not None else None
     if block is not None:  # (one C loop over cached blocks: no split's cost, any size)
         source, io = block
         steps = [("c",)]
-        if not any(plan.kind[a] in ("row", "col") for a in ext):
+        if row_sum is None and not any(plan.kind[a] in ("row", "col") for a in ext):
             shape = (n,)  # (a flat loop: one row)
         return _runner(plan, io, source, steps, shape)
+    if row_sum is not None:
+        return None
     if n < MIN_ELEMENTS_SPLIT and split:
         return None
     source, io = _source(plan)
@@ -395,7 +421,8 @@ def _runner(plan: _Plan, io: list, source: str, plan_steps: list, loop_shape: tu
     rows = math.prod(loop_shape) // cols if cols else 0
     ext = plan.ext
     want = [(np.dtype(a.aval.dtype), plan.ext_shape[a]) for a in ext]
-    escaping = plan.escaping
+    escaping = plan.escaping + ([] if plan.row_sum is None else [plan.row_sum[1]])
+    out_shape = {} if plan.row_sum is None else {plan.row_sum[1]: shape[:-1]}
     esc = set(escaping)
     flags = native_loops.VECTOR_FLAGS
     lib = native_loops.load(source, flags, compile=False)
@@ -405,11 +432,11 @@ def _runner(plan: _Plan, io: list, source: str, plan_steps: list, loop_shape: tu
     for st, f, k_io in zip(plan_steps, fns, io):
         if st[0] == "c":
             ins, outs = k_io
-            steps.append((f, ins, [(v, np.dtype(plan.info[v])) for v in outs], None))
+            steps.append((f, ins, [(v, np.dtype(_dt(plan, v)), out_shape.get(v, shape)) for v in outs], None))
         else:
             _, e, u = st
             v = e.outvars[0]
-            steps.append((None, list(e.invars), [(v, np.dtype(plan.info[v]))], u))
+            steps.append((None, list(e.invars), [(v, np.dtype(plan.info[v]), shape)], u))
     flag = native_loops.enabled
     empty, asarray = np.empty, np.ascontiguousarray
 
@@ -439,9 +466,9 @@ def _runner(plan: _Plan, io: list, source: str, plan_steps: list, loop_shape: tu
             env[a] = asarray(x)
         for f, ins, outs, u in steps:
             made = []
-            for v, dt in outs:
+            for v, dt, s in outs:
                 if v not in env:
-                    env[v] = empty(shape, dt)
+                    env[v] = empty(s, dt)
                 made.append(env[v])
             if f is None:
                 operands = [a.val if type(a) is Literal else env[a] for a in ins]
