@@ -509,3 +509,25 @@ def test_row_sums_calibrated():
         assert native_loops.np_row_sum_calibrated(np.dtype(dt))
         assert native_loops.np_row_sum_call(np.dtype(dt)) is not None
     assert native_loops.np_row_sum_call(np.dtype(np.int32)) is None
+
+
+@pytest.mark.parametrize("shape", [(8, 16, 28, 28), (4, 3, 5, 40, 7)])
+def test_per_channel_operands_bit_equal(shape):
+    """A per-channel operand (a convolution's bias ``(1, C, 1, 1)``, or one over two middle
+    axes) is read at the row's index modulo its size, the loop's columns starting after its
+    axes: the bias-add and ReLU kernel of a CNN and its derivative mask are one C loop with
+    the NumPy kernel's bits."""
+    x = _f32_values(shape)
+    band = (1,) + shape[1:-2] + (1, 1)
+    b = RNG.standard_normal(band).astype(np.float32)
+
+    def f(x, b):
+        h = fnp.maximum(x + b, 0.0)
+        return h, fgrad.grad(lambda x: fnp.sum(fnp.maximum(x + b, 0.0) * x))(x)
+
+    got, want, n_native = _both(f, x, b)
+    _assert_bits(got, want)
+    _expect_native(n_native)
+    if ON_HOST and HAS_CC:
+        sources = [v.c_source for k, v in fgrad.jit(f).lower(x, b).compile().ns.items() if k.startswith("nk")]
+        assert any("(r % " in s for s in sources)

@@ -15,11 +15,14 @@ are bit for bit those of the NumPy kernel (`tests/test_native_kernels.py`), so t
 eager faces, which share these programs, agree as before.
 
 An operand of the kernel may be full-size, one element, one value per row (shape ``(..., 1)``
-of the leading axes) or one value per column (the last axis only, a bias): the C loop runs
-over rows and columns and reads each at its index.  The kernel falls back to its NumPy code at
-run time when an input is not of the traced dtype and shape, when native loops are switched
-off (``fgrad.config.update("native_loops", False)`` / ``FGRAD_NATIVE_LOOPS=0``), and it is
-never made when no compiler is found or the code does not compile.
+of the leading axes), one value per column (the last axis only, a bias) or one value per
+channel (a convolution's bias ``(1, C, 1, 1)``: the loop's columns then start after the
+channel axis and the value is read at the row's index modulo ``C``): the C loop runs over
+rows and columns and reads each at its index.  A kernel ending in a sum over its last axis
+sums each row in the loop with NumPy's own ``add`` loop (`native_loops.np_row_sum_call`).
+The kernel falls back to its NumPy code at run time when an input is not of the traced dtype
+and shape, when native loops are switched off (``fgrad.config.update("native_loops", False)``
+/ ``FGRAD_NATIVE_LOOPS=0``), and it is never made when no compiler is found or the code does not compile.
 
 Example::
 
@@ -63,20 +66,38 @@ def _c_dtype(dt) -> bool:
     return dt.isbuiltin == 1 and dt.name in native_loops.CTYPE
 
 
-def _operand_kind(s: tuple, shape: tuple) -> str | None:
-    """How an operand of shape ``s`` is read in a kernel over ``shape``."""
+def _operand_kind(s: tuple, shape: tuple, split: int) -> tuple | None:
+    """How an operand of shape ``s`` is read in a kernel over ``shape`` looped over as rows
+    (the axes before ``split``) and columns (the axes from ``split``): ``(kind, period)``,
+    the kind one of "full", "one", "row" (one value per row), "col" (per column) or "band"
+    (one value per row of axes ``j`` to ``split``, leading axes broadcast: a convolution's
+    bias ``(1, C, 1, 1)``, read at the row's index modulo ``period``); None where it is none."""
     s = (1,) * (len(shape) - len(s)) + tuple(s)
+    shape = tuple(shape)
     if len(s) != len(shape):
         return None
-    if s == tuple(shape):
-        return "full"
+    if s == shape:
+        return ("full", 0)
     if math.prod(s) == 1:
-        return "one"
-    if len(shape) >= 2 and s[-1] == 1 and s[:-1] == tuple(shape[:-1]):
-        return "row"
-    if all(d == 1 for d in s[:-1]) and s[-1] == shape[-1]:
-        return "col"
+        return ("one", 0)
+
+    def ones(t):
+        return all(d == 1 for d in t)
+
+    if split >= 1 and s[:split] == shape[:split] and ones(s[split:]):
+        return ("row", 0)
+    if ones(s[:split]) and s[split:] == shape[split:]:
+        return ("col", 0)
+    for j in range(1, split):
+        if ones(s[:j]) and s[j:split] == shape[j:split] and ones(s[split:]):
+            return ("band", math.prod(shape[j:split]))
     return None
+
+
+def _splits(shape: tuple, last_only: bool) -> list:
+    """The axes a kernel over ``shape`` may start its columns at, the last axis first."""
+    n = len(shape)
+    return [max(n - 1, 0)] + ([] if last_only else list(range(n - 2, 0, -1)))
 
 
 class _Plan:
@@ -101,11 +122,19 @@ class _Plan:
         # the shape each input has at run time: its aval's, or (``ext_shapes``) the rank-only
         # shape the straight-line executor leaves a broadcast at
         self.ext_shape = {a: tuple((ext_shapes or {}).get(a, a.aval.shape)) for a in ext}
-        for a in ext:
-            k = _operand_kind(self.ext_shape[a], self.shape)
-            if k is None or not _c_dtype(a.aval.dtype):
-                raise _NotNative
-            self.kind[a] = k
+        if not all(_c_dtype(a.aval.dtype) for a in ext):
+            raise _NotNative
+        self.period = {}
+        for split in _splits(self.shape, last_only=row_sum is not None):
+            kinds = {a: _operand_kind(self.ext_shape[a], self.shape, split) for a in ext}
+            if None not in kinds.values():
+                break
+        else:
+            raise _NotNative
+        for a, (k, period) in kinds.items():
+            self.kind[a], self.period[a] = k, period
+        # the loop's rows and columns (the axes before and from ``split``)
+        self.loop_shape = (math.prod(self.shape[:split]), math.prod(self.shape[split:]))
         self.steps: list = []  # ("c", [(var, ctype, expr)]) or ("np", eqn, ufunc)
         self.cname: dict = {}
         n = 0
@@ -344,7 +373,10 @@ def _block_source(plan: _Plan) -> tuple[str, list] | None:
 
 
 def _block_index(plan: _Plan, a) -> str:
-    return {"full": "i0 + j", "one": "0", "row": "r", "col": "s + j"}[plan.kind.get(a, "full")]
+    kind = plan.kind.get(a, "full")
+    if kind == "band":
+        return f"(r % {plan.period[a]})"
+    return {"full": "i0 + j", "one": "0", "row": "r", "col": "s + j"}[kind]
 
 
 def _defined_before(defs, a, v) -> bool:
@@ -362,6 +394,8 @@ def _dt(plan: _Plan, a):
 
 def _index(plan: _Plan, a) -> str:
     kind = plan.kind.get(a, "full")
+    if kind == "band":
+        return f"(r % {plan.period[a]})"
     return {"full": "i", "one": "0", "row": "r", "col": "c"}[kind]
 
 
@@ -386,7 +420,8 @@ def kernel(members, ext, escaping, info, shape, is_array, ext_shapes=None, row_s
     if block is not None:  # (one C loop over cached blocks: no split's cost, any size)
         source, io = block
         steps = [("c",)]
-        if row_sum is None and not any(plan.kind[a] in ("row", "col") for a in ext):
+        shape = plan.loop_shape
+        if row_sum is None and not any(plan.kind[a] in ("row", "col", "band") for a in ext):
             shape = (n,)  # (a flat loop: one row)
         return _runner(plan, io, source, steps, shape)
     if row_sum is not None:
@@ -394,7 +429,7 @@ def kernel(members, ext, escaping, info, shape, is_array, ext_shapes=None, row_s
     if n < MIN_ELEMENTS_SPLIT and split:
         return None
     source, io = _source(plan)
-    return _runner(plan, io, source, plan.steps, plan.shape)
+    return _runner(plan, io, source, plan.steps, plan.loop_shape)
 
 
 def _functions(lib, steps: list, io: list) -> list:
