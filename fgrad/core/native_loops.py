@@ -321,7 +321,11 @@ def np_row_sum_calibrated(dt: np.dtype) -> bool:
     """Whether `np_row_sum_call`'s row sums equal ``np.add.reduce(x, axis=-1)``'s bits here,
     for rows of many lengths (short ones, around NumPy's unrolling by 8 and its pairwise
     blocks of 128, up to `ROW_SUM_MAX`) of `probe_values` (signed zeros, infinities, NaN,
-    values of every magnitude) and of all ``-0.0``."""
+    values of every magnitude) and of all ``-0.0``.
+
+    >>> np_row_sum_calibrated(np.dtype(np.int32))  # (float loops only)
+    False
+    """
     dt = np.dtype(dt)
     with _lock:
         if dt.name not in _row_sum_calibration:

@@ -126,7 +126,15 @@ def applies(x, params) -> tuple | None:
     """The window ``(kh, kw)`` where ``reduce_window`` with ``params`` over ``x`` (a host
     float32/float64 array) pools disjoint windows tiling the last two axes (windows of 1 on
     the others, strides equal to the window, no padding or dilation; a window of
-    `WINDOWS`); None otherwise."""
+    `WINDOWS`); None otherwise.
+
+    Example::
+
+        >>> p = dict(window_dimensions=(1, 1, 2, 2), window_strides=(1, 1, 2, 2),
+        ...          padding=((0, 0),) * 4, base_dilation=(1,) * 4, window_dilation=(1,) * 4)
+        >>> applies(np.zeros((2, 3, 8, 8), np.float32), p)
+        (2, 2)
+    """
     wd, ws = tuple(params["window_dimensions"]), tuple(params["window_strides"])
     if (type(x) is not np.ndarray or x.ndim < 2 or x.dtype not in (np.dtype(np.float32), np.dtype(np.float64))
             or any(d != 1 for d in wd[:-2]) or ws[-2:] != wd[-2:] or any(s != 1 for s in ws[:-2])):
