@@ -398,3 +398,136 @@ def test_block_kernel_buffers_bounded(monkeypatch):
     got, want, _ = _both(f, x)
     _assert_bits(got, want)
     assert not _block_kernels(fgrad.jit(f).lower(x).compile())
+
+
+# ------------------------------------------------- row sums in the kernel (session 24)
+
+def _row_sum_kernels(exe) -> list:
+    return [v for k, v in exe.ns.items() if k.startswith("nk") and "np_reduce_row" in v.c_source]
+
+
+def _layer_norm(x, g, b):
+    mu = fnp.mean(x, axis=-1, keepdims=True)
+    xc = x - mu
+    var = fnp.mean(xc * xc, axis=-1, keepdims=True)
+    return xc / fnp.sqrt(var + 1e-5) * g + b
+
+
+def _row_values(shape, dt):
+    """Rows of every magnitude (so another summation order would show in the last bits), a
+    row of negative zeros and one with an infinity."""
+    x = (RNG.standard_normal(shape) * np.exp(RNG.uniform(-12, 12, shape))).astype(dt)
+    x[0] = -0.0
+    if shape[0] > 2:
+        x[2, -1] = np.inf
+    return x
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(1, 40),
+       cols=st.one_of(st.integers(2, 300), st.sampled_from([1024, 2047, 2049, 4099])),
+       dtype=st.sampled_from([np.float32, np.float64]))
+def test_row_sums_in_the_kernel_bit_equal(rows, cols, dtype):
+    """A kernel ending in a sum over its last axis computes the sum in its C loop (NumPy's
+    own ``add`` loop in reduction form on each row, `native_loops.np_row_sum_call`): rows
+    shorter than 8, of 8-128 (NumPy's unrolled loop) and longer (its pairwise halves), rows
+    longer than one block: ``np.add.reduce``'s bits, op by op, and the NumPy kernel's."""
+    rows = max(rows, -(-native_kernels.MIN_ELEMENTS // cols))  # (a native kernel's size)
+    x = _row_values((rows, cols), dtype)
+    r = RNG.standard_normal((rows, 1)).astype(dtype)
+
+    def f(x, r):
+        d = x - r
+        return fnp.sum(d * d, axis=-1), d
+
+    got, want, n_native = _both(f, x, r)
+    _assert_bits(got, want)
+    d = x - r
+    with np.errstate(over="ignore", invalid="ignore"):
+        _assert_bits(got, (np.add.reduce(d * d, axis=-1), d))
+    _expect_native(n_native)
+    if ON_HOST and HAS_CC:
+        assert len(_row_sum_kernels(fgrad.jit(f).lower(x, r).compile())) == 1
+
+
+@pytest.mark.parametrize("shape", [(64, 300), (300, 1000)])
+def test_layer_norm_and_its_gradient_with_row_sums_bit_equal(shape):
+    """The layer norm (whole mode at 64 x 300, blocked over rows at 300 x 1000): the variance's
+    kernel and the backward's per-row sums are C loops ending in row sums, with the NumPy
+    kernels' bits, forward and gradient."""
+    x = _f32_values(shape)
+    x[1] = 1.0  # (a constant row: variance zero)
+    g, b = RNG.standard_normal(shape[1]).astype(np.float32), RNG.standard_normal(shape[1]).astype(np.float32)
+    got, want, n_native = _both(_layer_norm, x, g, b)
+    _assert_bits(got, want)
+    _expect_native(n_native, 2)
+    loss = fgrad.grad(lambda x, g, b: fnp.sum(_layer_norm(x, g, b) * g), argnums=(0, 1, 2))
+    got, want, n_native = _both(loss, x, g, b)
+    _assert_bits(got, want)
+    _expect_native(n_native, 3)
+    if ON_HOST and HAS_CC:
+        assert len(_row_sum_kernels(fgrad.jit(_layer_norm).lower(x, g, b).compile())) == 1
+        assert len(_row_sum_kernels(fgrad.jit(loss).lower(x, g, b).compile())) >= 2
+
+
+def test_layer_norm_gradient_with_row_sums_matches_finite_differences():
+    """``jit(grad)`` of a float64 layer norm loss through row-sum kernels agrees with central
+    differences."""
+    x = RNG.standard_normal((40, 96))
+    g, b = RNG.standard_normal(96), RNG.standard_normal(96)
+
+    def loss(x):
+        return fnp.sum(fnp.tanh(_layer_norm(x, g, b)) * g)
+
+    grad = fgrad.jit(fgrad.grad(loss))
+    for _ in range(native_kernels.COMPILE_AFTER):
+        got = np.asarray(grad(x))
+    h = 1e-6
+    for i, j in RNG.integers(0, (40, 96), (6, 2)):
+        e = np.zeros_like(x)
+        e[i, j] = h
+        fd = (float(loss(x + e)) - float(loss(x - e))) / (2 * h)
+        assert abs(got[i, j] - fd) < 1e-6 * max(1.0, abs(fd)), (i, j, got[i, j], fd)
+
+
+def test_rows_longer_than_checked_keep_numpys_sum(monkeypatch):
+    """A row longer than `native_loops.ROW_SUM_MAX` (what calibration checked) is summed by
+    NumPy after the kernel, as before: same bits."""
+    monkeypatch.setattr(native_loops, "ROW_SUM_MAX", 100)
+    x = _row_values((20, 300), np.float32)
+    got, want, _ = _both(lambda x: fnp.sum(x * x, axis=-1), x)
+    _assert_bits(got, want)
+    assert not _row_sum_kernels(fgrad.jit(lambda x: fnp.sum(x * x, axis=-1)).lower(x).compile())
+
+
+def test_row_sums_calibrated():
+    """NumPy's ``add`` loop called from C in reduction form on rows of every length checked
+    gives ``np.add.reduce``'s bits (float32 and float64); a sum of a cast stays NumPy's."""
+    if not HAS_CC:
+        pytest.skip("no C compiler")
+    for dt in (np.float32, np.float64):
+        assert native_loops.np_row_sum_calibrated(np.dtype(dt))
+        assert native_loops.np_row_sum_call(np.dtype(dt)) is not None
+    assert native_loops.np_row_sum_call(np.dtype(np.int32)) is None
+
+
+@pytest.mark.parametrize("shape", [(8, 16, 28, 28), (4, 3, 5, 40, 7)])
+def test_per_channel_operands_bit_equal(shape):
+    """A per-channel operand (a convolution's bias ``(1, C, 1, 1)``, or one over two middle
+    axes) is read at the row's index modulo its size, the loop's columns starting after its
+    axes: the bias-add and ReLU kernel of a CNN and its derivative mask are one C loop with
+    the NumPy kernel's bits."""
+    x = _f32_values(shape)
+    band = (1,) + shape[1:-2] + (1, 1)
+    b = RNG.standard_normal(band).astype(np.float32)
+
+    def f(x, b):
+        h = fnp.maximum(x + b, 0.0)
+        return h, fgrad.grad(lambda x: fnp.sum(fnp.maximum(x + b, 0.0) * x))(x)
+
+    got, want, n_native = _both(f, x, b)
+    _assert_bits(got, want)
+    _expect_native(n_native)
+    if ON_HOST and HAS_CC:
+        sources = [v.c_source for k, v in fgrad.jit(f).lower(x, b).compile().ns.items() if k.startswith("nk")]
+        assert any("(r % " in s for s in sources)

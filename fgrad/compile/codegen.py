@@ -689,8 +689,15 @@ class Gen:
                     plan = self.block_plan(node, info)
                     if plan is not None:
                         mode = "blocked"
-        native = None
-        if mode != "direct" and (node.reduction is None or mode == "whole"):
+        native, row_sum = None, None
+        if mode != "direct" and self.row_sum_of(node, info, plan if mode == "blocked" else None):
+            # a trailing sum over the last axis: in the C loop, by NumPy's own reduction loop
+            ext, escaping = self.classify(node)
+            red = node.reduction
+            native = native_kernel(node.members, ext, escaping, info, node.shape, self.is_array,
+                                   row_sum=(red.invars[0], red.outvars[0]))
+            row_sum = native is not None
+        if native is None and mode != "direct" and (node.reduction is None or mode == "whole"):
             ext, escaping = self.classify(node)
             red_in = None if node.reduction is None else node.reduction.invars[0]
             made = {e.outvars[0] for e in node.members}
@@ -702,7 +709,7 @@ class Gen:
         self.kernel_modes.append(mode)  # (the NumPy code's mode; `native` counts the C loops)
         self.native += native is not None
         if native is not None:
-            self.emit_native(node, info, plan if mode == "blocked" else None, native, escaping)
+            self.emit_native(node, info, plan if mode == "blocked" else None, native, escaping, row_sum)
         elif mode == "direct":
             for e in node.eqns:
                 self.emit_direct(e)
@@ -711,19 +718,36 @@ class Gen:
         else:
             self.emit_blocked(node, info, plan)
 
-    def emit_native(self, node, info, plan, native, escaping) -> None:
+    def row_sum_of(self, node, info, plan) -> bool:
+        """Whether the kernel ends in a sum over its last axis (of two or more) that its C
+        loop may compute (`native_kernels`' ``row_sum``): NumPy's ``add.reduce`` on each row
+        of a value the kernel makes, without a cast, as the NumPy code (whole mode, or blocked
+        over rows, `block_plan`) reduces it."""
+        red = node.reduction
+        if red is None or len(node.shape) < 2 or tuple(red.params["axes"]) != (len(node.shape) - 1,):
+            return False
+        rin = red.invars[0]
+        return (_red_ufunc(red) is np.add and info.get(rin) is not None
+                and info[rin] == red.outvars[0].aval.dtype and info[rin].kind == "f"
+                and any(rin is e.outvars[0] for e in node.members)
+                and (plan is None or plan[0] == "rows"))
+
+    def emit_native(self, node, info, plan, native, escaping, row_sum=False) -> None:
         """The kernel's compiled C loop (`native_kernels`), with its NumPy code (whole or
         blocked) as the branch taken when the loop declines at run time.  A trailing
-        reduction (whole mode) follows both branches, on the operand they return."""
+        reduction follows both branches, on the operand they return (whole mode), or
+        (``row_sum``) is the C loop's last result and the NumPy code's own."""
         given = {} if plan is None else self.alloc_results(escaping, info, node.shape)
         lines, before = self.lines, set(self.names)
         self.lines = []
         if plan is None:
-            self.emit_whole(node, info, escaping, reduce=False)
+            self.emit_whole(node, info, escaping, reduce=row_sum)
         else:
             self.emit_blocked(node, info, plan, given)
         numpy_lines, self.lines = self.lines, lines
         ext, _ = self.classify(node)
+        if row_sum:
+            escaping = escaping + [node.reduction.outvars[0]]
         outs = [self.names[v] for v in escaping]
         args = [self.names[a] for a in ext] + [given[v] for v in escaping if v in given]
         esc = set(escaping)
@@ -741,7 +765,7 @@ class Gen:
             self.lines.append("        pass")
         self.lines.append("    else:")
         self.lines.extend("    " + ln for ln in numpy_lines)
-        if node.reduction is not None:
+        if node.reduction is not None and not row_sum:
             self.emit_direct(node.reduction)
 
     def emit_direct(self, e) -> None:

@@ -15,11 +15,14 @@ are bit for bit those of the NumPy kernel (`tests/test_native_kernels.py`), so t
 eager faces, which share these programs, agree as before.
 
 An operand of the kernel may be full-size, one element, one value per row (shape ``(..., 1)``
-of the leading axes) or one value per column (the last axis only, a bias): the C loop runs
-over rows and columns and reads each at its index.  The kernel falls back to its NumPy code at
-run time when an input is not of the traced dtype and shape, when native loops are switched
-off (``fgrad.config.update("native_loops", False)`` / ``FGRAD_NATIVE_LOOPS=0``), and it is
-never made when no compiler is found or the code does not compile.
+of the leading axes), one value per column (the last axis only, a bias) or one value per
+channel (a convolution's bias ``(1, C, 1, 1)``: the loop's columns then start after the
+channel axis and the value is read at the row's index modulo ``C``): the C loop runs over
+rows and columns and reads each at its index.  A kernel ending in a sum over its last axis
+sums each row in the loop with NumPy's own ``add`` loop (`native_loops.np_row_sum_call`).
+The kernel falls back to its NumPy code at run time when an input is not of the traced dtype
+and shape, when native loops are switched off (``fgrad.config.update("native_loops", False)``
+/ ``FGRAD_NATIVE_LOOPS=0``), and it is never made when no compiler is found or the code does not compile.
 
 Example::
 
@@ -63,39 +66,75 @@ def _c_dtype(dt) -> bool:
     return dt.isbuiltin == 1 and dt.name in native_loops.CTYPE
 
 
-def _operand_kind(s: tuple, shape: tuple) -> str | None:
-    """How an operand of shape ``s`` is read in a kernel over ``shape``."""
+def _operand_kind(s: tuple, shape: tuple, split: int) -> tuple | None:
+    """How an operand of shape ``s`` is read in a kernel over ``shape`` looped over as rows
+    (the axes before ``split``) and columns (the axes from ``split``): ``(kind, period)``,
+    the kind one of "full", "one", "row" (one value per row), "col" (per column) or "band"
+    (one value per row of axes ``j`` to ``split``, leading axes broadcast: a convolution's
+    bias ``(1, C, 1, 1)``, read at the row's index modulo ``period``); None where it is none."""
     s = (1,) * (len(shape) - len(s)) + tuple(s)
+    shape = tuple(shape)
     if len(s) != len(shape):
         return None
-    if s == tuple(shape):
-        return "full"
+    if s == shape:
+        return ("full", 0)
     if math.prod(s) == 1:
-        return "one"
-    if len(shape) >= 2 and s[-1] == 1 and s[:-1] == tuple(shape[:-1]):
-        return "row"
-    if all(d == 1 for d in s[:-1]) and s[-1] == shape[-1]:
-        return "col"
+        return ("one", 0)
+
+    def ones(t):
+        return all(d == 1 for d in t)
+
+    if split >= 1 and s[:split] == shape[:split] and ones(s[split:]):
+        return ("row", 0)
+    if ones(s[:split]) and s[split:] == shape[split:]:
+        return ("col", 0)
+    for j in range(1, split):
+        if ones(s[:j]) and s[j:split] == shape[j:split] and ones(s[split:]):
+            return ("band", math.prod(shape[j:split]))
     return None
+
+
+def _splits(shape: tuple, last_only: bool) -> list:
+    """The axes a kernel over ``shape`` may start its columns at, the last axis first."""
+    n = len(shape)
+    return [max(n - 1, 0)] + ([] if last_only else list(range(n - 2, 0, -1)))
 
 
 class _Plan:
     """The C text of a kernel's members, split into loops at the NumPy calls."""
 
-    def __init__(self, members, ext, escaping, info, shape, ext_shapes=None) -> None:
+    def __init__(self, members, ext, escaping, info, shape, ext_shapes=None, row_sum=None) -> None:
         self.shape = tuple(shape)
         self.ext = list(ext)
         self.escaping = list(escaping)
         self.info = info
+        # a trailing sum over the last axis: (its operand, its result), the result one value
+        # per row (shape ``shape[:-1]``), computed in the kernel (`_block_source`)
+        self.row_sum = row_sum
+        if row_sum is not None:
+            operand, result = row_sum
+            if (len(self.shape) < 1 or not any(operand is e.outvars[0] for e in members)
+                    or self.shape[-1] > native_loops.ROW_SUM_MAX or np.dtype(info[operand]).kind != "f"
+                    or np.dtype(info[operand]) != np.dtype(result.aval.dtype)
+                    or native_loops.np_row_sum_call(np.dtype(info[operand])) is None):
+                raise _NotNative
         self.kind = {}
         # the shape each input has at run time: its aval's, or (``ext_shapes``) the rank-only
         # shape the straight-line executor leaves a broadcast at
         self.ext_shape = {a: tuple((ext_shapes or {}).get(a, a.aval.shape)) for a in ext}
-        for a in ext:
-            k = _operand_kind(self.ext_shape[a], self.shape)
-            if k is None or not _c_dtype(a.aval.dtype):
-                raise _NotNative
-            self.kind[a] = k
+        if not all(_c_dtype(a.aval.dtype) for a in ext):
+            raise _NotNative
+        self.period = {}
+        for split in _splits(self.shape, last_only=row_sum is not None):
+            kinds = {a: _operand_kind(self.ext_shape[a], self.shape, split) for a in ext}
+            if None not in kinds.values():
+                break
+        else:
+            raise _NotNative
+        for a, (k, period) in kinds.items():
+            self.kind[a], self.period[a] = k, period
+        # the loop's rows and columns (the axes before and from ``split``)
+        self.loop_shape = (math.prod(self.shape[:split]), math.prod(self.shape[split:]))
         self.steps: list = []  # ("c", [(var, ctype, expr)]) or ("np", eqn, ufunc)
         self.cname: dict = {}
         n = 0
@@ -174,8 +213,9 @@ class _NotNative(Exception):
 
 
 def _reads_at(plan: _Plan) -> dict:
-    """Value -> the indices of the steps reading it."""
-    reads_at: dict = {}
+    """Value -> the indices of the steps reading it (a row sum's operand: also the index after
+    the last step)."""
+    reads_at: dict = {} if plan.row_sum is None else {plan.row_sum[0]: {len(plan.steps)}}
     for k, st in enumerate(plan.steps):
         reads = ([a for a in st[1].invars] if st[0] == "np"
                  else [a for _, _, (fmt, ops) in st[1] for a in (o[1] for o in ops if isinstance(o, tuple))])
@@ -239,10 +279,14 @@ def _block_source(plan: _Plan) -> tuple[str, list] | None:
     the whole array where no operand is per row or column), calling NumPy's own inner loop
     (`native_loops.np_block_call`) on the block for a member without a C spelling, so every
     value stays in cache and no whole-size temporary is made; and (as `_source`) its inputs
-    and outputs.  None
+    and outputs.  A row sum (``plan.row_sum``) makes each row one block, summed at its end by
+    NumPy's own reduction loop into one more output, one value per row
+    (`native_loops.np_row_sum_call`: ``np.add.reduce``'s bits).  None
     where a NumPy member's operand is not a block of contiguous elements (a literal, a
     per-row or single value) or its loop cannot be called."""
     B = native_loops.KERNEL_BLOCK
+    if plan.row_sum is not None:
+        B = max(B, plan.shape[-1])  # (a row in one block)
     reads_at = _reads_at(plan)
     made_at = {}
     for k, st in enumerate(plan.steps):
@@ -307,23 +351,32 @@ def _block_source(plan: _Plan) -> tuple[str, list] | None:
             if stored(v, k):
                 lines.append(f"      {place(v)}[j] = {plan.cname[v]};")
         body += ["    for (long j = 0; j < m; j++) {"] + lines + ["    }"]
+    outs = list(plan.escaping)
+    if plan.row_sum is not None:
+        operand, result = plan.row_sum
+        call = native_loops.np_row_sum_call(np.dtype(_dt(plan, operand)))
+        body.append("    " + call.format(place(operand), r=f"out{len(outs)} + r", n="m") + ";")
+        outs.append(result)
     if sum(np.dtype(_dt(plan, v)).itemsize for v in bufs) * B > MAX_BLOCK_STACK:
         return None  # (the buffers live on the calling thread's stack)
-    params = ", ".join([f"const void *a{j}" for j in range(len(ins) + len(plan.escaping))]
+    params = ", ".join([f"const void *a{j}" for j in range(len(ins) + len(outs))]
                        + ["long rows, long cols"])
     head = [native_loops.PRELUDE + native_loops.NP_LOOP_PRELUDE + native_loops.ARRAY_DATA,
             f"void step0({params}) {{"]
     for j, a in enumerate(ins):
         head.append(f"  const {ctype_of(a)} *restrict in{j} = ARRAY_DATA(a{j});")
-    for j, v in enumerate(plan.escaping):
+    for j, v in enumerate(outs):
         head.append(f"  {ctype_of(v)} *restrict out{j} = ARRAY_DATA(a{len(ins) + j});")
     loop = ["  for (long r = 0; r < rows; r++) {", f"   for (long s = 0; s < cols; s += {B}) {{",
             f"    const long m = cols - s < {B} ? cols - s : {B};", "    const long i0 = r * cols + s;"]
-    return "\n".join(head + decls + loop + body + ["   }", "  }", "}"]) + "\n", [(ins, list(plan.escaping))]
+    return "\n".join(head + decls + loop + body + ["   }", "  }", "}"]) + "\n", [(ins, outs)]
 
 
 def _block_index(plan: _Plan, a) -> str:
-    return {"full": "i0 + j", "one": "0", "row": "r", "col": "s + j"}[plan.kind.get(a, "full")]
+    kind = plan.kind.get(a, "full")
+    if kind == "band":
+        return f"(r % {plan.period[a]})"
+    return {"full": "i0 + j", "one": "0", "row": "r", "col": "s + j"}[kind]
 
 
 def _defined_before(defs, a, v) -> bool:
@@ -341,34 +394,42 @@ def _dt(plan: _Plan, a):
 
 def _index(plan: _Plan, a) -> str:
     kind = plan.kind.get(a, "full")
+    if kind == "band":
+        return f"(r % {plan.period[a]})"
     return {"full": "i", "one": "0", "row": "r", "col": "c"}[kind]
 
 
-def kernel(members, ext, escaping, info, shape, is_array, ext_shapes=None):
+def kernel(members, ext, escaping, info, shape, is_array, ext_shapes=None, row_sum=None):
     """``run(*ext_values)`` computing the kernel's ``escaping`` values (a list, in that order)
     in native code, returning None at run time where it cannot (the caller then runs the
     NumPy code); or None where the kernel does not qualify here.  ``ext_shapes``: the
-    run-time shape of inputs whose aval's shape is not theirs (a dict; see `_Plan`)."""
+    run-time shape of inputs whose aval's shape is not theirs (a dict; see `_Plan`).
+    ``row_sum``: ``(operand, result)`` of a sum over the last axis that ends the kernel, its
+    result then returned after the ``escaping`` values (with NumPy's bits; None where it
+    cannot be: the caller then keeps the reduction out of the kernel)."""
     n = math.prod(shape)
     if (n < MIN_ELEMENTS or not all(is_array(a) for a in ext) or not native_loops.available()
             or not native_loops.array_layout_ok()):
         return None
     try:
-        plan = _Plan(members, ext, escaping, info, shape, ext_shapes)
+        plan = _Plan(members, ext, escaping, info, shape, ext_shapes, row_sum)
     except _NotNative:
         return None
     split = any(st[0] == "np" for st in plan.steps)
-    block = _block_source(plan) if split else None
+    block = _block_source(plan) if split or row_sum is not None else None
     if block is not None:  # (one C loop over cached blocks: no split's cost, any size)
         source, io = block
         steps = [("c",)]
-        if not any(plan.kind[a] in ("row", "col") for a in ext):
+        shape = plan.loop_shape
+        if row_sum is None and not any(plan.kind[a] in ("row", "col", "band") for a in ext):
             shape = (n,)  # (a flat loop: one row)
         return _runner(plan, io, source, steps, shape)
+    if row_sum is not None:
+        return None
     if n < MIN_ELEMENTS_SPLIT and split:
         return None
     source, io = _source(plan)
-    return _runner(plan, io, source, plan.steps, plan.shape)
+    return _runner(plan, io, source, plan.steps, plan.loop_shape)
 
 
 def _functions(lib, steps: list, io: list) -> list:
@@ -395,7 +456,8 @@ def _runner(plan: _Plan, io: list, source: str, plan_steps: list, loop_shape: tu
     rows = math.prod(loop_shape) // cols if cols else 0
     ext = plan.ext
     want = [(np.dtype(a.aval.dtype), plan.ext_shape[a]) for a in ext]
-    escaping = plan.escaping
+    escaping = plan.escaping + ([] if plan.row_sum is None else [plan.row_sum[1]])
+    out_shape = {} if plan.row_sum is None else {plan.row_sum[1]: shape[:-1]}
     esc = set(escaping)
     flags = native_loops.VECTOR_FLAGS
     lib = native_loops.load(source, flags, compile=False)
@@ -405,11 +467,11 @@ def _runner(plan: _Plan, io: list, source: str, plan_steps: list, loop_shape: tu
     for st, f, k_io in zip(plan_steps, fns, io):
         if st[0] == "c":
             ins, outs = k_io
-            steps.append((f, ins, [(v, np.dtype(plan.info[v])) for v in outs], None))
+            steps.append((f, ins, [(v, np.dtype(_dt(plan, v)), out_shape.get(v, shape)) for v in outs], None))
         else:
             _, e, u = st
             v = e.outvars[0]
-            steps.append((None, list(e.invars), [(v, np.dtype(plan.info[v]))], u))
+            steps.append((None, list(e.invars), [(v, np.dtype(plan.info[v]), shape)], u))
     flag = native_loops.enabled
     empty, asarray = np.empty, np.ascontiguousarray
 
@@ -439,9 +501,9 @@ def _runner(plan: _Plan, io: list, source: str, plan_steps: list, loop_shape: tu
             env[a] = asarray(x)
         for f, ins, outs, u in steps:
             made = []
-            for v, dt in outs:
+            for v, dt, s in outs:
                 if v not in env:
-                    env[v] = empty(shape, dt)
+                    env[v] = empty(s, dt)
                 made.append(env[v])
             if f is None:
                 operands = [a.val if type(a) is Literal else env[a] for a in ins]

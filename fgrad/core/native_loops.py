@@ -175,6 +175,9 @@ def c_operation(ufunc: np.ufunc, dts: list, dt_out: np.dtype, op: str | None = N
 NP_LOOP_NAMES = ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
                  "arccosh", "arctanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "cbrt",
                  "arctan2", "hypot")
+# loops called in their reduction form (`np_row_sum_call`), after those in the same table
+NP_REDUCE_NAMES = ("add",)
+_NP_TABLE = NP_LOOP_NAMES + NP_REDUCE_NAMES
 NP_LOOP_PRELUDE = r"""typedef void (*np_loop_t)(char **, const intptr_t *, const intptr_t *, void *);
 static np_loop_t np_loops[%d];
 static void *np_loop_data[%d];
@@ -197,7 +200,12 @@ static inline void np_block_1(int k, const void *a, void *r, intptr_t n, intptr_
 static inline void np_block_2(int k, const void *a, const void *b, void *r, intptr_t n, intptr_t size) {
   char *args_[] = {(char *)a, (char *)b, (char *)r}; const intptr_t steps_[] = {size, size, size};
   np_loops[k](args_, &n, steps_, np_loop_data[k]); }
-""" % (2 * len(NP_LOOP_NAMES), 2 * len(NP_LOOP_NAMES))
+/* NumPy's reduction call of a loop on one row of n contiguous elements, into *r (the row's
+   result, set to the reduction's start beforehand): what `ufunc.reduce` runs on each row */
+static inline void np_reduce_row(int k, const void *a, void *r, intptr_t n, intptr_t size) {
+  char *args_[] = {(char *)r, (char *)a, (char *)r}; const intptr_t steps_[] = {0, size, 0};
+  np_loops[k](args_, &n, steps_, np_loop_data[k]); }
+""" % (2 * len(_NP_TABLE), 2 * len(_NP_TABLE))
 _np_loop_calibration: dict = {}  # (ufunc name, dtype name) -> bool
 
 
@@ -234,16 +242,17 @@ def _ufunc_loop(ufunc: np.ufunc, dt: np.dtype) -> tuple[int, int] | None:
     return None
 
 
-def _np_loop_slot(name: str, dt: np.dtype) -> int | None:
-    if name not in NP_LOOP_NAMES or dt.kind != "f" or dt.itemsize not in (4, 8):
+def _np_loop_slot(name: str, dt: np.dtype, reduce: bool = False) -> int | None:
+    names = NP_REDUCE_NAMES if reduce else NP_LOOP_NAMES
+    if name not in names or dt.kind != "f" or dt.itemsize not in (4, 8):
         return None
-    return 2 * NP_LOOP_NAMES.index(name) + (dt.itemsize == 8)
+    return 2 * _NP_TABLE.index(name) + (dt.itemsize == 8)
 
 
 def _set_np_loops(lib) -> bool:
     """Fill the loop table of a library built with `NP_LOOP_PRELUDE`."""
-    for k in range(2 * len(NP_LOOP_NAMES)):
-        name, dt = NP_LOOP_NAMES[k // 2], np.dtype(np.float64 if k % 2 else np.float32)
+    for k in range(2 * len(_NP_TABLE)):
+        name, dt = _NP_TABLE[k // 2], np.dtype(np.float64 if k % 2 else np.float32)
         loop = _ufunc_loop(getattr(np, name), dt)
         if loop is not None:
             lib.set_np_loop(ctypes.c_int(k), ctypes.c_void_p(loop[0]), ctypes.c_void_p(loop[1]))
@@ -281,6 +290,76 @@ def np_block_call(ufunc: np.ufunc, dt: np.dtype) -> str | None:
         return None
     args = "{0}, {1}" if ufunc.nin == 2 else "{0}"
     return f"np_block_{ufunc.nin}({k}, {args}, {{r}}, {{n}}, {dt.itemsize})"
+
+
+# the longest row `np_row_sum_call` is checked for (NumPy reduces a row of a contiguous array
+# without a cast in one call of its loop; `np_row_sum_calibrated` checks it up to this length)
+ROW_SUM_MAX = 8192
+_row_sum_calibration: dict = {}  # dtype name -> bool
+
+
+def np_row_sum_call(dt: np.dtype) -> str | None:
+    """A C statement summing a row of ``{n}`` contiguous ``dt`` elements at ``{0}`` into
+    ``{r}`` (a pointer to the row's result) as ``np.add.reduce(x, axis=-1)`` does: the result
+    set to ``+0.0``, then NumPy's own ``add`` loop called in its reduction form on the row
+    (its pairwise summation); the source must include `NP_LOOP_PRELUDE`.  None where that is
+    not checked (`np_row_sum_calibrated`) to give NumPy's bits for rows of up to
+    `ROW_SUM_MAX` elements.
+
+    >>> np_row_sum_call(np.dtype(np.float32)) in (None, "*({r}) = 0.0f; np_reduce_row(44, {0}, {r}, {n}, 4)")
+    True
+    """
+    dt = np.dtype(dt)
+    k = _np_loop_slot("add", dt, reduce=True)
+    if k is None or not np_row_sum_calibrated(dt):
+        return None
+    zero = "0.0f" if dt.itemsize == 4 else "0.0"
+    return f"*({{r}}) = {zero}; np_reduce_row({k}, {{0}}, {{r}}, {{n}}, {dt.itemsize})"
+
+
+def np_row_sum_calibrated(dt: np.dtype) -> bool:
+    """Whether `np_row_sum_call`'s row sums equal ``np.add.reduce(x, axis=-1)``'s bits here,
+    for rows of many lengths (short ones, around NumPy's unrolling by 8 and its pairwise
+    blocks of 128, up to `ROW_SUM_MAX`) of `probe_values` (signed zeros, infinities, NaN,
+    values of every magnitude) and of all ``-0.0``.
+
+    >>> np_row_sum_calibrated(np.dtype(np.int32))  # (float loops only)
+    False
+    """
+    dt = np.dtype(dt)
+    with _lock:
+        if dt.name not in _row_sum_calibration:
+            _row_sum_calibration[dt.name] = _row_sum_calibrate(dt)
+        return _row_sum_calibration[dt.name]
+
+
+def _row_sum_calibrate(dt: np.dtype) -> bool:
+    k = _np_loop_slot("add", dt, reduce=True)
+    if k is None or _ufunc_loop(np.add, dt) is None:
+        return False
+    t = CTYPE[dt.name]
+    zero = "0.0f" if dt.itemsize == 4 else "0.0"
+    lib = load(PRELUDE + NP_LOOP_PRELUDE + f"void probe(int k, const {t} *a, {t} *o, long rows, long cols) "
+               f"{{ for (long r = 0; r < rows; r++) {{ o[r] = {zero}; "
+               f"np_reduce_row(k, a + r * cols, o + r, cols, sizeof({t})); }} }}\n")
+    if lib is None:
+        return False
+    values = probe_values(dt)
+    finite = values[np.isfinite(values)]
+    rng = np.random.default_rng(3)
+    lengths = list(range(1, 40)) + [127, 128, 129, 130, 255, 256, 257, 1000, 1024, 2047, 2048, 2049,
+                                     4099, ROW_SUM_MAX]
+    ok = True
+    for cols in lengths:
+        rows = max(2, 4096 // cols)
+        pool = values if cols < 64 else finite  # (long rows of every value: all NaN)
+        for a in (rng.choice(pool, (rows, cols)).astype(dt), np.full((2, cols), -0.0, dt)):
+            got = np.empty(a.shape[0], dt)
+            lib.probe(ctypes.c_int(k), ctypes.c_void_p(a.ctypes.data), ctypes.c_void_p(got.ctypes.data),
+                      ctypes.c_long(a.shape[0]), ctypes.c_long(cols))
+            with np.errstate(all="ignore"):
+                ok = ok and bool(same_bits(got, np.add.reduce(a, axis=-1)))
+    return ok
 
 
 def np_loop_calibrated(name: str, dt: np.dtype) -> bool:

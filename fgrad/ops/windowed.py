@@ -33,6 +33,7 @@ import numpy as np
 from ..core.narrow_floats import dtype_kind
 
 from ..core.array import ShapedArray, get_aval
+from ..core import native_pool
 from ..core.host_pool import empty as pooled_empty
 from ..core.constants import ones_like
 from ..core.primitive import Primitive
@@ -163,6 +164,10 @@ def _reduce_offsets(xp, kind, v, window, window_first=False):
 
 def _make_extremum(kind: str) -> Primitive:
     def impl(xp, x, **params):
+        window = native_pool.applies(x, params) if xp is np else None
+        fwd = None if window is None else native_pool.pool_forward(x, window, kind)
+        if fwd is not None:  # (disjoint 2-D windows: in C, the same extrema)
+            return fwd[0]
         v, out = _windows(xp, x, _identity(kind, x.dtype), **params)
         return _reduce_offsets(xp, kind, v, params["window_dimensions"])
 
@@ -201,6 +206,12 @@ def _scatter_impl(
         base_dilation=base_dilation,
         window_dilation=window_dilation,
     )
+    window = native_pool.applies(x, params) if xp is np else None
+    if window is not None:  # (disjoint 2-D windows: one C pass each way)
+        fwd = native_pool.pool_forward(x, window, select)
+        g = None if fwd is None or fwd[2] else native_pool.pool_gradient(ct, fwd[1], x.shape, window)
+        if g is not None:
+            return g
     if _planes_apply(xp, x, params):
         g = _scatter_from_planes(ct, x, _window_planes(x, select, params), select, params)
         if g is not None:
@@ -271,11 +282,12 @@ def planes_key(shape, dtype, params, kind: str) -> tuple | None:
 def extremum_keeping_planes(xp, x, *, kind, **params):
     """``reduce_window_{kind}`` of ``x`` and what the gradient reads, ``(result, kept)``:
     ``kept`` is ``(planes, extrema)``, the windows' planes the result was computed from and a
-    copy of the result (the program may write into its result once that is dead), or None
-    where the gradient does not use them (`_planes_apply`).  A compiled program hands them
-    to the gradient (`scatter_from_planes`) instead of copying the windows and taking their
-    extrema again (one copy of the result against a pass per window cell).  The result is
-    the primitive's, bit for bit (the same maxima taken in the same order).
+    copy of the result (the program may write into its result once that is dead), for
+    disjoint 2-D windows taken in C (`core.native_pool`) each window's selected cell
+    (`_PooledCells`), or None where the gradient does not use them (`_planes_apply`).  A
+    compiled program hands them to the gradient (`scatter_from_planes`) instead of copying
+    the windows and taking their extrema again (one copy of the result against a pass per
+    window cell).  The result is the primitive's, bit for bit (the same maxima taken in the same order).
 
     Example::
 
@@ -288,11 +300,27 @@ def extremum_keeping_planes(xp, x, *, kind, **params):
     """
     if not _planes_apply(xp, x, params):
         return _EXTREMA[kind].impl(xp, x, **params), None
+    window = native_pool.applies(x, params)
+    fwd = None if window is None else native_pool.pool_forward(x, window, kind)
+    if fwd is not None:  # (disjoint 2-D windows: the extrema and each window's cell, in C)
+        res, cells, nan = fwd
+        return res, _PooledCells(cells, window, nan)
     planes = _window_planes(x, kind, params)
     res = _reduce_offsets(xp, kind, planes, params["window_dimensions"], window_first=True)
     extrema = pooled_empty(np, res.shape, res.dtype)
     extrema[...] = res
     return res, (planes, extrema)
+
+
+class _PooledCells:
+    """What `extremum_keeping_planes` keeps for the gradient of disjoint 2-D windows taken in
+    C (`core.native_pool`): each window's selected cell, the window, and whether some
+    extremum was NaN (the gradient then takes the NaN-aware selection)."""
+
+    __slots__ = ("cells", "window", "nan")
+
+    def __init__(self, cells, window, nan) -> None:
+        self.cells, self.window, self.nan = cells, window, nan
 
 
 def scatter_from_planes(xp, kept, ct, x, *, select, **params):
@@ -310,7 +338,11 @@ def scatter_from_planes(xp, kept, ct, x, *, select, **params):
         >>> scatter_from_planes(np, kept, np.array([10.0, 20.0]), x, select="max", **p).tolist()
         [0.0, 10.0, 20.0, 0.0]
     """
-    if kept is not None and kept[0].dtype == x.dtype:
+    if type(kept) is _PooledCells:
+        g = None if kept.nan else native_pool.pool_gradient(ct, kept.cells, x.shape, kept.window)
+        if g is not None:
+            return g
+    elif kept is not None and kept[0].dtype == x.dtype:
         g = _scatter_from_planes(ct, x, kept[0], select, params, best=kept[1])
         if g is not None:
             return g
