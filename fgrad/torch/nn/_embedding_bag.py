@@ -76,12 +76,15 @@ def _bags(input: Tensor, offsets, include_last_offset: bool):
 
 
 def _bag_table(starts, ends, keep) -> tuple[np.ndarray, np.ndarray]:
-    """Positions (bags, longest) into the flat indices and a mask of the real, kept members."""
+    """Positions (bags, longest) into the flat indices and a mask of the real, kept members
+    (``keep``: a mask over the flat indices, or None: every one kept)."""
     lengths = ends - starts
     width = max(int(lengths.max(initial=0)), 1)
     pos = starts[:, None] + np.arange(width)[None, :]
     real = np.arange(width)[None, :] < lengths[:, None]
     pos = np.where(real, pos, 0)
+    if keep is None:
+        return pos, real
     member = real & (keep[pos] if keep.size else False)
     return pos, member
 
@@ -134,12 +137,11 @@ def embedding_bag(
                 raise AssertionError("padding_idx must be within the number of embeddings")
             padding_idx += n
     flat, starts, ends = _bags(input, offsets, include_last_offset)
-    if flat.size and (flat.min() < 0 or flat.max() >= n):
+    flat = flat.astype(np.int64)  # (a copy: the maps below must not see later writes to input)
+    if flat.size and int(flat.view(np.uint64).max()) >= n:  # (one reduction: a negative index is huge)
         bad = int(flat[(flat < 0) | (flat >= n)][0])
         raise IndexError(f"embedding_bag: index {bad} is out of range for a weight of {n} rows")
-    flat = flat.astype(np.int64)
-    keep = flat != padding_idx if padding_idx is not None else np.ones(flat.shape, bool)
-    pos, member = _bag_table(starts, ends, keep)
+    pos, member = _bag_table(starts, ends, flat != padding_idx if padding_idx is not None else None)
     rows = flat[pos] if flat.size else np.zeros(pos.shape, np.int64)
     bags = pos.shape[0]
     if per_sample_weights is not None:
