@@ -27,10 +27,12 @@ from __future__ import annotations
 import numpy as np
 
 import fgrad.numpy as fnp
-from fgrad.ops.resample import AxisMap, resample
+from fgrad.ops.resample import AxisMap, resample, resample_p
 
+from .. import _profile_state
 from .._tensor import Tensor
-from ._defop import buf, defop, is_concrete
+from ..autograd import graph as _graph
+from ._defop import buf, defop, is_concrete, wrap
 
 
 def _host(t: Tensor) -> np.ndarray:
@@ -188,16 +190,68 @@ def embedding_bag(
             fn_max,
             (weight,),
         )
-    table = AxisMap(rows, member.astype(np.float64), n)
+    table = _recent(AxisMap(rows, member.astype(np.float64), n))
+    counts = None
     if mode == "mean":  # PyTorch divides each bag's sum by its count (not a product by 1/count)
         counts = np.maximum(member.sum(axis=1), 1)[:, None].astype(np.float64)
-
-        def fn_mean(w):
-            return resample(w, table, 0) / counts.astype(w.dtype)
-
-        return defop("EmbeddingBagBackward0", ("embedding_bag_mean", table), fn_mean, (weight,))
+    wb = buf(weight)
+    if LINEAR_NODES and type(wb) is np.ndarray and wb.dtype in _HOST_DTYPES and not _profile_state.recorder:
+        return _bags_on_host(weight, table, counts)
+    key = ("embedding_bag" if counts is None else "embedding_bag_mean", table)
 
     def fn(w):
-        return resample(w, table, 0)
+        out = resample(w, table, 0)
+        return out if counts is None else out / counts.astype(w.dtype)
 
-    return defop("EmbeddingBagBackward0", ("embedding_bag", table), fn, (weight,))
+    return defop("EmbeddingBagBackward0", key, fn, (weight,))
+
+
+# sums and means of host float32/float64 weights run `_bags_on_host` (False: the staged `defop`)
+LINEAR_NODES = True
+_HOST_DTYPES = frozenset(map(np.dtype, (np.float32, np.float64)))
+# the latest bag maps, so that a batch seen again (an evaluation loop, a replayed epoch) reuses
+# its map's transposed map and sparse matrix (built on the first backward) instead of new ones
+_RECENT: dict = {}
+_RECENT_SIZE = 256
+
+
+def _recent(table: AxisMap) -> AxisMap:
+    """The map equal to ``table`` among the latest `_RECENT_SIZE` (else ``table``, remembered)."""
+    got = _RECENT.get(table)
+    if got is not None:
+        return got
+    if len(_RECENT) >= _RECENT_SIZE:
+        del _RECENT[next(iter(_RECENT))]  # the oldest
+    _RECENT[table] = table
+    return table
+
+
+def _bags_on_host(weight: Tensor, table: AxisMap, counts) -> Tensor:
+    """The bags' sums (``counts`` None) or means of host ``weight`` computed directly, and
+    recorded as a linear node whose transpose divides by the counts and applies the
+    transposed map (`graph.record_linear`): the same operations, in the same order, as the
+    staged program of ``resample(w, table) / counts`` and its backward program -- but those
+    are keyed by the bags, so a new batch would trace and compile both (~1 ms) and crowd
+    the program caches."""
+    wb = buf(weight)
+    dt = wb.dtype
+    c = None if counts is None else counts.astype(dt)
+    with np.errstate(all="ignore"):  # IEEE special values silently, as the programs
+        out = resample_p.impl(np, wb, table=table, axis=0)
+        if c is not None:
+            out = np.divide(out, c)
+    res = wrap(out)
+
+    def host_transpose(ct):
+        with np.errstate(all="ignore"):
+            g = ct if c is None else np.divide(ct, c)
+            return resample_p.impl(np, g, table=table.transposed(), axis=0)
+
+    def tensor_transpose(ct: Tensor) -> Tensor:  # create_graph: a differentiable op again
+        def fn_t(g):
+            return resample(g if c is None else g / c.astype(g.dtype), table.transposed(), 0)
+
+        return defop("EmbeddingBagBackwardBackward0", ("embedding_bag_t", table, c is None), fn_t, (ct,))
+
+    _graph.record_linear("EmbeddingBagBackward0", weight, res, host_transpose, tensor_transpose)
+    return res
