@@ -1,7 +1,9 @@
 """The shim's per-call overhead on small calls (data preparation: a corpus maker's draws, a
-collate of 64 samples), each call timed against PyTorch's in the same process, interleaved.
+collate of 64 samples, ``randperm``; training steps' small layers: cross entropy forward and
+backward, ``BatchNorm1d``, ``EmbeddingBag``), each call timed against PyTorch's in the same
+process, interleaved.
 
-    python -m benchmarks.small_calls [--repeats 7]
+    python -m benchmarks.small_calls [--repeats 7] [--only NAME-PART]
 
 Prints, per call, PyTorch's and fgrad's microseconds (the minimum over repeats of process CPU
 time per call) and their ratio. To compare two checkouts, run it with each on ``PYTHONPATH``.
@@ -53,6 +55,8 @@ def calls(m) -> dict[str, Callable[[], object]]:
         "randperm(64)": lambda: m.randperm(64),
         "BatchNorm1d (64,64) fwd": lambda: bn(x64),
         "EmbeddingBag fwd": lambda: bag(words, offsets),
+        # a training step's case: every batch's bags are new (the draw is timed too)
+        "EmbeddingBag f+b, new bags": lambda: bag(m.randint(0, 200, (256,)), offsets).sum().backward(),
     }
 
 
