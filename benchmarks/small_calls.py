@@ -1,7 +1,9 @@
 """The shim's per-call overhead on small calls (data preparation: a corpus maker's draws, a
-collate of 64 samples), each call timed against PyTorch's in the same process, interleaved.
+collate of 64 samples, ``randperm``; training steps' small layers: cross entropy forward and
+backward, ``BatchNorm1d``, ``EmbeddingBag``), each call timed against PyTorch's in the same
+process, interleaved.
 
-    python -m benchmarks.small_calls [--repeats 7]
+    python -m benchmarks.small_calls [--repeats 7] [--only NAME-PART]
 
 Prints, per call, PyTorch's and fgrad's microseconds (the minimum over repeats of process CPU
 time per call) and their ratio. To compare two checkouts, run it with each on ``PYTHONPATH``.
@@ -27,6 +29,13 @@ def calls(m) -> dict[str, Callable[[], object]]:
     collate = importlib.import_module(m.__name__ + ".utils.data").default_collate
     samples = [(m.rand(8), i) for i in range(64)]
     s = m.tensor(3.5)
+    logits = m.randn(32, 10, requires_grad=True)
+    labels = m.randint(0, 10, (32,))
+    ce = m.nn.CrossEntropyLoss()
+    bn = m.nn.BatchNorm1d(64)
+    x64 = m.randn(64, 64)
+    bag = m.nn.EmbeddingBag(200, 16, mode="mean")
+    words, offsets = m.randint(0, 200, (256,)), m.arange(0, 256, 8)
     return {
         "randint(0, 10, (1,))": lambda: m.randint(0, 10, (1,)),
         "rand(4)": lambda: m.rand(4),
@@ -42,6 +51,12 @@ def calls(m) -> dict[str, Callable[[], object]]:
         "t[i, j]": lambda: t2[1, 2],
         "t.tolist()": lambda: t.tolist(),
         "default_collate(64)": lambda: collate(samples),
+        "cross_entropy (32,10) f+b": lambda: ce(logits, labels).backward(),
+        "randperm(64)": lambda: m.randperm(64),
+        "BatchNorm1d (64,64) fwd": lambda: bn(x64),
+        "EmbeddingBag fwd": lambda: bag(words, offsets),
+        # a training step's case: every batch's bags are new (the draw is timed too)
+        "EmbeddingBag f+b, new bags": lambda: bag(m.randint(0, 200, (256,)), offsets).sum().backward(),
     }
 
 
@@ -56,6 +71,7 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--repeats", type=int, default=7)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--only", default="", help="time only the calls whose name contains this")
     args = p.parse_args(argv)
     import torch
 
@@ -64,6 +80,8 @@ def main(argv=None) -> None:
     peer, ours = calls(torch), calls(ft)
     print(f"{'call':24s} {'torch us':>9s} {'fgrad us':>9s} {'ratio':>6s}")
     for name in peer:
+        if args.only not in name:
+            continue
         number = 200 if "64" in name else 2000
         tp = tf = float("inf")
         for _ in range(args.repeats):  # interleaved: the machine's load falls on both alike

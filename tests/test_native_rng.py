@@ -252,6 +252,7 @@ def test_no_compiler_runs_the_numpy_code(monkeypatch):
     assert native_rng.uniform24_f32(np.random.MT19937(0), 5) is None
     assert native_rng.randint32(np.random.MT19937(0), 5, 0, 3) is None
     assert native_rng.bernoulli53(np.random.MT19937(0), 5, 3) is None
+    assert native_rng.randperm32(np.random.MT19937(0), 5) is None
     for g, w in zip(draws(), before):
         np.testing.assert_array_equal(_bits(g), _bits(w))
 
@@ -310,6 +311,34 @@ def test_bernoulli_kernel_equals_the_wide_draws(seed, n, p):
     np.testing.assert_array_equal(got, m < np.uint64(threshold))
     assert got.dtype == np.bool_
     assert a.random_raw() == b.random_raw()
+
+
+@needs_cc
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), n=st.integers(2, 3000))
+def test_randperm_kernel_equals_the_array_shuffle(seed, n):
+    """``randperm32`` runs PyTorch's swaps one by one in C; `_fisher_yates` computes their
+    result from the same words with array passes: the same permutation, ``n - 1`` words read."""
+    a, b = np.random.MT19937(0), np.random.MT19937(0)
+    a._legacy_seeding(seed)
+    b._legacy_seeding(seed)
+    got = native_rng.randperm32(a, n)
+    picks = (b.random_raw(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
+    np.testing.assert_array_equal(got, _cpu_rng._fisher_yates(picks))
+    assert got.dtype == np.int64
+    assert a.random_raw() == b.random_raw()
+
+
+def test_randperm_is_the_same_with_the_kernel_on_and_off():
+    def draws():
+        ftorch.manual_seed(11)
+        return [ftorch.randperm(n).numpy() for n in (0, 1, 2, 64, 5000)] + [ftorch.rand(3).numpy()]
+
+    on = draws()
+    with native_loops_off():
+        off = draws()
+    for a, b in zip(on, off):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_dropout_masks_are_the_same_with_the_kernel_on_and_off():

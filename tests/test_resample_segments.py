@@ -86,3 +86,24 @@ def test_embedding_bag_weight_grad_matches_torch():
         (out * lib.arange(8.0)).sum().backward()
         grads.append(np.asarray(wt.grad))
     np.testing.assert_allclose(grads[1], grads[0], rtol=1e-6, atol=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), ones=st.booleans(), dtype=st.sampled_from([np.float32, np.float64]))
+def test_csr_built_from_arrays_equals_scipys_coo_route(seed, ones, dtype):
+    """`_csr_matrix` (session 24) builds the transposed map's matrix from its sorted arrays,
+    merging duplicate entries (a row read twice by one bag) itself when every weight is 1:
+    the product has the bits of SciPy's own COO construction."""
+    sparse = pytest.importorskip("scipy.sparse")
+    from fgrad.ops.resample import _csr_matrix
+
+    rng = np.random.default_rng(seed)
+    index = rng.integers(0, 6, (15, 4))  # few rows: duplicates within bags are frequent
+    weight = np.ones((15, 4)) if ones else rng.uniform(0.5, 1.5, (15, 4))
+    t = AxisMap(index, weight, 30).transposed()
+    rows, cols, w = t._segments["coo"]
+    shape = (t.out_size, t.in_size)
+    x = rng.standard_normal((15, 3)).astype(dtype)
+    got = _csr_matrix(sparse, rows, cols, w.astype(dtype), shape) @ x
+    want = sparse.csr_matrix((w.astype(dtype), (rows, cols)), shape=shape) @ x
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint8), np.asarray(want).view(np.uint8))

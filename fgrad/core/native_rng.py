@@ -162,13 +162,24 @@ void bernoulli53(next64_fn next, void *state, uint8_t *out, long n, uint64_t thr
 void randint32(next32_fn next, void *state, int64_t *out, long n, uint32_t span, uint64_t low) {
     for (long i = 0; i < n; i++) out[i] = (int64_t)((uint64_t)(next(state) % span) + low);
 }
+/* ``randperm(n)``: ``0 .. n-1`` shuffled forward, step ``i`` (of ``n - 1``) swapping positions ``i`` and
+   ``i + word % (n - i)`` (PyTorch's CPU loop; 2 <= n < 2**32) */
+void randperm32(next32_fn next, void *state, int64_t *out, long n) {
+    for (long i = 0; i < n; i++) out[i] = i;
+    for (long i = 0; i + 1 < n; i++) {
+        long j = i + (long)(next(state) % (uint32_t)(n - i));
+        int64_t t = out[i];
+        out[i] = out[j];
+        out[j] = t;
+    }
+}
 """
 
 
 def _draw(name: str, bits: np.random.BitGenerator, out: np.ndarray, *extra) -> bool:
     """Run ``name`` of `_MT_DRAWS` on ``bits``' MT19937 words into ``out`` (under the
     generator's lock); False where the kernel is not available."""
-    argtypes = {"uniform24_f32": [], "randint32": [ctypes.c_uint32, ctypes.c_uint64],
+    argtypes = {"uniform24_f32": [], "randperm32": [], "randint32": [ctypes.c_uint32, ctypes.c_uint64],
                 "bernoulli53": [ctypes.c_uint64]}[name]
     fn = _kernel(_MT_DRAWS, name, [_P, _P, _P, _L, *argtypes])
     if fn is None:
@@ -195,6 +206,24 @@ def randint32(bits: np.random.BitGenerator, n: int, low: int, span: int) -> np.n
         raise ValueError(f"randint32: span {span} must lie in [1, 2**32)")
     out = np.empty(n, np.int64)
     return out if _draw("randint32", bits, out, span, low % (1 << 64)) else None
+
+
+def randperm32(bits: np.random.BitGenerator, n: int) -> np.ndarray | None:
+    """``0 .. n-1`` (int64) shuffled by a forward Fisher-Yates pass: step ``i`` swaps positions
+    ``i`` and ``i + word % (n - i)`` for the next 32-bit word of NumPy's MT19937 ``bits``
+    (PyTorch's CPU ``randperm``; ``n - 1`` words drawn), in one native loop; None where the
+    kernel is not available.
+
+    Example::
+
+        >>> x = randperm32(np.random.MT19937(0), 5)
+        >>> x is None or sorted(x.tolist()) == [0, 1, 2, 3, 4]
+        True
+    """
+    if not 2 <= n < 1 << 32:
+        raise ValueError(f"randperm32: n {n} must lie in [2, 2**32)")
+    out = np.empty(n, np.int64)
+    return out if _draw("randperm32", bits, out) else None
 
 
 def uniform24_f32(bits: np.random.BitGenerator, n: int) -> np.ndarray | None:
@@ -423,4 +452,4 @@ def fill16_f32(d: np.ndarray, mean: float, std: float, constants: dict) -> bool:
     return True
 
 
-__all__ = ["threefry2x32", "erf_inv_f32", "fill16_f32", "uniform24_f32", "randint32"]
+__all__ = ["threefry2x32", "erf_inv_f32", "fill16_f32", "uniform24_f32", "randint32", "randperm32"]

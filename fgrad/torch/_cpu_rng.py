@@ -214,11 +214,15 @@ class Engine:
 
     def permutation(self, n: int) -> np.ndarray:
         """``randperm(n)``: a forward Fisher-Yates shuffle with ``random() % (n - i)`` (step
-        ``i`` swaps positions ``i`` and ``j[i] = i + random() % (n - i)``), its result
-        computed without running the swaps one by one (`_fisher_yates`)."""
+        ``i`` swaps positions ``i`` and ``j[i] = i + random() % (n - i)``), run as PyTorch's
+        loop in C (`core.native_rng.randperm32`), or, without a compiler, computed without
+        running the swaps one by one (`_fisher_yates`)."""
         if n < (1 << 32) // 20:
             if n < 2:
                 return np.arange(n, dtype=np.int64)
+            out = _native_rng.randperm32(self._bits, n)  # the swaps run one by one in C
+            if out is not None:
+                return out
             picks = (self.random32(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
             return _fisher_yates(picks)
         r = list(range(n))

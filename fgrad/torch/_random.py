@@ -279,7 +279,7 @@ def randperm(n: int, *, generator: Generator | None = None, out: Tensor | None =
              requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     di = _out_index(out, check_device(device))
     npd = _I64 if dtype is None else D.to_np(dtype)
-    return _finish(_rng(generator, di).permutation(int(n)).astype(npd), requires_grad, out, di)
+    return _finish(_rng(generator, di).permutation(int(n)).astype(npd, copy=False), requires_grad, out, di)
 
 
 @_meta.factory

@@ -1095,6 +1095,50 @@ class _DynNode(Node):
         return [by_arg.get(a) for a in self._edge_args]
 
 
+class _LinearNode(Node):
+    """The node of a linear op of one input whose transpose the op gives itself (`record_linear`)."""
+
+    __slots__ = ("_t_host", "_t_tensor", "_in_aval")
+
+    def _release(self) -> None:
+        self._t_host = None
+
+    def _apply(self, cts, create_graph: bool):
+        if self._t_host is None:
+            raise RuntimeError(FREED)
+        c = cts[0]
+        if create_graph:
+            return [self._t_tensor(c if isinstance(c, Tensor) else _wrap(c))]
+        return [self._t_host(c)]
+
+
+def record_linear(name: str, x: Tensor, out: Tensor, host_transpose: Callable,
+                  tensor_transpose: Callable) -> None:
+    """Record ``out = L(x)`` for a linear map ``L`` given by its transpose: ``host_transpose``
+    (a host cotangent buffer of ``out``'s shape -> ``x``'s) and, for ``create_graph``,
+    ``tensor_transpose`` (the same on Tensors, itself differentiable).  No backward program
+    is staged or cached: for maps that close over data changing every call (`embedding_bag`'s
+    bags), whose programs would be traced and compiled per call.  A no-op when nothing
+    requires grad.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.ones(3, requires_grad=True)
+        >>> y = torch.tensor((x.detach() * 2).numpy())
+        >>> record_linear("MulBackward0", x, y, lambda c: c * 2, lambda c: c * 2)
+        >>> y.sum().backward(); x.grad
+        tensor([2., 2., 2.])
+    """
+    if not STATE.enabled or not (x._rg or x._gfn is not None):
+        return
+    node = node_class(name, _LinearNode)()
+    node._t_host = host_transpose
+    node._t_tensor = tensor_transpose
+    node._next = (edge_of(x),)
+    out._gfn = node
+
+
 def _record_dynamic(name, fn, args, outs, edges, multi, diff):
 
     vals = [wrap(a) if _is_const(a) else wrap(a._buf) for a in args]

@@ -27,10 +27,12 @@ from __future__ import annotations
 import numpy as np
 
 import fgrad.numpy as fnp
-from fgrad.ops.resample import AxisMap, resample
+from fgrad.ops.resample import AxisMap, resample, resample_p
 
+from .. import _profile_state
 from .._tensor import Tensor
-from ._defop import buf, defop, is_concrete
+from ..autograd import graph as _graph
+from ._defop import buf, defop, is_concrete, wrap
 
 
 def _host(t: Tensor) -> np.ndarray:
@@ -76,12 +78,15 @@ def _bags(input: Tensor, offsets, include_last_offset: bool):
 
 
 def _bag_table(starts, ends, keep) -> tuple[np.ndarray, np.ndarray]:
-    """Positions (bags, longest) into the flat indices and a mask of the real, kept members."""
+    """Positions (bags, longest) into the flat indices and a mask of the real, kept members
+    (``keep``: a mask over the flat indices, or None: every one kept)."""
     lengths = ends - starts
     width = max(int(lengths.max(initial=0)), 1)
     pos = starts[:, None] + np.arange(width)[None, :]
     real = np.arange(width)[None, :] < lengths[:, None]
     pos = np.where(real, pos, 0)
+    if keep is None:
+        return pos, real
     member = real & (keep[pos] if keep.size else False)
     return pos, member
 
@@ -134,12 +139,11 @@ def embedding_bag(
                 raise AssertionError("padding_idx must be within the number of embeddings")
             padding_idx += n
     flat, starts, ends = _bags(input, offsets, include_last_offset)
-    if flat.size and (flat.min() < 0 or flat.max() >= n):
+    flat = flat.astype(np.int64)  # (a copy: the maps below must not see later writes to input)
+    if flat.size and int(flat.view(np.uint64).max()) >= n:  # (one reduction: a negative index is huge)
         bad = int(flat[(flat < 0) | (flat >= n)][0])
         raise IndexError(f"embedding_bag: index {bad} is out of range for a weight of {n} rows")
-    flat = flat.astype(np.int64)
-    keep = flat != padding_idx if padding_idx is not None else np.ones(flat.shape, bool)
-    pos, member = _bag_table(starts, ends, keep)
+    pos, member = _bag_table(starts, ends, flat != padding_idx if padding_idx is not None else None)
     rows = flat[pos] if flat.size else np.zeros(pos.shape, np.int64)
     bags = pos.shape[0]
     if per_sample_weights is not None:
@@ -186,16 +190,68 @@ def embedding_bag(
             fn_max,
             (weight,),
         )
-    table = AxisMap(rows, member.astype(np.float64), n)
+    table = _recent(AxisMap(rows, member.astype(np.float64), n))
+    counts = None
     if mode == "mean":  # PyTorch divides each bag's sum by its count (not a product by 1/count)
         counts = np.maximum(member.sum(axis=1), 1)[:, None].astype(np.float64)
-
-        def fn_mean(w):
-            return resample(w, table, 0) / counts.astype(w.dtype)
-
-        return defop("EmbeddingBagBackward0", ("embedding_bag_mean", table), fn_mean, (weight,))
+    wb = buf(weight)
+    if LINEAR_NODES and type(wb) is np.ndarray and wb.dtype in _HOST_DTYPES and not _profile_state.recorder:
+        return _bags_on_host(weight, table, counts)
+    key = ("embedding_bag" if counts is None else "embedding_bag_mean", table)
 
     def fn(w):
-        return resample(w, table, 0)
+        out = resample(w, table, 0)
+        return out if counts is None else out / counts.astype(w.dtype)
 
-    return defop("EmbeddingBagBackward0", ("embedding_bag", table), fn, (weight,))
+    return defop("EmbeddingBagBackward0", key, fn, (weight,))
+
+
+# sums and means of host float32/float64 weights run `_bags_on_host` (False: the staged `defop`)
+LINEAR_NODES = True
+_HOST_DTYPES = frozenset(map(np.dtype, (np.float32, np.float64)))
+# the latest bag maps, so that a batch seen again (an evaluation loop, a replayed epoch) reuses
+# its map's transposed map and sparse matrix (built on the first backward) instead of new ones
+_RECENT: dict = {}
+_RECENT_SIZE = 256
+
+
+def _recent(table: AxisMap) -> AxisMap:
+    """The map equal to ``table`` among the latest `_RECENT_SIZE` (else ``table``, remembered)."""
+    got = _RECENT.get(table)
+    if got is not None:
+        return got
+    if len(_RECENT) >= _RECENT_SIZE:
+        del _RECENT[next(iter(_RECENT))]  # the oldest
+    _RECENT[table] = table
+    return table
+
+
+def _bags_on_host(weight: Tensor, table: AxisMap, counts) -> Tensor:
+    """The bags' sums (``counts`` None) or means of host ``weight`` computed directly, and
+    recorded as a linear node whose transpose divides by the counts and applies the
+    transposed map (`graph.record_linear`): the same operations, in the same order, as the
+    staged program of ``resample(w, table) / counts`` and its backward program -- but those
+    are keyed by the bags, so a new batch would trace and compile both (~1 ms) and crowd
+    the program caches."""
+    wb = buf(weight)
+    dt = wb.dtype
+    c = None if counts is None else counts.astype(dt)
+    with np.errstate(all="ignore"):  # IEEE special values silently, as the programs
+        out = resample_p.impl(np, wb, table=table, axis=0)
+        if c is not None:
+            out = np.divide(out, c)
+    res = wrap(out)
+
+    def host_transpose(ct):
+        with np.errstate(all="ignore"):
+            g = ct if c is None else np.divide(ct, c)
+            return resample_p.impl(np, g, table=table.transposed(), axis=0)
+
+    def tensor_transpose(ct: Tensor) -> Tensor:  # create_graph: a differentiable op again
+        def fn_t(g):
+            return resample(g if c is None else g / c.astype(g.dtype), table.transposed(), 0)
+
+        return defop("EmbeddingBagBackwardBackward0", ("embedding_bag_t", table, c is None), fn_t, (ct,))
+
+    _graph.record_linear("EmbeddingBagBackward0", weight, res, host_transpose, tensor_transpose)
+    return res

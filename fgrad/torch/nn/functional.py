@@ -1937,13 +1937,18 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     if target.dtype not in (torch.int64, torch.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._legacy}")
     C = xb.shape[1] if nd >= 2 else xb.shape[0]
-    if _is_concrete(target):
-        _check_targets(tb, C, ignore_index)
     ii = int(ignore_index)
+    # host int64 targets all inside [0, C) (one reduction: a negative one is huge unsigned):
+    # nothing out of bounds and, for an ignore_index outside [0, C), nothing ignored
+    inside = (type(tb) is np.ndarray and tb.dtype == np.int64 and tb.size
+              and int(tb.view(np.uint64).max()) < C)
+    if not inside and _is_concrete(target):
+        _check_targets(tb, C, ignore_index)
     has_w = weight is not None
     cax = 1 if nd >= 2 else 0
     name = "NllLoss2DBackward0" if nd == 4 else "NllLossBackward0"
-    if nd == 2 and not has_w and type(tb) is np.ndarray and tb.shape[0] and not (tb == ii).any():
+    if nd == 2 and not has_w and type(tb) is np.ndarray and tb.shape[0] and (
+            (inside and not 0 <= ii < C) or not (tb == ii).any()):
         # every target counts with weight 1 (the common case): the same numbers without the mask
         return _defop(name, ("nll_loss_unmasked", reduction), functools.partial(_nll_unmasked, reduction),
                       (input, target), edges=(0,))
