@@ -39,7 +39,7 @@ __all__ = [
     "max_abs_unsplit",
     "euclidean_dist_mm", "mean", "xlogy", "xlog1py",
     "extremum_nan_evenly", "prod",
-    "logit", "copysign", "pow", "logcumsumexp",
+    "logit", "copysign", "pow", "logcumsumexp", "overwrite",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -752,3 +752,30 @@ def _logcumsumexp_jvp(axis, primals, tangents):
     nan_at = (r == -fnp.inf) | pos_inf | fnp.isnan(last)
     nans = fnp.where(nan_at, fnp.full_like(r, fnp.nan), fnp.zeros_like(r))
     return r, dr + nans * t
+
+
+@partial(custom_jvp, nondiff_argnums=(0,))
+def overwrite(write, x, v, *arrays):
+    """``write(x, v, arrays, "set")``: ``x`` with the values ``v`` written at the indices
+    ``arrays`` (``write(x, v, arrays, mode)`` scatters with mode ``"set"`` or ``"add"``), with
+    PyTorch's derivative where an index repeats: every written value gets the gradient at its
+    destination, the one that lands last as well as those it overwrote (``IndexPutBackward0``
+    gathers the gradient back), and ``x`` gets none at a written slot.  The core's scatter
+    gives the overwritten values 0, the exact derivative of the value both libraries compute.
+
+    >>> import numpy as np, fgrad, fgrad.numpy as fnp
+    >>> def write(x, v, arrays, mode):
+    ...     return fnp._scatter(x, tuple(arrays), v, mode)
+    >>> i = np.array([1, 1])
+    >>> fgrad.grad(lambda v: overwrite(write, np.zeros(3), v, i)[1] * 3.0)(np.array([1.0, 2.0])).tolist()
+    [3.0, 3.0]
+    """
+    return write(x, v, arrays, "set")
+
+
+@overwrite.defjvp
+def _overwrite_jvp(write, primals, tangents):
+    x, v, *arrays = primals
+    tx, tv = tangents[:2]
+    cleared = write(tx, fnp.zeros_like(tv), arrays, "set")
+    return overwrite(write, x, v, *arrays), write(cleared, tv, arrays, "add")

@@ -58,6 +58,7 @@ from . import _profile_state
 from ._ops import clone
 from ._ops_creation import tensor
 from ._ops import where
+from ._conventions import overwrite
 from ._ops_creation import zeros
 from ._autocast_state import fp32 as _autocast_fp32, promote as _autocast_promote
 from collections.abc import Sequence
@@ -1199,8 +1200,10 @@ def setitem(self, idx, value):
     if not vt:
         value = np.asarray(value, dt)
 
-    def fn(x, v, *arrs):
-        return fnp._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
+    write = _write_at(tmpl)
+
+    def fn(x, v, *arrs):  # (a value written twice: PyTorch's gradient, `_conventions.overwrite`)
+        return overwrite(write, x, ew.convert_element_type(v, dt), *arrs)
 
     if type(b) is not _nd:
         return apply_inplace(
@@ -1284,8 +1287,10 @@ def _setitem_device(self, idx, value):
     if not vt:
         value = np.asarray(value, dt)
 
-    def fn(x, v, *arrs):
-        return fnp._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
+    write = _write_at(tmpl)
+
+    def fn(x, v, *arrs):  # (a value written twice: PyTorch's gradient, `_conventions.overwrite`)
+        return overwrite(write, x, ew.convert_element_type(v, dt), *arrs)
 
     apply_inplace(
         self,
@@ -1298,13 +1303,22 @@ def _setitem_device(self, idx, value):
     )
 
 
+def _write_at(tmpl):
+    """``write(x, v, arrays, mode)`` for `_conventions.overwrite`: ``x.at[index].<mode>(v)``
+    with the index ``tmpl`` rebuilt around ``arrays``."""
+    def write(x, v, arrs, mode):
+        return fnp._scatter(x, _rebuild(tmpl, arrs), v, mode)
+
+    return write
+
+
 def _setitem_functional(self, idx, value):
     """``x[idx] = v`` in functional mode: ``x`` is rebound to ``x.at[idx].set(v)``."""
 
     tmpl, arrays = _split_index(idx)
     x = fgrad_value(self)
     v = fgrad_value(value) if isinstance(value, Tensor) else value
-    new = fnp._scatter(x, _rebuild(tmpl, [fgrad_value(a) for a in arrays]), v, "set")
+    new = overwrite(_write_at(tmpl), x, v, *[fgrad_value(a) for a in arrays])
     if not STATE.enabled:  # under no_grad: no derivative through the write
         new = no_grad_value(new)
     functional_write(self, new)
@@ -1517,6 +1531,8 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
             s = I.gather(s, [], tuple(("s", 0, k, 1) for k in ib.shape), "clip") if s.shape != ib.shape else s
         else:
             s = S.broadcast_to(ew.convert_element_type(s, dt), ib.shape)
+        if mode == "set":  # (a value written twice: PyTorch's gradient, `_conventions.overwrite`)
+            return overwrite(_write_along, x, s, *a)
         return I.scatter(x, s, list(a), indexer, mode, "drop")
 
     key = (gname, indexer, mode, src_is_t, dt)
@@ -1531,6 +1547,12 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
             return input  # no gradient to record: written in place, as `fn` computes it
         return apply_inplace(input, gname, key, fn, args, run_forward(key, fn, [b, sb, *arrs], False), edges)
     return apply_op(gname, key, fn, args, edges=edges)
+
+
+def _write_along(x, s, arrays, mode):
+    """``write(x, s, arrays, mode)`` for `_conventions.overwrite`: `scatter`'s write of ``s``
+    (of the index's shape) at one index array per dim."""
+    return I.scatter(x, s, list(arrays), tuple(("a", k) for k in range(len(arrays))), mode, "drop")
 
 
 def _scatter_into(buf, sb, ishape, arrs, mode) -> None:
