@@ -31,7 +31,7 @@ from fgrad import lax
 from fgrad.ops.cumulative import cumlogsumexp as _cumlogsumexp
 from fgrad.ops.elementwise import div as _div, pow_ as _pow, sign as _sign
 from fgrad.transforms.ad import jvp
-from fgrad.transforms.custom import custom_jvp
+from fgrad.transforms.custom import SymbolicZero, custom_jvp
 
 __all__ = [
     "root_zero_grad", "atan2", "clamp", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
@@ -773,9 +773,17 @@ def overwrite(write, x, v, *arrays):
     return write(x, v, arrays, "set")
 
 
-@overwrite.defjvp
 def _overwrite_jvp(write, primals, tangents):
     x, v, *arrays = primals
     tx, tv = tangents[:2]
-    cleared = write(tx, fnp.zeros_like(tv), arrays, "set")
-    return overwrite(write, x, v, *arrays), write(cleared, tv, arrays, "add")
+    out = overwrite(write, x, v, *arrays)
+    if isinstance(tv, SymbolicZero):  # (zeros made here, on the primals' device)
+        return out, tx if isinstance(tx, SymbolicZero) else write(tx, fnp.zeros_like(v), arrays, "set")
+    if isinstance(tx, SymbolicZero):
+        cleared = fnp.zeros_like(x)
+    else:
+        cleared = write(tx, fnp.zeros_like(tv), arrays, "set")
+    return out, write(cleared, tv, arrays, "add")
+
+
+overwrite.defjvp(_overwrite_jvp, symbolic_zeros=True)
