@@ -116,3 +116,62 @@ def test_a_value_written_twice_under_func_grad():
 
 def test_a_value_written_twice_under_func_grad_matches_live_torch():
     _same(_func_grad(ft), _func_grad(_live()))
+
+
+# -- windows and taps where an input is infinite or NaN ------------------------------------
+# (adaptive average pooling summed every input with a weight, 0 outside the window, so an
+# infinity anywhere gave NaN; antialiased and area resizing padded short windows with
+# weight-0 taps; linear resizing to the same size read the next pixel, PyTorch the pixel itself)
+
+def _pools(T):
+    F = T.nn.functional
+    f64 = {"dtype": T.float64, "requires_grad": True}
+    x = T.tensor([[[1.0, inf, 2.0, 3.0, -1.0], [0.0, 1.0, 2.0, 3.0, 4.0]]], **f64)
+    x2 = T.tensor([[[[1.0, inf, 2.0], [0.0, 1.0, 2.0], [5.0, 6.0, 7.0]]]], **f64)
+    x3 = T.tensor([[[[1.0, 2.0, 3.0], [nan, 5.0, 6.0], [7.0, 8.0, 9.0], [1.0, 2.0, inf]]]], dtype=T.float64,
+                  requires_grad=True)
+    outs = [F.adaptive_avg_pool1d(x, 3), F.adaptive_avg_pool2d(x2, 2), F.adaptive_avg_pool2d(x2, (2, 3)),
+            F.adaptive_avg_pool3d(x2, (1, 2, 2)), F.interpolate(x2, size=(2, 2), mode="area"),
+            F.interpolate(x, size=3, mode="area")]
+    for mode in ("bilinear", "bicubic"):
+        for aa in (False, True):
+            outs.append(F.interpolate(x3, size=(4, 2), mode=mode, antialias=aa))
+    outs.append(F.interpolate(x3, size=(4, 3), mode="bilinear"))
+    outs.append(F.interpolate(x3, size=(4, 3), mode="bicubic", antialias=True))
+    outs.append(F.interpolate(x3[0], size=3, mode="linear"))
+    g = T.autograd.grad(sum((o * T.arange(1.0, o.numel() + 1, dtype=T.float64).reshape(o.shape)).sum()
+                            for o in outs[:6]), (x, x2))
+    return [o.tolist() for o in outs] + [v.tolist() for v in g]
+
+
+POOLS_WANT = [
+    [[[inf, inf, 1.0], [0.5, 2.0, 3.5]]],
+    [[[[inf, inf], [3.0, 4.0]]]],
+    [[[[0.5, inf, 2.0], [2.5, 3.5, 4.5]]]],
+    [[[[inf, inf], [3.0, 4.0]]]],
+    [[[[inf, inf], [3.0, 4.0]]]],
+    [[[inf, inf, 1.0], [0.5, 2.0, 3.5]]],
+    [[[[1.25, 2.75], [nan, 5.75], [7.25, 8.75], [1.25, nan]]]],
+    [[[[1.375, 2.625], [nan, 5.625], [7.375, 8.625], [1.375, inf]]]],
+    [[[[nan, nan], [nan, nan], [nan, nan], [nan, nan]]]],
+    [[[[1.3097913322632424, 2.6902086677367576], [nan, nan], [7.309791332263242, 8.690208667736757],
+       [-inf, inf]]]],
+    [[[[1.0, 2.0, 3.0], [nan, 5.0, 6.0], [7.0, 8.0, 9.0], [1.0, 2.0, nan]]]],
+    [[[[1.0, 2.0, 3.0], [nan, 5.0, 6.0], [7.0, 8.0, 9.0], [1.0, 2.0, inf]]]],
+    [[[1.0, 2.0, 3.0], [nan, 5.0, 6.0], [7.0, 8.0, 9.0], [1.0, 2.0, nan]]],
+    [[[1.0, 2.333333333333333, 1.3333333333333333, 4.333333333333333, 3.0],
+      [4.0, 7.333333333333334, 3.3333333333333335, 9.333333333333334, 6.0]]],
+    [[[[1.25, 3.25, 3.0], [5.5, 11.0, 9.0], [4.25, 7.75, 6.0]]]],
+]
+
+
+def test_windows_with_infinities_are_pytorchs():
+    got = _pools(ft)
+    assert len(got) == len(POOLS_WANT)
+    for a, b in zip(got, POOLS_WANT):
+        _same(a, b, rtol=1e-12)
+
+
+def test_windows_with_infinities_match_live_torch():
+    for a, b in zip(_pools(ft), _pools(_live()), strict=True):
+        _same(a, b, rtol=1e-12)
