@@ -209,7 +209,8 @@ def area_pool(input: Tensor, sizes: Sequence[int]) -> Tensor:
             x = x / k
         return x
 
-    grad_fn = "SqueezeBackward1" if nd == 1 else f"AdaptiveAvgPool{nd}DBackward0"  # (PyTorch pools 1-d as 2-d)
+    # (PyTorch pools 1-d as 2-d and squeezes)
+    grad_fn = "SqueezeBackward1" if nd == 1 else f"AdaptiveAvgPool{nd}DBackward0"
     return defop(grad_fn, ("area_pool", steps), fn, (input, *counts))
 
 
