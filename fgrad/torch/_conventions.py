@@ -39,7 +39,7 @@ __all__ = [
     "max_abs_unsplit",
     "euclidean_dist_mm", "mean", "xlogy", "xlog1py",
     "extremum_nan_evenly", "prod",
-    "logit", "copysign", "pow", "logcumsumexp", "overwrite",
+    "logit", "copysign", "pow", "logcumsumexp", "overwrite", "nan_on_linear_branch",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -741,6 +741,8 @@ def logcumsumexp(x, axis: int):
 def _logcumsumexp_jvp(axis, primals, tangents):
     (x,), (t,) = primals, tangents
     r = logcumsumexp(x, axis)
+    if r.shape[axis] == 0:  # an empty slice: nothing to differentiate (no last element to read)
+        return r, t
     pos_inf = x == fnp.inf
     # A +inf entry is taken out of the scan (its own gradient is NaN below); the results it
     # makes +inf take no share of the others' gradient, as in PyTorch's exp(log g - r) form.
@@ -787,3 +789,24 @@ def _overwrite_jvp(write, primals, tangents):
 
 
 overwrite.defjvp(_overwrite_jvp, symbolic_zeros=True)
+
+
+@partial(custom_jvp, nondiff_argnums=(0,))
+def nan_on_linear_branch(f, x):
+    """``f(x)`` for an ELU-like ``f`` (linear for ``x > 0``) whose derivative at a NaN ``x``
+    is the linear branch's slope, as PyTorch's ``elu_backward`` (it tests ``x <= 0``, false
+    at NaN); elsewhere ``f``'s own derivative.
+
+    >>> import numpy as np, fgrad
+    >>> from fgrad.nn import elu
+    >>> float(fgrad.grad(lambda v: nan_on_linear_branch(elu, v))(np.float64(np.nan)))
+    1.0
+    """
+    return f(x)
+
+
+@nan_on_linear_branch.defjvp
+def _nan_on_linear_branch_jvp(f, primals, tangents):
+    (x,), (t,) = primals, tangents
+    _, dt = jvp(f, (fnp.where(x != x, fnp.ones_like(x), x),), (t,))
+    return nan_on_linear_branch(f, x), dt

@@ -1776,8 +1776,38 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     return out
 
 
+def _zero_d_index_op(name: str, t: Tensor, dim: int, index, source) -> tuple[Tensor, Tensor | None]:
+    """``index_add``/``index_copy``/``index_fill`` of a 0-d tensor: PyTorch treats it as one
+    element along dim 0.  Checks PyTorch's 0-d rules and returns the 1-element views of ``t``
+    and ``source`` (a Tensor source; else None) that the op then writes."""
+    _wrap_dim(dim, 0)  # dims in [-1, 0]
+    ib = _idx_buf(index, name)
+    n = ib.size
+    outside = [int(i) for i in np.asarray(_dev.to_host(ib)).reshape(-1) if not -1 <= i <= 0]
+    if name == "index_fill" and outside:  # (index_fill wraps -1)
+        raise IndexError(f"index {outside[0]} is out of bounds for dimension 0 with size 1")
+    src = source if isinstance(source, Tensor) else None
+    if name == "index_add" and src is not None:
+        if src.dim():
+            raise RuntimeError(
+                "source tensor shape must match self tensor shape, excluding the specified dimension. "
+                f"Got self.shape = [] source.shape = {list(src.shape)}")
+        if n != 1:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if name == "index_copy" and src is not None:
+        if not src.dim() and n != 1:
+            raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {n})")
+        if src.dim() and n != src.shape[0]:
+            raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) "
+                             f"({src.shape[0]})")
+    return t.reshape(1), (None if src is None else src.reshape(-1))
+
+
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
     b = input._buf
+    if not b.ndim:
+        one, src = _zero_d_index_op("index_add", input, dim, index, source)
+        return index_add(one, 0, index, src, alpha=alpha).reshape(())
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     ib = _idx_buf(index, "index_add").reshape(-1)
     _check_index_add(b, d, ib, source)
@@ -1796,6 +1826,10 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 
 
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
+    if not self._buf.ndim:
+        one, src = _zero_d_index_op("index_add", self, dim, index, source)
+        index_add_(one, 0, index, src, alpha=alpha)
+        return self
     if isinstance(source, Tensor):
         check_no_alias(self._buf, source._buf, full_ok=False)
     b = self._buf
@@ -1831,6 +1865,9 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     b = input._buf
+    if not b.ndim:
+        one, src = _zero_d_index_op("index_copy", input, dim, index, source)
+        return index_copy(one, 0, index, src).reshape(())
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     ib = _idx_buf(index).reshape(-1)
     _check_index_copy(b, d, ib, source)
@@ -1842,6 +1879,10 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
 
 def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     b = self._buf
+    if not b.ndim:
+        one, src = _zero_d_index_op("index_copy", self, dim, index, source)
+        index_copy_(one, 0, index, src)
+        return self
     if isinstance(source, Tensor):
         check_no_alias(b, source._buf, full_ok=False)
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
@@ -1858,6 +1899,10 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: TensorOrScalar) ->
 
 def index_fill_(self: Tensor, dim: int, index: Tensor, value: TensorOrScalar) -> Tensor:
     b = self._buf
+    if not b.ndim:
+        one, _ = _zero_d_index_op("index_fill", self, dim, index, value)
+        index_fill_(one, 0, index, value)
+        return self
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     setitem(self, (slice(None),) * d + (result_tensor(_idx_buf(index).reshape(-1)),), value)
     return self

@@ -317,7 +317,8 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``x if x > 0 else alpha * (exp(x) - 1)``."""
     a = float(alpha)
-    return _act("EluBackward0", ("elu", a), lambda x: fnn.elu(x, a), input, inplace)
+    return _act("EluBackward0", ("elu", a), lambda x: _conv.nan_on_linear_branch(lambda v: fnn.elu(v, a), x),
+                input, inplace)
 
 
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -327,13 +328,13 @@ def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
-    return _act("EluBackward0", ("selu",), lambda x: fnn.selu(x), input, inplace)
+    return _act("EluBackward0", ("selu",), lambda x: _conv.nan_on_linear_branch(fnn.selu, x), input, inplace)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     a = float(alpha)
-    return _act("CeluBackward0", ("celu", a), lambda x: fnn.celu(x, a), input,
-                inplace)
+    return _act("CeluBackward0", ("celu", a),
+                lambda x: _conv.nan_on_linear_branch(lambda v: fnn.celu(v, a), x), input, inplace)
 
 
 def selu_(input: Tensor) -> Tensor:
