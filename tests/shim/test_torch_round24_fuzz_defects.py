@@ -389,18 +389,3 @@ def test_index_ops_of_a_zero_d_tensor_are_pytorchs(name):
 def test_index_ops_of_a_zero_d_tensor_match_live_torch(name):
     assert _outcome(ft, _ZERO_D[name]) == _outcome(_live(), _ZERO_D[name])
 
-
-def _softshrink(T):
-    x = T.tensor([nan, 0.2, -0.5, -0.25, 1.0, -2.0], dtype=T.float64, requires_grad=True)
-    y = T.nn.functional.softshrink(x)
-    return [y.tolist(), T.autograd.grad(y.sum(), x)[0].tolist()]
-
-
-def test_softshrink_zeros_are_positive():  # (fgrad's x * 0 gave -0.0 for negative x)
-    for a, b in zip(_softshrink(ft), [[nan, 0.0, 0.0, 0.0, 0.5, -1.5], [0.0, 0.0, 0.0, 0.0, 1.0, 1.0]]):
-        _same(a, b)
-
-
-def test_softshrink_zeros_match_live_torch():
-    for a, b in zip(_softshrink(ft), _softshrink(_live()), strict=True):
-        _same(a, b)

@@ -477,15 +477,9 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else +0 (never -0, as
-    PyTorch's kernel; NaN stays NaN with gradient 0, as its vectorized loop gives)."""
     lam = float(lambd)
-
-    def fn(x):
-        middle = fnp.where(x != x, x * 0, fnp.zeros_like(x))
-        return fnp.where(x > lam, x - lam, fnp.where(x < -lam, x + lam, middle))
-
-    return _act("SoftshrinkBackward0", ("softshrink", lam), fn, input)
+    return _act("SoftshrinkBackward0", ("softshrink", lam),
+                lambda x: fnp.where(x > lam, x - lam, fnp.where(x < -lam, x + lam, x * 0)), input)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
