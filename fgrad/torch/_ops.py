@@ -2526,6 +2526,8 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         x = cat(parts, d)
     for _ in range(n):
         m = x._buf.shape[d]
+        if m == 0:  # PyTorch: the difference of an empty dim is empty
+            break
         a, b = narrow(x, d, 1, m - 1), narrow(x, d, 0, m - 1)
         x = logical_xor(a, b) if x._buf.dtype == _bool else sub(a, b)
     return x

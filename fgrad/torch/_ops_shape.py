@@ -708,6 +708,8 @@ def split(tensor: Tensor, split_size_or_sections: IntOrInts, dim: int = 0) -> tu
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     b = input._buf
+    if not b.ndim:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
     if chunks <= 0:

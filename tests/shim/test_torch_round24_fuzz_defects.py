@@ -389,3 +389,27 @@ def test_index_ops_of_a_zero_d_tensor_are_pytorchs(name):
 def test_index_ops_of_a_zero_d_tensor_match_live_torch(name):
     assert _outcome(ft, _ZERO_D[name]) == _outcome(_live(), _ZERO_D[name])
 
+
+
+_EMPTY_AND_0D = {
+    "diff of an empty dim": lambda T: tuple(T.diff(T.zeros(0), dim=0).shape),
+    "diff n=2 of one element": lambda T: tuple(T.diff(T.zeros(1), n=2).shape),
+    "diff of (2, 0) along 1": lambda T: tuple(T.diff(T.zeros(2, 0, requires_grad=True), dim=1).shape),
+    "chunk of a 0-d tensor": lambda T: T.chunk(T.tensor(1.0), 2),
+}
+EMPTY_AND_0D_WANT = {
+    "diff of an empty dim": ("ok", (0,)),
+    "diff n=2 of one element": ("ok", (0,)),
+    "diff of (2, 0) along 1": ("ok", (2, 0)),
+    "chunk of a 0-d tensor": ("RuntimeError", "chunk expects at least a 1-dimensional tensor"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_EMPTY_AND_0D))
+def test_diff_of_empty_dims_and_chunk_of_0d_are_pytorchs(name):
+    assert _outcome(ft, _EMPTY_AND_0D[name]) == EMPTY_AND_0D_WANT[name]
+
+
+@pytest.mark.parametrize("name", sorted(_EMPTY_AND_0D))
+def test_diff_of_empty_dims_and_chunk_of_0d_match_live_torch(name):
+    assert _outcome(ft, _EMPTY_AND_0D[name]) == _outcome(_live(), _EMPTY_AND_0D[name])
