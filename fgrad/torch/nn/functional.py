@@ -1426,7 +1426,7 @@ def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
         raise RuntimeError(f"adaptive_avg_pool{nd}d: output_size must be {nd}")
     osz = _pair(output_size, nd) if not isinstance(output_size, (list, tuple)) else \
         tuple(spatial[i] if output_size[i] is None else int(output_size[i]) for i in range(nd))
-    return area_pool(input, osz)
+    return _area_pool(input, osz)
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: types.IntOrInts) -> Tensor:
@@ -2199,7 +2199,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | 
 
 
 from ._interpolate import (  # noqa: E402  (defined in their own module; re-exported here)
-    area_pool,
+    area_pool as _area_pool,
     interpolate,
     pixel_shuffle,
     pixel_unshuffle,
