@@ -58,7 +58,7 @@ from . import _profile_state
 from ._ops import clone
 from ._ops_creation import tensor
 from ._ops import where
-from ._conventions import overwrite
+from ._conventions import overwrite as _overwrite
 from ._ops_creation import zeros
 from ._autocast_state import fp32 as _autocast_fp32, promote as _autocast_promote
 from collections.abc import Sequence
@@ -1205,7 +1205,7 @@ def setitem(self, idx, value):
     write = _write_at(tmpl)
 
     def fn(x, v, *arrs):  # (a value written twice: PyTorch's gradient, `_conventions.overwrite`)
-        return overwrite(write, x, ew.convert_element_type(v, dt), *arrs)
+        return _overwrite(write, x, ew.convert_element_type(v, dt), *arrs)
 
     if type(b) is not _nd:
         return apply_inplace(
@@ -1292,7 +1292,7 @@ def _setitem_device(self, idx, value):
     write = _write_at(tmpl)
 
     def fn(x, v, *arrs):  # (a value written twice: PyTorch's gradient, `_conventions.overwrite`)
-        return overwrite(write, x, ew.convert_element_type(v, dt), *arrs)
+        return _overwrite(write, x, ew.convert_element_type(v, dt), *arrs)
 
     apply_inplace(
         self,
@@ -1320,7 +1320,7 @@ def _setitem_functional(self, idx, value):
     tmpl, arrays = _split_index(idx)
     x = fgrad_value(self)
     v = fgrad_value(value) if isinstance(value, Tensor) else value
-    new = overwrite(_write_at(tmpl), x, v, *[fgrad_value(a) for a in arrays])
+    new = _overwrite(_write_at(tmpl), x, v, *[fgrad_value(a) for a in arrays])
     if not STATE.enabled:  # under no_grad: no derivative through the write
         new = no_grad_value(new)
     functional_write(self, new)
@@ -1534,7 +1534,7 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
         else:
             s = S.broadcast_to(ew.convert_element_type(s, dt), ib.shape)
         if mode == "set":  # (a value written twice: PyTorch's gradient, `_conventions.overwrite`)
-            return overwrite(_write_along, x, s, *a)
+            return _overwrite(_write_along, x, s, *a)
         return I.scatter(x, s, list(a), indexer, mode, "drop")
 
     key = (gname, indexer, mode, src_is_t, dt)
