@@ -8,7 +8,11 @@ positions ``index[j, t]`` and weights ``weight[j, t]``; the op computes
 
 along ``axis`` (a gather and a weighted sum over the taps: 1 tap for nearest-neighbour
 resizing, 2 for linear, 4 for cubic, a window for area or antialiased kernels, a bag's
-members for ``embedding_bag``).  Separable N-d resizing applies it once per axis.
+members for ``embedding_bag``).  Separable N-d resizing applies it once per axis.  A row
+with fewer taps than the widest is padded with index -1 (weight 0): a padding tap is not in
+the sum at all, so an infinite or NaN input it would point at does not reach the output as
+``0 * inf`` (a tap of weight 0 that is given a real index is multiplied, as PyTorch's linear
+kernels multiply theirs).  The transposed map of a padded map is padded the same way.
 
 The op is linear in ``x``, and its transpose is the same op over the *transposed* map: for
 each input position ``k`` the list of ``(j, weight)`` pairs that read it, built once per map
@@ -55,7 +59,7 @@ class AxisMap:
     """
 
     __slots__ = ("index", "weight", "in_size", "_hash", "_transposed", "is_selection", "_on_device",
-                 "_segments")
+                 "_segments", "present")
 
     def __init__(self, index, weight, in_size: int) -> None:
         index = np.ascontiguousarray(index, dtype=np.int64)
@@ -65,14 +69,22 @@ class AxisMap:
                 f"AxisMap: index and weight must be 2-d arrays of one shape (outputs, taps), "
                 f"got {index.shape} and {weight.shape}"
             )
-        if index.size and (index.min() < 0 or index.max() >= max(in_size, 1)):
-            raise IndexError(f"AxisMap: an index lies outside [0, {in_size})")
+        if index.size and (index.min() < -1 or index.max() >= max(in_size, 1)):
+            raise IndexError(f"AxisMap: an index lies outside [0, {in_size}) (or is not -1, a padding tap)")
+        # padding taps (-1): read position 0 and are masked out of the sum (`present`)
+        self.present = None
+        if index.size and index.min() < 0:
+            self.present = index >= 0
+            self.present.flags.writeable = False
+            weight = np.where(self.present, weight, 0.0)
+            index = np.maximum(index, 0)
         index.flags.writeable = False
         weight.flags.writeable = False
         self.index, self.weight, self.in_size = index, weight, int(in_size)
         # Python's own hash of the bytes (SipHash in C, ~4x faster than a blake2b digest of them;
         # a map is made per batch by `embedding_bag`): equal maps hash alike, `__eq__` decides
-        self._hash = hash((index.shape, self.in_size, index.tobytes(), weight.tobytes()))
+        pad = b"" if self.present is None else self.present.tobytes()
+        self._hash = hash((index.shape, self.in_size, index.tobytes(), weight.tobytes(), pad))
         self._transposed = None
         self._on_device: dict = {}
         self._segments = None  # {"coo": (rows, cols, weights), dtype: CSR matrix} (`transposed`)
@@ -94,6 +106,7 @@ class AxisMap:
             and self.in_size == other.in_size
             and np.array_equal(self.index, other.index)
             and np.array_equal(self.weight, other.weight)
+            and np.array_equal(self.present, other.present)
         )
 
     def __repr__(self) -> str:
@@ -101,7 +114,8 @@ class AxisMap:
 
     def transposed(self) -> "AxisMap":
         """The map ``k -> [(j, weight[j, t]) for every tap with index[j, t] == k]`` (zero
-        weights dropped; rows padded with weight 0)."""
+        weights dropped; rows padded with weight 0, or with padding taps when this map has
+        them)."""
         if self._transposed is None:
             out, taps = self.index.shape
             j = np.repeat(np.arange(out, dtype=np.int64), taps)
@@ -114,7 +128,7 @@ class AxisMap:
             width = max(int(counts.max(initial=0)), 1)
             starts = np.cumsum(counts) - counts
             slot = np.arange(k.size) - np.repeat(starts, counts)
-            index_t = np.zeros((self.in_size, width), np.int64)
+            index_t = np.full((self.in_size, width), 0 if self.present is None else -1, np.int64)
             weight_t = np.zeros((self.in_size, width))
             index_t[k, slot] = j
             weight_t[k, slot] = w
@@ -128,10 +142,13 @@ class AxisMap:
         return self._transposed
 
     def buffers(self, xp):
-        """The index and weight arrays on ``xp``'s device (uploaded once per backend)."""
+        """The index and weight arrays on ``xp``'s device (uploaded once per backend), and the
+        padding mask (None when there is no padding tap)."""
         got = self._on_device.get(xp)
         if got is None:
-            got = (self.index, self.weight) if xp is np else (xp.asarray(self.index), xp.asarray(self.weight))
+            got = (self.index, self.weight, self.present)
+            if xp is not np:
+                got = tuple(None if a is None else xp.asarray(a) for a in got)
             self._on_device[xp] = got
         return got
 
@@ -154,22 +171,30 @@ def _impl(xp, x, *, table: AxisMap, axis: int):
         out = _segmented(x, table, axis)
         if out is not None:
             return out
-    index, weight = table.buffers(xp)
+    index, weight, present = table.buffers(xp)
     if table.is_selection:
         return xp.take(x, index[:, 0], axis=axis)
     out, taps = index.shape
+    tail = (1,) * (x.ndim - axis - 1)
     if taps <= 8:  # few taps (linear, cubic resizing): one gather per tap, summed in tap order --
         # the same additions as the reduction below, without NumPy's slow small-axis reduce
         w = weight.astype(x.dtype, copy=False)
-        tail = (1,) * (x.ndim - axis - 1)
-        acc = xp.take(x, index[:, 0], axis=axis) * w[:, 0].reshape((out,) + tail)
+
+        def term(t):
+            v = xp.take(x, index[:, t], axis=axis) * w[:, t].reshape((out,) + tail)
+            return v if present is None else xp.where(present[:, t].reshape((out,) + tail), v, 0)
+
+        acc = term(0)
         for t in range(1, taps):
-            acc += xp.take(x, index[:, t], axis=axis) * w[:, t].reshape((out,) + tail)
+            acc += term(t)
         return acc
     gathered = xp.take(x, index.reshape(-1), axis=axis)
     gathered = gathered.reshape(x.shape[:axis] + (out, taps) + x.shape[axis + 1 :])
-    w = weight.astype(x.dtype, copy=False).reshape((out, taps) + (1,) * (x.ndim - axis - 1))
-    return (gathered * w).sum(axis=axis + 1)
+    w = weight.astype(x.dtype, copy=False).reshape((out, taps) + tail)
+    terms = gathered * w
+    if present is not None:
+        terms = xp.where(present.reshape((out, taps) + tail), terms, 0)
+    return terms.sum(axis=axis + 1)
 
 
 _SPARSE_DTYPES = frozenset(map(np.dtype, (np.float32, np.float64, np.complex64, np.complex128)))

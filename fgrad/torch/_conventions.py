@@ -31,7 +31,7 @@ from fgrad import lax
 from fgrad.ops.cumulative import cumlogsumexp as _cumlogsumexp
 from fgrad.ops.elementwise import div as _div, pow_ as _pow, sign as _sign
 from fgrad.transforms.ad import jvp
-from fgrad.transforms.custom import custom_jvp
+from fgrad.transforms.custom import SymbolicZero, custom_jvp
 
 __all__ = [
     "root_zero_grad", "atan2", "clamp", "fmax", "fmin", "det", "binary_cross_entropy", "clamp_interior",
@@ -39,7 +39,7 @@ __all__ = [
     "max_abs_unsplit",
     "euclidean_dist_mm", "mean", "xlogy", "xlog1py",
     "extremum_nan_evenly", "prod",
-    "logit", "copysign", "pow", "logcumsumexp",
+    "logit", "copysign", "pow", "logcumsumexp", "overwrite", "nan_on_linear_branch",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -741,6 +741,8 @@ def logcumsumexp(x, axis: int):
 def _logcumsumexp_jvp(axis, primals, tangents):
     (x,), (t,) = primals, tangents
     r = logcumsumexp(x, axis)
+    if r.shape[axis] == 0:  # an empty slice: nothing to differentiate (no last element to read)
+        return r, t
     pos_inf = x == fnp.inf
     # A +inf entry is taken out of the scan (its own gradient is NaN below); the results it
     # makes +inf take no share of the others' gradient, as in PyTorch's exp(log g - r) form.
@@ -752,3 +754,59 @@ def _logcumsumexp_jvp(axis, primals, tangents):
     nan_at = (r == -fnp.inf) | pos_inf | fnp.isnan(last)
     nans = fnp.where(nan_at, fnp.full_like(r, fnp.nan), fnp.zeros_like(r))
     return r, dr + nans * t
+
+
+@partial(custom_jvp, nondiff_argnums=(0,))
+def overwrite(write, x, v, *arrays):
+    """``write(x, v, arrays, "set")``: ``x`` with the values ``v`` written at the indices
+    ``arrays`` (``write(x, v, arrays, mode)`` scatters with mode ``"set"`` or ``"add"``), with
+    PyTorch's derivative where an index repeats: every written value gets the gradient at its
+    destination, the one that lands last as well as those it overwrote (``IndexPutBackward0``
+    gathers the gradient back), and ``x`` gets none at a written slot.  The core's scatter
+    gives the overwritten values 0, the exact derivative of the value both libraries compute.
+
+    >>> import numpy as np, fgrad, fgrad.numpy as fnp
+    >>> def write(x, v, arrays, mode):
+    ...     return fnp._scatter(x, tuple(arrays), v, mode)
+    >>> i = np.array([1, 1])
+    >>> fgrad.grad(lambda v: overwrite(write, np.zeros(3), v, i)[1] * 3.0)(np.array([1.0, 2.0])).tolist()
+    [3.0, 3.0]
+    """
+    return write(x, v, arrays, "set")
+
+
+def _overwrite_jvp(write, primals, tangents):
+    x, v, *arrays = primals
+    tx, tv = tangents[:2]
+    out = overwrite(write, x, v, *arrays)
+    if isinstance(tv, SymbolicZero):  # (zeros made here, on the primals' device)
+        return out, tx if isinstance(tx, SymbolicZero) else write(tx, fnp.zeros_like(v), arrays, "set")
+    if isinstance(tx, SymbolicZero):
+        cleared = fnp.zeros_like(x)
+    else:
+        cleared = write(tx, fnp.zeros_like(tv), arrays, "set")
+    return out, write(cleared, tv, arrays, "add")
+
+
+overwrite.defjvp(_overwrite_jvp, symbolic_zeros=True)
+
+
+@partial(custom_jvp, nondiff_argnums=(0,))
+def nan_on_linear_branch(f, x):
+    """``f(x)`` for an ELU-like ``f`` (linear for ``x > 0``) whose derivative at a NaN ``x``
+    is the linear branch's slope, as PyTorch's ``elu_backward`` (it tests ``x <= 0``, false
+    at NaN); elsewhere ``f``'s own derivative.
+
+    >>> import numpy as np, fgrad
+    >>> from fgrad.nn import elu
+    >>> float(fgrad.grad(lambda v: nan_on_linear_branch(elu, v))(np.float64(np.nan)))
+    1.0
+    """
+    return f(x)
+
+
+@nan_on_linear_branch.defjvp
+def _nan_on_linear_branch_jvp(f, primals, tangents):
+    (x,), (t,) = primals, tangents
+    _, dt = jvp(f, (fnp.where(x != x, fnp.ones_like(x), x),), (t,))
+    return nan_on_linear_branch(f, x), dt

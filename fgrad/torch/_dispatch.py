@@ -1145,7 +1145,7 @@ def _view_mask(base, view) -> np.ndarray:
     strided(mbytes[voff:], tuple(vb.shape) + (vb.itemsize,), tuple(vb.strides) + (1,))[...] = 1
     boff = base.storage_offset() * bb.itemsize
     bview = strided(mbytes[boff:], tuple(bb.shape) + (bb.itemsize,), tuple(bb.strides) + (1,))
-    return bview.any(axis=-1)
+    return np.asarray(bview.any(axis=-1))  # (a 0-d base: NumPy's any returns a scalar)
 
 
 def _apply_vfn(chain, x):

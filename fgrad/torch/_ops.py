@@ -837,9 +837,33 @@ def _clamp_spec(x, min, max):  # noqa: A002
     return "ClampBackward1", ("clamp", Rd, lo, hi), fn, (x,), None
 
 
+def _clamp_backward_error(x: Tensor, lo: Tensor, hi: Tensor) -> str | None:
+    """PyTorch's error in the backward of ``clamp(x, lo, hi)`` with two tensor bounds, or None.
+    Its ``clamp_backward_min_max`` combines two masks in place (``(x >= lo).logical_and_(x <=
+    hi)`` for ``x``, ``(x < lo).logical_and_(lo < hi)`` for ``lo``, ``(x > hi).logical_or_(hi <
+    lo)`` for ``hi``), which fails when the second mask broadcasts to a larger shape than the
+    first: bounds that broadcast the output beyond the input (or each other)."""
+    s, a, b = (tuple(t.shape) for t in (x, lo, hi))
+    if _errors._broadcast_mismatch([s, a, b]):
+        return None  # the forward raises first
+    pairs = ((x, np.broadcast_shapes(s, a), np.broadcast_shapes(s, b)),
+             (lo, np.broadcast_shapes(s, a), np.broadcast_shapes(a, b)),
+             (hi, np.broadcast_shapes(s, b), np.broadcast_shapes(a, b)))
+    for t, first, second in pairs:
+        full = np.broadcast_shapes(first, second)
+        if t.requires_grad and full != first:
+            return f"output with shape {list(first)} doesn't match the broadcast shape {list(full)}"
+    return None
+
+
 def clamp(input: Tensor, min: TensorOrScalar | None = None, max: TensorOrScalar | None = None, *,
           out: Tensor | None = None) -> Tensor:  # noqa: A002
     input = as_tensor_arg(input, "clamp")
+    both = isinstance(min, Tensor) and isinstance(max, Tensor)
+    if out is None and both and _needs_refusal(input, min, max):
+        message = _clamp_backward_error(input, min, max)
+        if message is not None:  # PyTorch computes the value; its backward raises
+            return _failing_backward(lambda *ts: clamp(*ts), "ClampBackward0", message, input, min, max)
     gname, key, fn, args, edges = _clamp_spec(input, min, max)
     res = apply_op(gname, key, fn, args, edges=edges)
     return res if out is None else write_out(out, res, "clamp")
@@ -1637,32 +1661,27 @@ def _logical_dims(dim, nd):
     return () if isinstance(dim, (list, tuple)) and len(dim) == 0 else _dims(dim, nd)
 
 
-def all(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+def _any_all(input: Tensor, dim: Dims, keepdim: bool, out: Tensor | None, name: str) -> Tensor:
+    """`any`/`all` (``name``): with ``keepdim`` and no ``dim`` every dim is kept as 1, as
+    PyTorch does (its ``dim=None`` overload takes ``keepdim``)."""
     b = input._buf
     if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
         axis = None if dim is None else _logical_dims(dim, b.ndim)
-        res = _wrap(fnp.all(b, axis=axis, keepdims=keepdim if dim is not None else False))
-    elif dim is None:
-        res = result_tensor(_asb(np.all(b)))
+        res = _wrap(getattr(fnp, name)(b, axis=axis, keepdims=keepdim))
     else:
-        res = result_tensor(_asb(np.all(b, axis=_logical_dims(dim, b.ndim), keepdims=keepdim)))
+        axis = None if dim is None else _logical_dims(dim, b.ndim)
+        res = result_tensor(_asb(getattr(np, name)(b, axis=axis, keepdims=keepdim)))
     if b.dtype == np.uint8:  # PyTorch keeps uint8 (its legacy mask type)
         res = res.to(D.uint8)
-    return res if out is None else write_out(out, res, "all")
+    return res if out is None else write_out(out, res, name)
+
+
+def all(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    return _any_all(input, dim, keepdim, out, "all")
 
 
 def any(input: Tensor, dim: Dims = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
-    b = input._buf
-    if type(b) is not _nd and type(b) not in _DEV:  # traced (torch.compile, torch.func)
-        axis = None if dim is None else _logical_dims(dim, b.ndim)
-        res = _wrap(fnp.any(b, axis=axis, keepdims=keepdim if dim is not None else False))
-    elif dim is None:
-        res = result_tensor(_asb(np.any(b)))
-    else:
-        res = result_tensor(_asb(np.any(b, axis=_logical_dims(dim, b.ndim), keepdims=keepdim)))
-    if b.dtype == np.uint8:  # PyTorch keeps uint8 (its legacy mask type)
-        res = res.to(D.uint8)
-    return res if out is None else write_out(out, res, "any")
+    return _any_all(input, dim, keepdim, out, "any")
 
 
 def count_nonzero(input: Tensor, dim: Dims = None) -> Tensor:
@@ -2507,6 +2526,8 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         x = cat(parts, d)
     for _ in range(n):
         m = x._buf.shape[d]
+        if m == 0:  # PyTorch: the difference of an empty dim is empty
+            break
         a, b = narrow(x, d, 1, m - 1), narrow(x, d, 0, m - 1)
         x = logical_xor(a, b) if x._buf.dtype == _bool else sub(a, b)
     return x

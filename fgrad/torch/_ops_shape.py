@@ -58,6 +58,7 @@ from . import _profile_state
 from ._ops import clone
 from ._ops_creation import tensor
 from ._ops import where
+from ._conventions import overwrite as _overwrite
 from ._ops_creation import zeros
 from ._autocast_state import fp32 as _autocast_fp32, promote as _autocast_promote
 from collections.abc import Sequence
@@ -707,6 +708,8 @@ def split(tensor: Tensor, split_size_or_sections: IntOrInts, dim: int = 0) -> tu
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     b = input._buf
+    if not b.ndim:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     d = _wrap_dim(dim, b.ndim)
     n = b.shape[d]
     if chunks <= 0:
@@ -1199,8 +1202,10 @@ def setitem(self, idx, value):
     if not vt:
         value = np.asarray(value, dt)
 
-    def fn(x, v, *arrs):
-        return fnp._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
+    write = _write_at(tmpl)
+
+    def fn(x, v, *arrs):  # (a value written twice: PyTorch's gradient, `_conventions.overwrite`)
+        return _overwrite(write, x, ew.convert_element_type(v, dt), *arrs)
 
     if type(b) is not _nd:
         return apply_inplace(
@@ -1284,8 +1289,10 @@ def _setitem_device(self, idx, value):
     if not vt:
         value = np.asarray(value, dt)
 
-    def fn(x, v, *arrs):
-        return fnp._scatter(x, _rebuild(tmpl, arrs), ew.convert_element_type(v, dt), "set")
+    write = _write_at(tmpl)
+
+    def fn(x, v, *arrs):  # (a value written twice: PyTorch's gradient, `_conventions.overwrite`)
+        return _overwrite(write, x, ew.convert_element_type(v, dt), *arrs)
 
     apply_inplace(
         self,
@@ -1298,13 +1305,22 @@ def _setitem_device(self, idx, value):
     )
 
 
+def _write_at(tmpl):
+    """``write(x, v, arrays, mode)`` for `_conventions.overwrite`: ``x.at[index].<mode>(v)``
+    with the index ``tmpl`` rebuilt around ``arrays``."""
+    def write(x, v, arrs, mode):
+        return fnp._scatter(x, _rebuild(tmpl, arrs), v, mode)
+
+    return write
+
+
 def _setitem_functional(self, idx, value):
     """``x[idx] = v`` in functional mode: ``x`` is rebound to ``x.at[idx].set(v)``."""
 
     tmpl, arrays = _split_index(idx)
     x = fgrad_value(self)
     v = fgrad_value(value) if isinstance(value, Tensor) else value
-    new = fnp._scatter(x, _rebuild(tmpl, [fgrad_value(a) for a in arrays]), v, "set")
+    new = _overwrite(_write_at(tmpl), x, v, *[fgrad_value(a) for a in arrays])
     if not STATE.enabled:  # under no_grad: no derivative through the write
         new = no_grad_value(new)
     functional_write(self, new)
@@ -1517,6 +1533,8 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
             s = I.gather(s, [], tuple(("s", 0, k, 1) for k in ib.shape), "clip") if s.shape != ib.shape else s
         else:
             s = S.broadcast_to(ew.convert_element_type(s, dt), ib.shape)
+        if mode == "set":  # (a value written twice: PyTorch's gradient, `_conventions.overwrite`)
+            return _overwrite(_write_along, x, s, *a)
         return I.scatter(x, s, list(a), indexer, mode, "drop")
 
     key = (gname, indexer, mode, src_is_t, dt)
@@ -1531,6 +1549,12 @@ def _scatter_common(input, dim, index, src, reduce, name, gname, inplace=False):
             return input  # no gradient to record: written in place, as `fn` computes it
         return apply_inplace(input, gname, key, fn, args, run_forward(key, fn, [b, sb, *arrs], False), edges)
     return apply_op(gname, key, fn, args, edges=edges)
+
+
+def _write_along(x, s, arrays, mode):
+    """``write(x, s, arrays, mode)`` for `_conventions.overwrite`: `scatter`'s write of ``s``
+    (of the index's shape) at one index array per dim."""
+    return I.scatter(x, s, list(arrays), tuple(("a", k) for k in range(len(arrays))), mode, "drop")
 
 
 def _scatter_into(buf, sb, ishape, arrs, mode) -> None:
@@ -1754,8 +1778,38 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     return out
 
 
+def _zero_d_index_op(name: str, t: Tensor, dim: int, index, source) -> tuple[Tensor, Tensor | None]:
+    """``index_add``/``index_copy``/``index_fill`` of a 0-d tensor: PyTorch treats it as one
+    element along dim 0.  Checks PyTorch's 0-d rules and returns the 1-element views of ``t``
+    and ``source`` (a Tensor source; else None) that the op then writes."""
+    _wrap_dim(dim, 0)  # dims in [-1, 0]
+    ib = _idx_buf(index, name)
+    n = ib.size
+    outside = [int(i) for i in np.asarray(_dev.to_host(ib)).reshape(-1) if not -1 <= i <= 0]
+    if name == "index_fill" and outside:  # (index_fill wraps -1)
+        raise IndexError(f"index {outside[0]} is out of bounds for dimension 0 with size 1")
+    src = source if isinstance(source, Tensor) else None
+    if name == "index_add" and src is not None:
+        if src.dim():
+            raise RuntimeError(
+                "source tensor shape must match self tensor shape, excluding the specified dimension. "
+                f"Got self.shape = [] source.shape = {list(src.shape)}")
+        if n != 1:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if name == "index_copy" and src is not None:
+        if not src.dim() and n != 1:
+            raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {n})")
+        if src.dim() and n != src.shape[0]:
+            raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) "
+                             f"({src.shape[0]})")
+    return t.reshape(1), (None if src is None else src.reshape(-1))
+
+
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
     b = input._buf
+    if not b.ndim:
+        one, src = _zero_d_index_op("index_add", input, dim, index, source)
+        return index_add(one, 0, index, src, alpha=alpha).reshape(())
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     ib = _idx_buf(index, "index_add").reshape(-1)
     _check_index_add(b, d, ib, source)
@@ -1774,6 +1828,10 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 
 
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
+    if not self._buf.ndim:
+        one, src = _zero_d_index_op("index_add", self, dim, index, source)
+        index_add_(one, 0, index, src, alpha=alpha)
+        return self
     if isinstance(source, Tensor):
         check_no_alias(self._buf, source._buf, full_ok=False)
     b = self._buf
@@ -1809,6 +1867,9 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     b = input._buf
+    if not b.ndim:
+        one, src = _zero_d_index_op("index_copy", input, dim, index, source)
+        return index_copy(one, 0, index, src).reshape(())
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     ib = _idx_buf(index).reshape(-1)
     _check_index_copy(b, d, ib, source)
@@ -1820,6 +1881,10 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
 
 def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     b = self._buf
+    if not b.ndim:
+        one, src = _zero_d_index_op("index_copy", self, dim, index, source)
+        index_copy_(one, 0, index, src)
+        return self
     if isinstance(source, Tensor):
         check_no_alias(b, source._buf, full_ok=False)
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
@@ -1836,6 +1901,10 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: TensorOrScalar) ->
 
 def index_fill_(self: Tensor, dim: int, index: Tensor, value: TensorOrScalar) -> Tensor:
     b = self._buf
+    if not b.ndim:
+        one, _ = _zero_d_index_op("index_fill", self, dim, index, value)
+        index_fill_(one, 0, index, value)
+        return self
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     setitem(self, (slice(None),) * d + (result_tensor(_idx_buf(index).reshape(-1)),), value)
     return self

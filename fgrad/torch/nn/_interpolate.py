@@ -31,6 +31,7 @@ import numpy as np
 
 import fgrad.numpy as fnp
 from fgrad.ops.resample import AxisMap, resample
+from fgrad.torch._conventions import mean
 
 from .._tensor import Tensor
 from ._defop import buf, defop
@@ -48,7 +49,6 @@ _GRAD_FN = {
     "bilinear": "UpsampleBilinear2DBackward0",
     "bicubic": "UpsampleBicubic2DBackward0",
     "trilinear": "UpsampleTrilinear3DBackward0",
-    "area": "AdaptiveAvgPool{d}DBackward0",
 }
 
 
@@ -81,6 +81,9 @@ def linear_map(in_size: int, out_size: int, align_corners: bool, scale, ftype) -
         >>> linear_map(2, 4, False, None, np.float64).weight.tolist()
         [[1.0, 0.0], [0.75, 0.25], [0.25, 0.75], [0.75, 0.25]]
     """
+    if out_size == in_size:  # PyTorch copies: both taps at the pixel itself, weights 1 and 0
+        j = np.arange(out_size)
+        return AxisMap(np.stack([j, j], axis=1), np.tile([1.0, 0.0], (out_size, 1)), in_size)
     src = _source_coords(ftype, in_size, out_size, align_corners, scale, cubic=False)
     i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
     lam = np.clip(src - i0.astype(ftype), 0, 1).astype(ftype)
@@ -148,24 +151,67 @@ def nearest_map(in_size: int, out_size: int, scale, exact: bool) -> AxisMap:
 
 
 def area_map(in_size: int, out_size: int) -> AxisMap:
-    """Adaptive average pooling: output ``j`` averages ``[floor(j*in/out), ceil((j+1)*in/out))``.
+    """Adaptive average pooling's window sums: output ``j`` sums
+    ``[floor(j*in/out), ceil((j+1)*in/out))`` (narrower windows padded with padding taps).
+
+    Example::
+
+        >>> from fgrad.torch.nn._interpolate import area_map
+        >>> area_map(5, 2).index.tolist(), area_map(5, 2).weight.tolist()
+        ([[0, 1, 2], [2, 3, 4]], [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
+    """
+    starts, ends = _area_windows(in_size, out_size)
+    width = int((ends - starts).max(initial=1))
+    offsets = np.arange(width)[None, :]
+    inside = starts[:, None] + offsets < ends[:, None]
+    index = np.where(inside, starts[:, None] + offsets, -1)  # (-1: a padding tap, not summed)
+    return AxisMap(index, inside.astype(np.float64), in_size)
+
+
+def _area_windows(in_size: int, out_size: int):
+    starts = (np.arange(out_size) * in_size) // out_size
+    ends = -((-(np.arange(1, out_size + 1) * in_size)) // out_size)
+    return starts, ends
+
+
+def area_pool(input: Tensor, sizes: Sequence[int]) -> Tensor:
+    """Adaptive average pooling of the last ``len(sizes)`` axes to ``sizes`` (PyTorch's
+    ``adaptive_avg_pool1d/2d/3d`` and ``interpolate(mode="area")``): each window's sum divided
+    by its size along each axis in turn (``sum / kh / kw``, as PyTorch's kernel); an output of
+    size 1 along every axis is PyTorch's ``mean``.  A window sums only its own elements, so an
+    infinity elsewhere does not reach it.
 
     Example::
 
         >>> import fgrad.torch as torch
-        >>> import numpy as np
-        >>> from fgrad.torch.nn._interpolate import area_map
-        >>> area_map(4, 2).weight.tolist()
-        [[0.5, 0.5], [0.5, 0.5]]
+        >>> from fgrad.torch.nn._interpolate import area_pool
+        >>> area_pool(torch.tensor([[1.0, float("inf"), 2.0, 4.0]]), [2])
+        tensor([[inf, 3.]])
     """
-    starts = (np.arange(out_size) * in_size) // out_size
-    ends = -((-(np.arange(1, out_size + 1) * in_size)) // out_size)
-    width = int((ends - starts).max(initial=1))
-    offsets = np.arange(width)[None, :]
-    index = np.minimum(starts[:, None] + offsets, in_size - 1)
-    inside = starts[:, None] + offsets < ends[:, None]
-    weight = np.where(inside, 1.0 / (ends - starts)[:, None], 0.0)
-    return AxisMap(index, weight, in_size)
+    nd = len(sizes)
+    dt = buf(input).dtype
+    if all(o == 1 for o in sizes) and dt.kind == "f":
+        axes = tuple(range(input.dim() - nd, input.dim()))
+        return defop("MeanBackward1" if nd > 1 else "SqueezeBackward1", ("area_mean", axes),
+                     lambda x: mean(x, axes, True), (input,))
+    first = input.dim() - nd
+    steps = tuple((first + i, area_map(n, o)) for i, (n, o) in enumerate(zip(input.shape[first:], sizes)))
+    counts = []
+    for i, (n, o) in enumerate(zip(input.shape[first:], sizes)):
+        starts, ends = _area_windows(n, o)
+        counts.append((ends - starts).astype(dt if dt.kind == "f" else np.float32)
+                      .reshape((o,) + (1,) * (nd - 1 - i)))
+
+    def fn(x, *ks):
+        for axis, m in steps:
+            x = resample(x, m, axis)
+        for k in ks:
+            x = x / k
+        return x
+
+    # (PyTorch pools 1-d as 2-d and squeezes)
+    grad_fn = "SqueezeBackward1" if nd == 1 else f"AdaptiveAvgPool{nd}DBackward0"
+    return defop(grad_fn, ("area_pool", steps), fn, (input, *counts))
 
 
 def _aa_filter(kind: str, x):
@@ -180,7 +226,8 @@ def _aa_filter(kind: str, x):
 def antialias_map(in_size: int, out_size: int, align_corners: bool, scale, ftype, kind: str) -> AxisMap:
     """PyTorch's antialiased bilinear/bicubic weights (``_compute_weights_aa``): when
     downsampling, the filter is widened by the scale and sampled at every input pixel it
-    covers around ``scale * (j + 0.5)``; weights normalised to sum 1.
+    covers around ``scale * (j + 0.5)``; weights normalised to sum 1.  An axis whose size does
+    not change is copied (PyTorch skips it).
 
     Example::
 
@@ -189,6 +236,8 @@ def antialias_map(in_size: int, out_size: int, align_corners: bool, scale, ftype
         >>> m.index[0].tolist(), m.weight[0].round(4).tolist()
         ([0, 1, 2], [0.4286, 0.4286, 0.1429])
     """
+    if out_size == in_size:
+        return AxisMap(np.arange(out_size)[:, None], np.ones((out_size, 1)), in_size)
     s = _compute_scale(ftype, in_size, out_size, align_corners, scale)
     half = ftype((2 if kind == "bilinear" else 4) * 0.5)
     support = half * s if s >= 1 else half
@@ -201,7 +250,8 @@ def antialias_map(in_size: int, out_size: int, align_corners: bool, scale, ftype
     w = np.where(j < xsize[:, None], w.astype(ftype), 0)
     total = w.sum(axis=1, keepdims=True)
     w = np.where(total != 0, w / np.where(total != 0, total, 1), 0)
-    return AxisMap(np.minimum(j + xmin[:, None], in_size - 1), w.astype(np.float64), in_size)
+    index = np.where(j < xsize[:, None], j + xmin[:, None], -1)  # (-1: a padding tap, not summed)
+    return AxisMap(index, w.astype(np.float64), in_size)
 
 
 def _as_list(value, dim: int, what: str, spatial) -> list:
@@ -297,13 +347,13 @@ def interpolate(input: Tensor, size: IntOrInts | None = None,
     dtype = buf(input).dtype
     if mode not in ("nearest", "nearest-exact") and dtype.kind != "f":
         raise NotImplementedError(f"\"upsample_{mode}\" not implemented for '{_torch_dtype_name(dtype)}'")
+    if mode == "area":
+        return area_pool(input, sizes)
     ftype = np.float64 if dtype == np.float64 else np.float32
     maps = []
     for n, o, s in zip(input.shape[2:], sizes, scales):
         if mode in ("nearest", "nearest-exact"):
             maps.append(nearest_map(n, o, s, exact=mode == "nearest-exact"))
-        elif mode == "area":
-            maps.append(area_map(n, o))
         elif antialias:
             maps.append(antialias_map(n, o, align_corners, s, ftype, mode))
         elif mode == "bicubic":
@@ -313,10 +363,6 @@ def interpolate(input: Tensor, size: IntOrInts | None = None,
     grad_fn = _GRAD_FN[mode].format(d=len(maps))
     if antialias:
         grad_fn = grad_fn.replace("2DBackward0", "2DAaBackward0")
-    if mode == "area" and all(o == 1 for o in sizes) and len(sizes) > 1:
-        grad_fn = "MeanBackward1"  # PyTorch's adaptive average pooling to 1x1 is a mean
-    elif mode == "area" and len(sizes) == 1:
-        grad_fn = "SqueezeBackward1"  # PyTorch pools 1-d as 2-d and squeezes
     return _apply_maps(input, maps, grad_fn)
 
 

@@ -78,7 +78,8 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     wy = None if weight is None else weight[t.long()].unsqueeze(1).detach()
 
     def fn(xv, tiv, keep, *w):  # one node, MultiMarginLossBackward0, as PyTorch's kernel
-        h = fnp.maximum(margin - fnp.take_along_axis(xv, tiv, 1) + xv, 0)
+        z = margin - fnp.take_along_axis(xv, tiv, 1) + xv
+        h = fnp.where(z > 0, z, fnp.zeros_like(z))  # PyTorch's `if (z > 0)`: no gradient at 0, NaN skipped
         if p == 2:
             h = h * h
         if w:

@@ -317,7 +317,8 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``x if x > 0 else alpha * (exp(x) - 1)``."""
     a = float(alpha)
-    return _act("EluBackward0", ("elu", a), lambda x: fnn.elu(x, a), input, inplace)
+    return _act("EluBackward0", ("elu", a), lambda x: _conv.nan_on_linear_branch(lambda v: fnn.elu(v, a), x),
+                input, inplace)
 
 
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -327,13 +328,13 @@ def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
-    return _act("EluBackward0", ("selu",), lambda x: fnn.selu(x), input, inplace)
+    return _act("EluBackward0", ("selu",), lambda x: _conv.nan_on_linear_branch(fnn.selu, x), input, inplace)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     a = float(alpha)
-    return _act("CeluBackward0", ("celu", a), lambda x: fnn.celu(x, a), input,
-                inplace)
+    return _act("CeluBackward0", ("celu", a),
+                lambda x: _conv.nan_on_linear_branch(lambda v: fnn.celu(v, a), x), input, inplace)
 
 
 def selu_(input: Tensor) -> Tensor:
@@ -1418,28 +1419,14 @@ def _adaptive_ranges(size: int, out: int):
     return [((i * size) // out, -(-((i + 1) * size) // out)) for i in range(out)]
 
 
-def _adaptive_matrix(size: int, out: int, dtype) -> np.ndarray:
-    m = np.zeros((out, size), dtype)
-    for i, (a, b) in enumerate(_adaptive_ranges(size, out)):
-        m[i, a:b] = 1.0 / (b - a)
-    return m
-
-
 def _adaptive_avg(input: Tensor, output_size, nd: int) -> Tensor:
     xb = _buf(input)
     spatial = xb.shape[-nd:]
+    if isinstance(output_size, (list, tuple)) and len(output_size) != nd:
+        raise RuntimeError(f"adaptive_avg_pool{nd}d: output_size must be {nd}")
     osz = _pair(output_size, nd) if not isinstance(output_size, (list, tuple)) else \
         tuple(spatial[i] if output_size[i] is None else int(output_size[i]) for i in range(nd))
-    dtype = xb.dtype if _dtype_kind(xb.dtype) == "f" else np.float32
-    mats = [_adaptive_matrix(spatial[i], osz[i], dtype) for i in range(nd)]
-    letters = "hwd"[:nd]
-    outl = "HWD"[:nd]
-    spec = "...{}".format(letters) + "".join(f",{o}{i}" for o, i in zip(outl, letters)) + f"->...{outl}"
-
-    def fn(x, *ms):
-        return fnp.einsum(spec, x, *ms)
-
-    return _defop(f"AdaptiveAvgPool{nd}DBackward0", ("adaptive_avg", nd, osz), fn, (input, *mats))
+    return _area_pool(input, osz)
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: types.IntOrInts) -> Tensor:
@@ -2253,6 +2240,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | 
 
 
 from ._interpolate import (  # noqa: E402  (defined in their own module; re-exported here)
+    area_pool as _area_pool,
     interpolate,
     pixel_shuffle,
     pixel_unshuffle,
