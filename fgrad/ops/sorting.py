@@ -22,7 +22,7 @@ from ..core.array import ShapedArray, wrap
 from ..core.constants import constant_like
 from ..core.primitive import Primitive
 from ..core.rules import defbatch, defjvp_rule, deflinear, defzero, is_undefined
-from .elementwise import convert_element_type, le_p, lt_p, sub
+from .elementwise import and_p, convert_element_type, eq_p, le_p, lt_p, ne_p, or_p, sub
 from .shape import bdim_to_front, broadcast_to, reduce_sum, reshape
 from ._util import normalize_axis, shape
 
@@ -383,6 +383,10 @@ def _searchsorted_batch(axis_size, vals, dims, side):
     a_b = reshape(a, (axis_size, shape(a)[1]) + (1,) * len(vs))
     v_b = reshape(v, (axis_size, 1) + vs)
     cmp = (lt_p if side == "left" else le_p).bind(a_b, v_b)
+    if np.dtype(a_b.dtype).kind in "fc":  # NumPy's order: NaN after everything (as the unbatched impl)
+        v_nan = ne_p.bind(v_b, v_b)
+        below_nan = v_nan if side == "right" else and_p.bind(v_nan, eq_p.bind(a_b, a_b))
+        cmp = or_p.bind(cmp, below_nan)
     return reduce_sum(convert_element_type(cmp, np.int64), (1,)), 0
 
 

@@ -532,8 +532,28 @@ def factorial(n: ArrayLike, exact: bool = False) -> Array:
     return fnp.where(n < 0, fnp.zeros_like(n), _sf.gamma(fnp.where(n < 0, fnp.zeros_like(n), n) + 1.0))
 
 
+@_custom_jvp
+def _poch(z: Array, m: Array) -> Array:
+    """JAX's ``where(m == 0, 1, gamma(z + m) / gamma(z))``; where both arguments are positive
+    and that ratio overflows (``gamma`` is infinite from 171.6 in float64, 35.04 in float32),
+    the log-gamma difference instead of JAX's NaN/inf."""
+    ratio = _sf.gamma(z + m) / _sf.gamma(z)
+    overflow = (z > 0) & (z + m > 0) & ~fnp.isfinite(ratio)
+    safe_z = fnp.where(overflow, z, fnp.ones_like(z))
+    safe_zm = fnp.where(overflow, z + m, fnp.ones_like(z))
+    ratio = fnp.where(overflow, fnp.exp(_sf.lgamma(safe_zm) - _sf.lgamma(safe_z)), ratio)
+    return fnp.where(m == 0.0, fnp.ones_like(ratio), ratio)
+
+
+# JAX's rules: d/dz = (digamma(z + m) - digamma(z)) poch, d/dm = digamma(z + m) poch (also at m = 0)
+_poch.defjvps(lambda t, ans, z, m: (_sf.digamma(z + m) - _sf.digamma(z)) * ans * t,
+              lambda t, ans, z, m: _sf.digamma(z + m) * ans * t)
+
+
 def poch(z: ArrayLike, m: ArrayLike) -> Array:
-    """The rising factorial ``Gamma(z + m) / Gamma(z)`` (positive arguments).
+    """The rising factorial ``Gamma(z + m) / Gamma(z)``, 1 at ``m == 0`` (as JAX: even for
+    ``z`` a pole, infinite or NaN); where both arguments are positive and the Gamma values
+    overflow it is the log-gamma difference's exponential (JAX gives NaN or inf there).
 
     Example::
 
@@ -541,7 +561,7 @@ def poch(z: ArrayLike, m: ArrayLike) -> Array:
         Array(24., dtype=float64)
     """
     z, m = _floats(z, m, weak=False)
-    return fnp.exp(_sf.lgamma(z + m) - _sf.lgamma(z)) * gammasgn(z + m) * gammasgn(z)
+    return _poch(z, m)
 
 
 def logsumexp(a: ArrayLike, axis: Axis = None, b: ArrayLike | None = None, keepdims: bool = False,
