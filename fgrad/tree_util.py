@@ -404,7 +404,7 @@ def _node_of_type(t: type) -> _NodeType | None:
     return nt if nt is not None else _array_nodes.get(t)
 
 
-def is_tree_node(typ: type) -> bool:
+def is_tree_node(typ: Any) -> bool:
     """True for a pytree node type (a registered type, a namedtuple class, ``type(None)``),
     as JAX's, which takes the type: an instance is not a type, so False (None: TypeError).
 

@@ -67,48 +67,6 @@ def test_loop_and_branch_equations_answer_jax_parameter_names():
 
 
 # JAX 0.10.2's betaln in 64-bit mode (its algorithm: cdflib's algdiv series once max(a, b) >= 8)
-_JAX_BETALN = {(2.0, 8.0): -4.276664827013747, (0.5, 20.0): -0.9192518283177056,
-               (8.0, 1.0): -2.079440611597054, (30.0, 4.0): -12.00566856268488,
-               (2.0, 3.0): -2.484906649788002}
-
-
-def test_betaln_is_jaxs_algorithm():
-    """JAX computes ``betaln(a, b)`` for ``max(a, b) >= 8`` as ``lgamma(min)`` plus a series for
-    ``lgamma(max) - lgamma(a + b)``, about 1e-6 from the exact value at 8 (``betaln(2, 8)`` is
-    ``-4.2766648`` against ``-4.2766661``); fgrad's exact ``lgamma`` sum printed other numbers in
-    64-bit mode (the beta-binomial pmf at 0 of (5, 2, 3): ``0.16666667`` against JAX's
-    ``0.16666688``).  fgrad now follows JAX's algorithm; its gradient is the formula's."""
-    import fgrad
-    from fgrad.scipy import special
-    from fgrad.scipy import stats
-    with fgrad.enable_x64(True):
-        for (a, b), want in _JAX_BETALN.items():
-            np.testing.assert_allclose(float(special.betaln(a, b)), want, rtol=1e-14)
-            np.testing.assert_allclose(float(special.betaln(b, a)), want, rtol=1e-14)  # symmetric
-        np.testing.assert_allclose(float(stats.betabinom.pmf(0, 5, 2.0, 3.0)), 0.1666668820005241, rtol=1e-13)
-        ga, gb = fgrad.grad(special.betaln, argnums=(0, 1))(2.0, 8.0)
-        np.testing.assert_allclose([float(ga), float(gb)], [-1.8289680812964917, -0.23611163629617127],
-                                   rtol=1e-13)
-        # the series' own derivative, against central differences of the same function (off the
-        # switch at 8, where the two branches differ by ~1e-6)
-        h = 1e-6
-        fd = (float(special.betaln(2.0, 9.0 + h)) - float(special.betaln(2.0, 9.0 - h))) / (2 * h)
-        np.testing.assert_allclose(float(fgrad.grad(special.betaln, argnums=1)(2.0, 9.0)), fd, rtol=1e-7)
-
-
-def test_betaln_live_jax():
-    jax = pytest.importorskip("jax")
-    import fgrad
-    from fgrad.scipy import special
-    rng = np.random.default_rng(3)
-    a, b = rng.uniform(0.1, 40.0, 50), rng.uniform(0.1, 40.0, 50)
-    with jax.enable_x64(True), fgrad.enable_x64(True):
-        from jax.scipy.special import betaln
-        want = np.asarray(betaln(a, b))
-        got = np.asarray(special.betaln(fnp.asarray(a), fnp.asarray(b)))
-        np.testing.assert_allclose(got, want, rtol=1e-13)
-
-
 def test_heaviside_of_nan_is_nan():
     """``jnp.heaviside(nan, h0)`` is NaN in JAX (and NumPy); fgrad's gave 1 (everything not
     negative or zero counted as positive), eagerly and under jit."""
