@@ -58,7 +58,7 @@ print("sph_harm_y l=2 m=1:", jnp.real(y21), jnp.imag(y21), "|Y|^2:", jnp.abs(y21
 k = jnp.arange(6)
 print("binom pmf:", stats.binom.pmf(k, 5, 0.3), "logpmf(2):", stats.binom.logpmf(2, 5, 0.3))
 # (n = 4 keeps betaln's arguments below 8: there JAX's betaln is a series ~1e-6 from the exact
-# value, and fgrad keeps the exact one -- docs/jax-semantics.md)
+# value)
 print("betabinom pmf:", stats.betabinom.pmf(k[:5], 4, 2.0, 3.0))
 print("nbinom pmf:", stats.nbinom.pmf(k, 3, 0.4))
 print("geom pmf:", stats.geom.pmf(k + 1, 0.25), "logpmf(0):", stats.geom.logpmf(0, 0.25))
