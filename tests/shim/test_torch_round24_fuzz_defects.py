@@ -187,6 +187,21 @@ def _outcome(T, call):
     return "ok", r
 
 
+def _stored_and_live(cases: dict, want: dict) -> tuple:
+    """Two tests over the calls in ``cases`` (name -> ``call(T)``): fgrad's outcome equals
+    PyTorch's stored one in ``want``, and (torch installed) the live PyTorch outcome."""
+
+    @pytest.mark.parametrize("name", sorted(cases))
+    def stored(name):
+        assert _outcome(ft, cases[name]) == want[name]
+
+    @pytest.mark.parametrize("name", sorted(cases))
+    def live(name):
+        assert _outcome(ft, cases[name]) == _outcome(_live(), cases[name])
+
+    return stored, live
+
+
 def _grad(T, f, x, *more):
     x = T.tensor(x, dtype=T.float64, requires_grad=True)
     return T.autograd.grad(f(x, *more).sum(), x)[0].tolist()
@@ -293,14 +308,10 @@ CLAMPS_WANT = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(_CLAMPS))
-def test_clamp_with_bounds_broadcasting_past_an_operand_raises_in_backward(name):
-    assert _outcome(ft, _CLAMPS[name]) == CLAMPS_WANT[name]
-
-
-@pytest.mark.parametrize("name", sorted(_CLAMPS))
-def test_clamp_with_bounds_broadcasting_matches_live_torch(name):
-    assert _outcome(ft, _CLAMPS[name]) == _outcome(_live(), _CLAMPS[name])
+(
+    test_clamp_with_bounds_broadcasting_past_an_operand_raises_in_backward,
+    test_clamp_with_bounds_broadcasting_matches_live_torch,
+) = _stored_and_live(_CLAMPS, CLAMPS_WANT)
 
 
 def _logcumsumexp_empty(T):
@@ -380,14 +391,10 @@ ZERO_D_WANT = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(_ZERO_D))
-def test_index_ops_of_a_zero_d_tensor_are_pytorchs(name):
-    assert _outcome(ft, _ZERO_D[name]) == ZERO_D_WANT[name]
-
-
-@pytest.mark.parametrize("name", sorted(_ZERO_D))
-def test_index_ops_of_a_zero_d_tensor_match_live_torch(name):
-    assert _outcome(ft, _ZERO_D[name]) == _outcome(_live(), _ZERO_D[name])
+(
+    test_index_ops_of_a_zero_d_tensor_are_pytorchs,
+    test_index_ops_of_a_zero_d_tensor_match_live_torch,
+) = _stored_and_live(_ZERO_D, ZERO_D_WANT)
 
 
 
@@ -405,11 +412,7 @@ EMPTY_AND_0D_WANT = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(_EMPTY_AND_0D))
-def test_diff_of_empty_dims_and_chunk_of_0d_are_pytorchs(name):
-    assert _outcome(ft, _EMPTY_AND_0D[name]) == EMPTY_AND_0D_WANT[name]
-
-
-@pytest.mark.parametrize("name", sorted(_EMPTY_AND_0D))
-def test_diff_of_empty_dims_and_chunk_of_0d_match_live_torch(name):
-    assert _outcome(ft, _EMPTY_AND_0D[name]) == _outcome(_live(), _EMPTY_AND_0D[name])
+(
+    test_diff_of_empty_dims_and_chunk_of_0d_are_pytorchs,
+    test_diff_of_empty_dims_and_chunk_of_0d_match_live_torch,
+) = _stored_and_live(_EMPTY_AND_0D, EMPTY_AND_0D_WANT)
