@@ -30,8 +30,10 @@ NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py"))
 FAST = {"spectral_norm"}  # the default run's program (32-bit mode, ~6 s loaded)
 # float32 training runs whose printed losses amplify last-bit differences of the dot products
 # (XLA's and OpenBLAS's summation orders): lottery_pruning's 400 SGD steps of a ReLU network
-# agree to 1e-7 after one step, 4e-6 (weights) after 100 and 8e-5 (loss) after 400
-RTOL_PROGRAM: dict = {("lottery_pruning", "32"): 2e-4}
+# agree to 1e-7 after one step, 4e-6 (weights) after 100 and 8e-5 (loss) after 400;
+# lora_finetune's rank-1 adapters under Adam agree to 1e-7 after 200 steps and 2e-4 after 300
+# (Adam's normalized steps oscillating about the minimum)
+RTOL_PROGRAM: dict = {("lottery_pruning", "32"): 2e-4, ("lora_finetune", "32"): 5e-4}
 
 (
     test_program_prints_what_jax_prints_32bit,
