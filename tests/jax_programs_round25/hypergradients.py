@@ -94,9 +94,11 @@ def inner_solution(log_wd):
 
 
 w_root = inner_solution(log_wd)
-print("custom_root optimum equals the closed form:", bool(jnp.allclose(w_root, ridge_closed_form(log_wd), atol=1e-5)))
+print("custom_root optimum equals the closed form:",
+      bool(jnp.allclose(w_root, ridge_closed_form(log_wd), atol=1e-5)))
 root_grad = jax.grad(lambda lw: val_loss(inner_solution(lw)))(log_wd)
-print(f"custom_root hypergradient {float(root_grad):.6f}, agrees:", bool(jnp.allclose(root_grad, direct, rtol=1e-3)))
+print(f"custom_root hypergradient {float(root_grad):.6f}, agrees:",
+      bool(jnp.allclose(root_grad, direct, rtol=1e-3)))
 
 # ---- tuning the weight decay -------------------------------------------------------------------
 outer = jax.jit(jax.value_and_grad(lambda lw: val_loss(ridge_closed_form(lw))))
@@ -104,11 +106,13 @@ lw = jnp.log(1.0)
 for it in range(30):
     value, g = outer(lw)
     if it % 10 == 0:
-        print(f"outer step {it:2d}: weight decay {float(jnp.exp(lw)):.5f}, validation loss {float(value):.5f}")
+        print(f"outer step {it:2d}: weight decay {float(jnp.exp(lw)):.5f},",
+              f"validation loss {float(value):.5f}")
     lw = lw - 2.0 * g
 grid = jnp.linspace(-8.0, 1.0, 91)
 losses = jax.vmap(lambda lw: val_loss(ridge_closed_form(lw)))(grid)
-print(f"tuned weight decay {float(jnp.exp(lw)):.5f} (grid optimum {float(jnp.exp(grid[jnp.argmin(losses)])):.5f})")
+best = jnp.exp(grid[jnp.argmin(losses)])
+print(f"tuned weight decay {float(jnp.exp(lw)):.5f} (grid optimum {float(best):.5f})")
 
 
 # ---- hypergradient descent of the learning rate -------------------------------------------------

@@ -49,19 +49,23 @@ J = jax.vmap(jax.jacrev(lambda f, x: logits(unravel(f), x)), in_axes=(None, 0))(
 probs = jax.nn.softmax(logits(params, X))
 out_cov = jax.vmap(lambda p: jnp.diag(p) - jnp.outer(p, p))(probs)
 fisher = jnp.einsum("ncp,ncd,ndq->pq", J, out_cov, J) / X.shape[0]
-per_example = jax.vmap(jax.grad(lambda f, x, y: loss(unravel(f), x, y)), in_axes=(None, 0, 0))(flat, X, labels)
+example_grad = jax.grad(lambda f, x, y: loss(unravel(f), x, y))
+per_example = jax.vmap(example_grad, in_axes=(None, 0, 0))(flat, X, labels)
 empirical = per_example.T @ per_example / X.shape[0]
 hess_logits = jax.vmap(jax.hessian(lambda z, y: -jax.nn.log_softmax(z)[y]))(logits(params, X), labels)
 gauss_newton = jnp.einsum("ncp,ncd,ndq->pq", J, hess_logits, J) / X.shape[0]
 print("per-example Jacobians", J.shape, "Fisher", fisher.shape)
-print("Fisher equals the Gauss-Newton matrix of the cross-entropy:", bool(jnp.allclose(fisher, gauss_newton, atol=1e-5)))
+print("Fisher equals the Gauss-Newton matrix of the cross-entropy:",
+      bool(jnp.allclose(fisher, gauss_newton, atol=1e-5)))
 print("Fisher is symmetric PSD:", bool(jnp.allclose(fisher, fisher.T, atol=1e-6)),
       bool(jnp.linalg.eigvalsh(fisher)[0] > -1e-5))
-print(f"relative gap |F - F_emp| / |F| {float(jnp.linalg.norm(fisher - empirical) / jnp.linalg.norm(fisher)):.4f}")
+gap = jnp.linalg.norm(fisher - empirical) / jnp.linalg.norm(fisher)
+print(f"relative gap |F - F_emp| / |F| {float(gap):.4f}")
 print("top Fisher eigenvalues", jnp.linalg.eigvalsh(fisher)[::-1][:4])
 
 # ---- the Kronecker structure of the output layer's Fisher ---------------------------------------------
-# for W2 (H x C): dlogits/dW2 = a outer I, so F_W2 = E[a a^T (x) (diag p - p p^T)] -- exactly Kronecker for one example
+# for W2 (H x C): dlogits/dW2 = a outer I, so F_W2 = E[a a^T (x) (diag p - p p^T)] -- exactly
+# Kronecker for one example
 a = hidden(params, X)
 one = 0
 block = J[one][:, D * H:]  # the W2 part of the ravelled vector (leaves in key order W1, W2)
@@ -72,7 +76,8 @@ A_fac = a.T @ a / X.shape[0]
 G_fac = jnp.mean(out_cov, axis=0)
 kfac = jnp.kron(A_fac, G_fac)
 full_block = fisher[D * H:, D * H:]
-print(f"batch: K-FAC approximation error of the W2 block {float(jnp.linalg.norm(kfac - full_block) / jnp.linalg.norm(full_block)):.4f}")
+kfac_error = jnp.linalg.norm(kfac - full_block) / jnp.linalg.norm(full_block)
+print(f"batch: K-FAC approximation error of the W2 block {float(kfac_error):.4f}")
 
 
 # ---- optimizers -------------------------------------------------------------------------------------
@@ -135,8 +140,10 @@ def newton_schulz(G, steps=5):
 @jax.jit
 def muon_step(params, lr=0.1):
     g = jax.grad(loss)(params)
-    return jax.tree_util.tree_map(lambda p, gi: p - lr * newton_schulz(gi) * jnp.sqrt(max(1.0, gi.shape[0] / gi.shape[1])),
-                                  params, g)
+    def update(p, gi):
+        return p - lr * newton_schulz(gi) * jnp.sqrt(max(1.0, gi.shape[0] / gi.shape[1]))
+
+    return jax.tree_util.tree_map(update, params, g)
 
 
 G = jax.grad(loss)(params)["W1"]

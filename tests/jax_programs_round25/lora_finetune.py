@@ -115,7 +115,8 @@ g_base, g_lora = jax.grad(lambda b, l: mse(forward_lora(b, l, X, 4.0), y_b), arg
 print("at init only B has a gradient: |dA| =", float(jnp.abs(g_lora["w1"]["A"]).max()),
       "|dB| > 0:", bool(jnp.abs(g_lora["w1"]["B"]).max() > 0))
 frozen = jax.grad(lambda b, l: mse(forward_lora(jax.lax.stop_gradient(b), l, X, 4.0), y_b))(base, lora)
-print("stop_gradient freezes the base:", all(float(jnp.abs(g).max()) == 0.0 for g in jax.tree_util.tree_leaves(frozen)))
+print("stop_gradient freezes the base:",
+      all(float(jnp.abs(g).max()) == 0.0 for g in jax.tree_util.tree_leaves(frozen)))
 
 lora, losses = fit_lora(base, lora, 4.0, steps=300)
 print(f"LoRA r=2 on task B: loss {float(losses[0]):.5f} -> {float(losses[-1]):.6e}, "
@@ -133,5 +134,6 @@ print(f"task A loss after adaptation {float(mse(forward(merged, X), y_a)):.5f}")
 full, full_losses = fit(base, y_b, steps=300)
 print(f"full fine-tuning: loss {float(full_losses[-1]):.6e}, trainable {count(full)}")
 for rank in (1, 4, 8):
-    adapters, rank_losses = fit_lora(base, init_lora(random.fold_in(k_lora, rank), base, rank), 4.0, steps=300)
+    fresh = init_lora(random.fold_in(k_lora, rank), base, rank)
+    adapters, rank_losses = fit_lora(base, fresh, 4.0, steps=300)
     print(f"rank {rank}: trainable {count(adapters):4d}, final loss {float(rank_losses[-1]):.6e}")

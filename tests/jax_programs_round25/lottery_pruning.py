@@ -115,7 +115,8 @@ for round_ in range(1, 4):
     per_layer, total = sparsity(mask)
     # rewind to the initial weights, train again under the mask
     trained, losses = train(jax.tree_util.tree_map(jnp.copy, params_init), mask, 400)
-    off_mask = sum(float(jnp.sum(jnp.abs(p * (1 - m)))) for p, m in zip(tree_leaves(trained), tree_leaves(mask)))
+    off_mask = sum(float(jnp.sum(jnp.abs(p * (1 - m))))
+                   for p, m in zip(tree_leaves(trained), tree_leaves(mask)))
     print(f"round {round_}: sparsity {total:.3f} per layer",
           {k: round(float(v), 3) for k, v in per_layer.items()})
     print(f"  ticket: final loss {float(losses[-1]):.6f}, test accuracy "

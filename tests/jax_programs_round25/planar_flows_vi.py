@@ -69,7 +69,8 @@ for name, fn, lyr in (("planar", planar, layer),
                                           "beta": jnp.array(1.0)})):
     _, logdet = fn(lyr, points)
     exact = jax.vmap(lambda p: jnp.linalg.slogdet(jax.jacfwd(lambda q: fn(lyr, q)[0])(p))[1])(points)
-    print(f"{name} log|det J|", logdet, "slogdet of jacfwd agrees:", bool(jnp.allclose(logdet, exact, atol=1e-5)))
+    print(f"{name} log|det J|", logdet, "slogdet of jacfwd agrees:",
+          bool(jnp.allclose(logdet, exact, atol=1e-5)))
 
 
 # ---- K planar layers as one stacked pytree ----------------------------------------------------------

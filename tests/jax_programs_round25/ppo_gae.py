@@ -171,13 +171,15 @@ k_init, k_env, k_run = random.split(key, 3)
 params = init_params(k_init)
 print("parameter shapes", jax.tree_util.tree_map(jnp.shape, params))
 w = params["pi"][0]["w"]
-print("orthogonal init: rows orthonormal up to the gain sqrt(2):", bool(jnp.allclose(w @ w.T / 2.0, jnp.eye(2), atol=1e-5)))
+print("orthogonal init: rows orthonormal up to the gain sqrt(2):",
+      bool(jnp.allclose(w @ w.T / 2.0, jnp.eye(2), atol=1e-5)))
 env_state = jax.vmap(reset)(random.split(k_env, N_ENVS))
 _, batch, last_value = rollout(params, env_state, k_run)
 print("rollout shapes", {k: v.shape for k, v in batch.items()})
 adv, ret = gae(batch["reward"], batch["value"], batch["done"], last_value)
 print("GAE scan equals the Python loop:",
-      bool(jnp.allclose(adv, gae_loop(batch["reward"], batch["value"], batch["done"], last_value), atol=1e-5)))
+      bool(jnp.allclose(adv, gae_loop(batch["reward"], batch["value"], batch["done"], last_value),
+                        atol=1e-5)))
 print("episodes finished", int(batch["done"].sum()), "mean advantage", f"{float(adv.mean()):.4f}")
 
 opt_state = optimizers.adam(3e-3)[0](params)
@@ -185,7 +187,8 @@ step = jnp.array(0)
 for it in range(8):
     opt_state, env_state, step, ep_reward, m = update(opt_state, env_state, random.fold_in(k_run, it), step)
     if it % 2 == 1:
-        print(f"update {it + 1}: episode reward {float(ep_reward):8.4f}  approx_kl {float(m['approx_kl']):.2e}"
+        print(f"update {it + 1}: episode reward {float(ep_reward):8.4f}"
+              f"  approx_kl {float(m['approx_kl']):.2e}"
               f"  clip_frac {float(m['clip_frac']):.3f}  v_loss {float(m['v_loss']):.4f}")
 params = get_params(opt_state)
 print("optimizer steps", int(step), "log_std", params["log_std"])
