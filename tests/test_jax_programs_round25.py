@@ -10,6 +10,7 @@ descent), planar and radial flows for variational inference (stacked layers in `
 distillation and calibration (``stax`` models, mixup with ``random.beta``, focal loss, ECE by
 ``segment_sum``, temperature scaling by Newton in ``while_loop``) and natural-gradient
 training (Fisher matrices by ``vmap(jacrev)``, K-FAC with ``cho_solve``, Muon's Newton-Schulz)
+and few-shot learning (prototypical networks over ``vmap``ped episodes, Reptile)
 (docs/jax-programs-round25.md) -- run unchanged with ``import jax`` resolved to fgrad
 (``python -m fgrad.jax_alias``), in JAX's default 32-bit mode and with ``JAX_ENABLE_X64=1``,
 their output compared with JAX 0.10.2's (stored in ``jax_programs_round25/expected/``; live
