@@ -19,6 +19,7 @@ of the rule.
 from __future__ import annotations
 
 import operator
+import threading
 from collections import OrderedDict
 from typing import Any, Callable
 
@@ -27,6 +28,7 @@ import numpy as np
 from .. import lax
 from .. import numpy as fnp
 from .._config import _flags, trace_context
+from ..backends import default_device
 from ..core.array import ArrayImpl, Tracer, get_aval
 from ..core.ir import eval_jaxpr
 from ..core.jaxpr_key import jaxpr_key, value_key
@@ -134,6 +136,7 @@ class _Dynamics:
 
 # integrator programs traced once per dynamics key, tolerances, and argument shapes and dtypes
 _TRACES: OrderedDict = OrderedDict()
+_TRACES_LOCK = threading.Lock()
 MAX_TRACES = 64
 
 
@@ -149,11 +152,16 @@ def _replayed(what: str, fn: Callable, func: Any, statics: tuple, dynamic: tuple
     leaves, tree = tree_flatten(dynamic)
     avals = [get_aval(x) for x in leaves]
     try:
+        # (the default device too: the constants a trace makes are placed there)
         key = (what, func.key, value_key(statics), tree, tuple(value_key(a) for a in avals),
-               trace_context[0], tuple(sorted(_flags.items())), hash(func.key))
+               trace_context[0], tuple(sorted(_flags.items())), default_device())
+        hash(key)
     except TypeError:  # an unhashable part: do not cache
         return fn(func, *statics, *dynamic)
-    entry = _TRACES.get(key)
+    with _TRACES_LOCK:
+        entry = _TRACES.get(key)
+        if entry is not None:
+            _TRACES.move_to_end(key)
     if entry is None:
         n_fixed, out_trees = len(func.fixed), []
 
@@ -167,11 +175,10 @@ def _replayed(what: str, fn: Callable, func: Any, statics: tuple, dynamic: tuple
         branch, consts = trace_flat(flat, [get_aval(c) for c in func.fixed] + avals, f"odeint {what}")
         entry = (branch.jaxpr, consts, out_trees[0])
         if not any(isinstance(c, Tracer) for c in consts):
-            _TRACES[key] = entry
-            while len(_TRACES) > MAX_TRACES:
-                _TRACES.popitem(last=False)
-    else:
-        _TRACES.move_to_end(key)
+            with _TRACES_LOCK:
+                _TRACES[key] = entry
+                while len(_TRACES) > MAX_TRACES:
+                    _TRACES.popitem(last=False)
     jaxpr, consts, out_tree = entry
     return tree_unflatten(out_tree, eval_jaxpr(jaxpr, [], [*consts, *func.fixed, *leaves]))
 
