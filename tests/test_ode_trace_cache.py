@@ -120,3 +120,30 @@ def test_a_different_shape_or_tolerance_is_a_new_trace(traces):
     last = np.asarray(odeint(f, fnp.ones(3), fnp.asarray(TS)))[-1]
     np.testing.assert_allclose(last, np.exp(-1.0) * np.ones(3), rtol=1e-7)
     assert traces.count("odeint forward") == 3
+
+
+def test_a_custom_rule_reading_changed_state_is_never_cached(traces):
+    """A custom_jvp rule runs while the adjoint is traced and may read state no key can see
+    (here a list it closes over): dynamics calling one are not cached, so the gradient always
+    follows the rule's current state."""
+    factor = [1.0]
+
+    @fgrad.custom_jvp
+    def scaled(x):
+        return x
+
+    @scaled.defjvp
+    def _scaled_jvp(primals, tangents):
+        return primals[0], factor[0] * tangents[0]
+
+    def loss(k):
+        return odeint(lambda y, t: -k * scaled(y), 1.0, fnp.asarray(TS), rtol=1e-10, atol=1e-10)[-1]
+
+    grads = []
+    for f in (1.0, 3.0, 1.0):
+        factor[0] = f
+        grads.append(float(fgrad.grad(loss)(0.5)))
+        ode._TRACES.clear()
+        assert float(fgrad.grad(loss)(0.5)) == grads[-1]  # as a run with nothing cached
+    np.testing.assert_allclose(grads[0], -np.exp(-0.5), rtol=1e-7)  # the true derivative
+    assert grads[1] != grads[0] == grads[2]

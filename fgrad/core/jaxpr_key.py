@@ -8,7 +8,9 @@ the same dtype and *bits* (``0.0`` and ``-0.0`` differ; a NaN literal equals the
 Constants that are not literals are inputs of the program, never part of its key, so a cache
 keyed on it cannot hold a value that has since changed: the caller passes them in again.
 A parameter this module cannot compare exactly (an unhashable object of an unknown type)
-makes the key None: "do not cache".
+makes the key None: "do not cache"; so does a function in a parameter (a custom derivative
+rule, a callback), since what it computes when it is called later (a rule, while a gradient
+is traced) may depend on state the key cannot see.
 """
 
 from __future__ import annotations
@@ -115,8 +117,11 @@ def _value(x: Any) -> Any:
         return (type(x), tuple(_value(v) for v in x))
     if isinstance(x, dict):
         return (type(x), tuple(sorted((k, _value(v)) for k, v in x.items())))
+    if callable(x) and not isinstance(x, type):
+        # a function (a custom_jvp/custom_vjp rule, a callback): what it computes when a later
+        # transform calls it (the rule, while an adjoint is traced) may read state no key sees
+        raise _Unkeyable
     if type(x).__hash__ is None:
         raise _Unkeyable
-    # functions, primitives, enums, named tuples' fields handled above: compared as themselves
-    # (a function is its identity; the key holds it, so the identity is never reused)
+    # primitives, enums, tree definitions: compared as themselves
     return (type(x), x)
