@@ -185,3 +185,37 @@ class LoopWhileScalar(_Loop):
         f = lib.jit(while_bisect(m, lax))
         a = m.asarray(np.float32(5.0))
         return lambda: _outs(*f(a))
+
+
+def ode_loss(lib, m):
+    """``(k, y0) -> sum of y(t)^2`` at 5 times for the damped oscillator ``y'' = -k y - 0.1 y'``
+    by ``odeint`` (adaptive Dormand-Prince, adjoint gradient).  The dynamics are one function
+    for every call (JAX's traces are cached on it), taking ``k`` as an argument and closing
+    over the damping array."""
+    ode = __import__(f"{lib.__name__}.experimental.ode", fromlist=["odeint"])
+    damping = m.asarray(np.float32(0.1))
+
+    def f(y, t, k):
+        return m.stack([y[1], -k * y[0] - damping * y[1]])
+
+    def loss(k, y0):
+        ys = ode.odeint(f, y0, m.linspace(0.0, 2.0, 5, dtype=y0.dtype), k)
+        return m.sum(ys ** 2)
+
+    return loss
+
+
+@register
+class OdeintGradEager(_Loop):
+    name = "ode_grad_eager"
+    short = "eager: odeint value_and_grad"
+    title = ("eager `value_and_grad` of `odeint` (a 2-state damped oscillator, 5 output times, "
+             "adjoint gradient) w.r.t. the stiffness (float32)")
+    goals = [("jax", 5.0)]
+    notes = {"jax": "`jax.value_and_grad`, same function, not jitted"}
+    rtol, atol = 1e-4, 1e-5  # adaptive steps: XLA's float32 arithmetic may choose others
+
+    def _run(self, lib, m, lax):
+        f = lib.value_and_grad(ode_loss(lib, m))
+        k, y0 = m.asarray(np.float32(2.0)), m.asarray(np.array([1.0, 0.0], np.float32))
+        return lambda: _outs(*f(k, y0))

@@ -19,19 +19,26 @@ of the rule.
 from __future__ import annotations
 
 import operator
+import threading
+from collections import OrderedDict
 from typing import Any, Callable
 
 import numpy as np
 
 from .. import lax
 from .. import numpy as fnp
-from ..core.array import ArrayImpl, Tracer
+from .._config import _flags, trace_context
+from ..backends import default_device
+from ..core.array import ArrayImpl, Tracer, get_aval
+from ..core.ir import eval_jaxpr
+from ..core.jaxpr_key import jaxpr_key, value_key
+from ..ops.control_flow import _as_arrays, trace_flat
 from ..flatten_util import ravel_pytree
 from ..transforms.ad import vjp
 from ..transforms.batching import vmap
-from ..transforms.closure_convert import closure_convert
+from ..transforms.closure_convert import trace_closure
 from ..transforms.custom import custom_vjp
-from ..tree_util import tree_leaves, tree_map
+from ..tree_util import tree_flatten, tree_leaves, tree_map, tree_unflatten
 
 __all__ = ["odeint"]
 
@@ -79,15 +86,101 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8, at
     t = fnp.asarray(t)
     if t.ndim != 1:
         raise ValueError(f"odeint: t must be a 1-D array of increasing times, got shape {t.shape}")
-    converted, consts = closure_convert(func, y0, t[0], *args)
     flat_y0, unravel = ravel_pytree(y0)
-
-    def flat_func(y, t, *a):
-        return ravel_pytree(converted(unravel(y), t, *a))[0]
-
-    out = _odeint(flat_func, float(rtol), float(atol), float(mxstep), float(hmax), flat_y0, t,
-                  *args, *consts)
+    dynamics = _Dynamics(func, unravel, y0, t[0], args)
+    out = _odeint(dynamics, float(rtol), float(atol), float(mxstep), float(hmax), flat_y0, t,
+                  *args, *dynamics.hoisted)
     return vmap(unravel)(out)
+
+
+class _Dynamics:
+    """``func`` of one `odeint` call as the integrator calls it: ``(y, t, *args, *hoisted) ->
+    dy/dt`` on the raveled state.  ``func`` is traced once per call (`trace_closure`): the
+    closed-over traced values of inexact dtype are ``hoisted`` (arguments of the custom VJP,
+    which differentiates them, as `closure_convert` does); the other closed-over values
+    (concrete arrays, integers) are ``fixed``.  ``key`` is equal for two calls exactly when
+    their traced programs, shapes and dtypes are (`jaxpr_key`; None: do not cache) -- it never
+    depends on a closed-over value, which reaches the cached integrator as an input on every
+    call (`_replayed`)."""
+
+    __slots__ = ("branch", "hoist", "fixed", "hoisted", "in_tree", "out_tree", "unravel", "key")
+
+    def __init__(self, func: Callable, unravel: Callable, y0: Any, t0: Any, args: tuple) -> None:
+        branch, consts, self.hoist, self.in_tree, out_trees = trace_closure(func, y0, t0, *args)
+        self.branch, self.out_tree, self.unravel = branch, out_trees[0], unravel
+        self.fixed = [c for c, h in zip(consts, self.hoist) if not h]
+        self.hoisted = [c for c, h in zip(consts, self.hoist) if h]
+        program = jaxpr_key(branch.jaxpr)
+        self.key = None if program is None else (program, tuple(self.hoist), self.in_tree, self.out_tree)
+
+    def with_fixed(self, fixed: list) -> _Dynamics:
+        """The same dynamics reading the closed-over values ``fixed`` (a cached trace's inputs)."""
+        other = object.__new__(_Dynamics)
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.fixed = list(fixed)
+        return other
+
+    def __call__(self, y, t, *args_and_hoisted):
+        split = len(args_and_hoisted) - len(self.hoisted)
+        args, given = args_and_hoisted[:split], iter(args_and_hoisted[split:])
+        leaves, tree = tree_flatten((self.unravel(y), t, *args))
+        if tree != self.in_tree:
+            raise TypeError(f"odeint: the dynamics were traced for arguments of structure "
+                            f"{self.in_tree}, got {tree}")
+        fixed = iter(self.fixed)
+        consts = [next(given) if h else next(fixed) for h in self.hoist]
+        out = tree_unflatten(self.out_tree, self.branch(*consts, *_as_arrays(leaves)))
+        return ravel_pytree(out)[0]
+
+
+# integrator programs traced once per dynamics key, tolerances, and argument shapes and dtypes
+_TRACES: OrderedDict = OrderedDict()
+_TRACES_LOCK = threading.Lock()
+MAX_TRACES = 64
+
+
+def _replayed(what: str, fn: Callable, func: Any, statics: tuple, dynamic: tuple) -> Any:
+    """``fn(func, *statics, *dynamic)``, evaluated from a trace of it cached per
+    ``(what, func.key, statics, dynamic's structure, shapes, dtypes and weak types)`` and the
+    options that change tracing.  The trace takes ``func``'s fixed closed-over values as
+    inputs, so a cached trace never holds a value that can change between calls; the replay
+    binds the same primitives as running ``fn`` would, so the values are the same bits.  Without
+    a key (a ``func`` whose program cannot be compared), ``fn`` runs as it is."""
+    if not isinstance(func, _Dynamics) or func.key is None:
+        return fn(func, *statics, *dynamic)
+    leaves, tree = tree_flatten(dynamic)
+    avals = [get_aval(x) for x in leaves]
+    try:
+        # (the default device too: the constants a trace makes are placed there)
+        key = (what, func.key, value_key(statics), tree, tuple(value_key(a) for a in avals),
+               trace_context[0], tuple(sorted(_flags.items())), default_device())
+        hash(key)
+    except TypeError:  # an unhashable part: do not cache
+        return fn(func, *statics, *dynamic)
+    with _TRACES_LOCK:
+        entry = _TRACES.get(key)
+        if entry is not None:
+            _TRACES.move_to_end(key)
+    if entry is None:
+        n_fixed, out_trees = len(func.fixed), []
+
+        def flat(*inputs):
+            out = fn(func.with_fixed(inputs[:n_fixed]), *statics,
+                     *tree_unflatten(tree, list(inputs[n_fixed:])))
+            outs, out_tree = tree_flatten(out)
+            out_trees.append(out_tree)
+            return outs
+
+        branch, consts = trace_flat(flat, [get_aval(c) for c in func.fixed] + avals, f"odeint {what}")
+        entry = (branch.jaxpr, consts, out_trees[0])
+        if not any(isinstance(c, Tracer) for c in consts):
+            with _TRACES_LOCK:
+                _TRACES[key] = entry
+                while len(_TRACES) > MAX_TRACES:
+                    _TRACES.popitem(last=False)
+    jaxpr, consts, out_tree = entry
+    return tree_unflatten(out_tree, eval_jaxpr(jaxpr, [], [*consts, *func.fixed, *leaves]))
 
 
 def _rk_step(func, y0, f0, t0, dt):
@@ -175,7 +268,11 @@ def _integrate(func, rtol, atol, mxstep, hmax, y0, ts, *args):
     return fnp.concatenate([y0[None], ys])
 
 
-_odeint = custom_vjp(_integrate, nondiff_argnums=(0, 1, 2, 3, 4))
+def _integrate_replayed(func, rtol, atol, mxstep, hmax, y0, ts, *args):
+    return _replayed("forward", _integrate, func, (rtol, atol, mxstep, hmax), (y0, ts, *args))
+
+
+_odeint = custom_vjp(_integrate_replayed, nondiff_argnums=(0, 1, 2, 3, 4))
 
 
 def _odeint_fwd(func, rtol, atol, mxstep, hmax, y0, ts, *args):
@@ -211,4 +308,8 @@ def _odeint_bwd(func, rtol, atol, mxstep, hmax, residuals, g):
     return (a, ts_bar, *args_bar)
 
 
-_odeint.defvjp(_odeint_fwd, _odeint_bwd)
+def _odeint_bwd_replayed(func, rtol, atol, mxstep, hmax, residuals, g):
+    return _replayed("adjoint", _odeint_bwd, func, (rtol, atol, mxstep, hmax), (residuals, g))
+
+
+_odeint.defvjp(_odeint_fwd, _odeint_bwd_replayed)

@@ -19,6 +19,34 @@ from ..ops.control_flow import _as_arrays, trace_flat
 from ..tree_util import tree_flatten, tree_unflatten
 
 
+def trace_closure(fun: Callable, *example_args: Any) -> tuple:
+    """``(branch, consts, hoist, in_tree, out_trees)``: ``fun`` traced at the shapes and dtypes
+    of ``example_args`` to a `Branch` over ``(*consts, *flat_args)``; ``hoist[i]`` tells whether
+    ``consts[i]`` is one `closure_convert` hoists (a traced value of inexact dtype);
+    ``out_trees[0]`` is the result's tree structure.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> w = fnp.asarray([1.0, 2.0])
+        >>> branch, consts, hoist, _, _ = trace_closure(lambda x: w * x, 1.0)
+        >>> len(consts), hoist  # a concrete closed-over array is a constant, not hoisted
+        (1, [False])
+    """
+    flat_args, in_tree = tree_flatten(example_args)
+    out_trees: list = []
+
+    def flat_fun(*leaves):
+        out_leaves, out_tree = tree_flatten(fun(*tree_unflatten(in_tree, list(leaves))))
+        out_trees.append(out_tree)
+        return out_leaves
+
+    branch, consts = trace_flat(flat_fun, [get_aval(a) for a in flat_args], "closure_convert")
+    # JAX hoists the closed-over tracers only: a concrete array cannot carry a derivative
+    hoist = [isinstance(c, Tracer) and dtype_kind(get_aval(c).dtype) in "fc" for c in consts]
+    return branch, consts, hoist, in_tree, out_trees
+
+
 def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list]:
     """``(converted, consts)`` with ``converted(*args, *consts) == fun(*args)`` and
     ``consts`` the traced inexact values ``fun`` closes over (traced at the shapes and dtypes of
@@ -34,17 +62,7 @@ def closure_convert(fun: Callable, *example_args: Any) -> tuple[Callable, list]:
         >>> float(fgrad.grad(outer)(2.0))  # d/dw sin(w x) = x cos(w x) at w = 2, x = 0.5
         0.2701511529340699
     """
-    flat_args, in_tree = tree_flatten(example_args)
-    out_trees: list = []
-
-    def flat_fun(*leaves):
-        out_leaves, out_tree = tree_flatten(fun(*tree_unflatten(in_tree, list(leaves))))
-        out_trees.append(out_tree)
-        return out_leaves
-
-    branch, consts = trace_flat(flat_fun, [get_aval(a) for a in flat_args], "closure_convert")
-    # JAX hoists the closed-over tracers only: a concrete array cannot carry a derivative
-    hoist = [isinstance(c, Tracer) and dtype_kind(get_aval(c).dtype) in "fc" for c in consts]
+    branch, consts, hoist, in_tree, out_trees = trace_closure(fun, *example_args)
     hoisted = [c for c, h in zip(consts, hoist) if h]
     n_hoisted = len(hoisted)
 
