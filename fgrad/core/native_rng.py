@@ -617,4 +617,5 @@ def fill16_f32(d: np.ndarray, mean: float, std: float, constants: dict) -> bool:
     return True
 
 
-__all__ = ["threefry2x32", "erf_inv_f32", "erf_inv_f64", "fill16_f32", "uniform24_f32", "randint32", "randperm32"]
+__all__ = ["threefry2x32", "erf_inv_f32", "erf_inv_f64", "fill16_f32", "uniform24_f32", "randint32",
+           "randperm32"]
