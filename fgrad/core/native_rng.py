@@ -30,6 +30,7 @@ Example::
 from __future__ import annotations
 
 import ctypes
+import functools
 import threading
 
 import numpy as np
@@ -273,6 +274,7 @@ def _f64(v: float) -> str:
 _ERF_INV_BLOCK = 16384  # values per round trip through NumPy's log1p (its doubles stay in L2)
 
 
+@functools.cache
 def _erf_inv_source(central: tuple, tail: tuple) -> str:
     """`fgrad.ops.special._erf_inv_single` as C, around NumPy's own double ``log1p`` (whose
     SIMD bits the C library need not have): ``erf_inv_pre`` writes ``double(-(x*x))``,
@@ -407,49 +409,6 @@ def _poly2(coefs: tuple, x: str) -> str:
     return f"({even} + {odd} * {x})"
 
 
-def _erf_inv_f64_source() -> str:
-    """SciPy's float64 ``erfinv`` (Boost's ``erf_inv``) as one C loop: the same rational
-    functions, evaluated in the same order, around the C library's ``log`` and ``sqrt``."""
-    def ratio(k, var):
-        num, den = ERF_INV_F64_RANGES[k][:2]
-        return f"{_poly2(num, var)} / {_poly2(den, var)}"
-    y = [_f64(np.float32(r[2])) for r in ERF_INV_F64_RANGES]
-    tail = ""
-    for k, bound in zip(range(2, 7), ("3", "6", "18", "44", None)):
-        b = _f64(ERF_INV_F64_RANGES[k][3])
-        head = f"if (x < {bound}) " if bound else ""
-        tail += f"""{"else " if k > 2 else ""}{head}{{ double xs = x - {b}, xs2 = xs * xs;
-                r = {y[k]} * x + ({ratio(k, "xs")}) * x; }}
-            """
-    return _HEADER + f"""
-/* y in [-1, 1] (else NaN); +-1 -> +-inf, +-0 -> +-0 */
-CLONES void erf_inv_f64(const double *in, double *out, long n) {{
-    for (long i = 0; i < n; i++) {{        /* |y| <= 0.5: the first rational function (vectorized) */
-        double z = in[i], p = fabs(z), p2 = p * p, g = p * (p + 10);
-        double r = g * {y[0]} + g * ({ratio(0, "p")});
-        out[i] = z < 0 ? -r : r;
-    }}
-    for (long i = 0; i < n; i++) {{        /* then the others */
-        double z = in[i], p = fabs(z), r;
-        if (!(p > 0.5)) {{
-            if (z == 0 || z != z) out[i] = z;  /* +-0 keeps its sign, NaN stays NaN */
-            continue;
-        }}
-        double q = 1 - p;
-        if (p == 1) r = INFINITY;
-        else if (p > 1) r = NAN;
-        else if (q >= 0.25) {{
-            double g = sqrt(-2 * log(q)), xs = q - 0.25, xs2 = xs * xs;
-            r = g / ({y[1]} + ({ratio(1, "xs")}));
-        }} else {{
-            double x = sqrt(-log(q));
-            {tail}}}
-        out[i] = z < 0 ? -r : r;
-    }}
-}}
-"""
-
-
 _checked: dict = {}  # kernel name -> whether it gave the reference's bits on the probe values
 
 
@@ -468,10 +427,67 @@ def _erf_inv_f64_probe() -> np.ndarray:
     return np.concatenate([pos, -pos])
 
 
+@functools.cache
+def _erf_inv_f64_source() -> str:
+    """SciPy's float64 ``erfinv`` (Boost's ``erf_inv``) as C: the same rational functions,
+    evaluated in the same order, around the C library's ``log`` and ``sqrt``.  Three loops,
+    none with a data-dependent branch on the common path: the ``|y| <= 0.5`` function
+    everywhere (vectorized); the positions with ``|y| > 0.5`` (NaN included) gathered; on
+    those, one ``log`` and both functions that can follow it (``q >= 0.25`` and
+    ``sqrt(-log q) < 3``, every ``|y| < 1 - 1.2e-4``), the right one selected, and the rare
+    others (the far tail, +-1, ``|y| > 1``, NaN) computed apart."""
+    def ratio(k, var):
+        num, den = ERF_INV_F64_RANGES[k][:2]
+        return f"{_poly2(num, var)} / {_poly2(den, var)}"
+    y = [_f64(np.float32(r[2])) for r in ERF_INV_F64_RANGES]
+    far = ""
+    for k, bound in zip(range(3, 7), ("6", "18", "44", None)):
+        b = _f64(ERF_INV_F64_RANGES[k][3])
+        head = f"if (x < {bound}) " if bound else ""
+        far += f"""{"else " if k > 3 else ""}{head}{{ double xs = x - {b}, xs2 = xs * xs;
+        r = {y[k]} * x + ({ratio(k, "xs")}) * x; }}
+    """
+    return _HEADER + f"""
+/* |y| > 0.5 away from the common ranges: +-1, |y| > 1, NaN, sqrt(-log q) >= 3 */
+static double erf_inv_rare(double p) {{
+    if (p == 1) return INFINITY;
+    if (!(p < 1)) return NAN;               /* |y| > 1 or NaN */
+    double x = sqrt(-log(1 - p)), r;
+    {far}return r;
+}}
+/* copysign(erf_inv(y), y), as SciPy's erfinv (+-0 -> +-0, +-1 -> +-inf, |y| > 1 -> NaN);
+   idx: scratch for n positions */
+CLONES void erf_inv_f64(const double *in, double *out, long *idx, long n) {{
+    for (long i = 0; i < n; i++) {{
+        double z = in[i], p = fabs(z), p2 = p * p, g = p * (p + 10);
+        out[i] = copysign(g * {y[0]} + g * ({ratio(0, "p")}), z);
+    }}
+    long m = 0;
+    for (long i = 0; i < n; i++) {{
+        idx[m] = i;
+        m += !(fabs(in[i]) <= 0.5);
+    }}
+    for (long j = 0; j < m; j++) {{
+        long i = idx[j];
+        double z = in[i], p = fabs(z), q = 1 - p, l = log(q);
+        double g = sqrt(-2 * l), x = sqrt(-l);
+        double xs = q - 0.25, xs2 = xs * xs;
+        double r = g / ({y[1]} + ({ratio(1, "xs")}));
+        xs = x - {_f64(ERF_INV_F64_RANGES[2][3])};
+        xs2 = xs * xs;
+        double r3 = {y[2]} * x + ({ratio(2, "xs")}) * x;
+        r = q >= 0.25 ? r : r3;
+        if (__builtin_expect(!(x < 3) || !(p < 1), 0)) r = erf_inv_rare(p);
+        out[i] = copysign(r, z);
+    }}
+}}
+"""
+
+
 def erf_inv_f64(y: np.ndarray, reference) -> np.ndarray | None:
     """SciPy's float64 ``erfinv`` (with ``copysign``: ``-0.0`` stays ``-0.0``) of a float64
     array as Boost's rational approximations compute it, the same operations in the same
-    order, in two native loops; None where the kernel is not available or did not give
+    order, in native loops; None where the kernel is not available or did not give
     ``reference``'s bits (SciPy's function, checked once per process on
     `_erf_inv_f64_probe`: another SciPy or C library keeps SciPy).
 
@@ -482,14 +498,15 @@ def erf_inv_f64(y: np.ndarray, reference) -> np.ndarray | None:
         >>> out is None or out.tolist()[::2] == [0.0, -float("inf")]
         True
     """
-    fn = _kernel(_erf_inv_f64_source(), "erf_inv_f64", [_P, _P, _L])
+    fn = _kernel(_erf_inv_f64_source(), "erf_inv_f64", [_P, _P, _P, _L])
     if fn is None:
         return None
 
     def run(v):
         flat = np.ascontiguousarray(v, np.float64).reshape(-1)
         out = np.empty(flat.size)
-        fn(flat.ctypes.data, out.ctypes.data, flat.size)
+        idx = np.empty(flat.size, np.int64)
+        fn(flat.ctypes.data, out.ctypes.data, idx.ctypes.data, flat.size)
         return out.reshape(np.shape(v))
 
     ok = _checked.get("erf_inv_f64")
