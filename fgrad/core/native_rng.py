@@ -87,6 +87,35 @@ CLONES void threefry2x32(const uint32_t *k0, long s0, const uint32_t *k1, long s
 }
 """
 
+# JAX's uniform floats (`fgrad.random.uniform`): the cipher on counters (0, i), the 32-bit
+# word ``a ^ b`` (float32) or ``a << 32 | b`` (float64), its top mantissa bits under the
+# exponent of 1.0, minus 1; then, with ``affine``, ``max(f * span + lo, lo)`` (no contraction)
+_UNIFORM = _THREEFRY + r"""
+#define UNIFORM(NAME, T, WORD, SHIFT, ONE_BITS, FROM_BITS) \
+CLONES void NAME(uint32_t K0, uint32_t K1, T *out, long n, int affine, T span, T lo) { \
+    if (affine) { \
+        for (long i = 0; i < n; i++) { \
+            uint32_t a, b; \
+            tf(K0, K1, 0u, (uint32_t)i, &a, &b); \
+            T v = FROM_BITS(((WORD) >> SHIFT) | ONE_BITS) - (T)1; \
+            v = v * span; \
+            v = v + lo; \
+            out[i] = NP_MAX(v, lo); \
+        } \
+    } else { \
+        for (long i = 0; i < n; i++) { \
+            uint32_t a, b; \
+            tf(K0, K1, 0u, (uint32_t)i, &a, &b); \
+            out[i] = FROM_BITS(((WORD) >> SHIFT) | ONE_BITS) - (T)1; \
+        } \
+    } \
+}
+UNIFORM(uniform_f32, float, (a ^ b), 9, 0x3F800000u, F32)
+UNIFORM(uniform_f64, double, (((uint64_t)a << 32) | b), 12, 0x3FF0000000000000ull, F64)
+"""
+_UNIFORM_KERNELS = {np.dtype(np.float32): ("uniform_f32", ctypes.c_float),
+                    np.dtype(np.float64): ("uniform_f64", ctypes.c_double)}
+
 _lock = threading.Lock()
 _kernels: dict = {}
 
@@ -142,6 +171,41 @@ def threefry2x32(k1, k2, x0, x1) -> list | None:
         args += [arr.ctypes.data, stride]
     fn(*args, a.ctypes.data, b.ctypes.data, a.size)
     return [a, b]
+
+
+def uniform_floats(key: np.ndarray, n: int, dtype, span: float | None = None,
+                   lo: float = 0.0) -> np.ndarray | None:
+    """``n`` of `fgrad.random.uniform`'s float32/float64 values (JAX's partitionable stream)
+    for the raw key ``key`` (uint32[2]) in one native loop: Threefry on the counters
+    ``(0, i)``, the unit float of each word, and with ``span`` ``max(f * span + lo, lo)``
+    (``span`` and ``lo`` rounded to ``dtype`` first, as the ops' weak scalars are); the
+    same operations as the sampler's chain of primitives.  None where the kernel is not
+    available, for another dtype or size (``n`` from 1 to 2**32), or where ``span`` or
+    ``lo`` is not finite in ``dtype``.
+
+    Example::
+
+        >>> out = uniform_floats(np.zeros(2, np.uint32), 3, np.float32)
+        >>> out is None or bool(((0 <= out) & (out < 1)).all())
+        True
+    """
+    spec = _UNIFORM_KERNELS.get(np.dtype(dtype))
+    if spec is None or not 1 <= n <= 1 << 32:
+        return None
+    name, ct = spec
+    fn = _kernel(_UNIFORM, name, [ctypes.c_uint32, ctypes.c_uint32, _P, _L, ctypes.c_int, ct, ct])
+    if fn is None:
+        return None
+    dt = np.dtype(dtype).type
+    affine = span is not None
+    with np.errstate(all="ignore"):
+        span_t, lo_t = dt(span if affine else 1.0), dt(lo)
+    if not (np.isfinite(span_t) and np.isfinite(lo_t)):
+        return None  # (the ops say what an overflowing bound gives)
+    k0, k1 = (int(w) for w in np.asarray(key, _U32).reshape(2))
+    out = np.empty(n, dtype)
+    fn(k0, k1, out.ctypes.data, n, int(affine), float(span_t), float(lo_t))
+    return out
 
 
 # ------------------------------------------------------- PyTorch's float32 uniforms (MT19937)
@@ -634,5 +698,5 @@ def fill16_f32(d: np.ndarray, mean: float, std: float, constants: dict) -> bool:
     return True
 
 
-__all__ = ["threefry2x32", "erf_inv_f32", "erf_inv_f64", "fill16_f32", "uniform24_f32", "randint32",
-           "randperm32"]
+__all__ = ["threefry2x32", "uniform_floats", "erf_inv_f32", "erf_inv_f64", "fill16_f32", "uniform24_f32",
+           "randint32", "randperm32"]
