@@ -121,6 +121,56 @@ def test_samplers_same_bits_with_and_without_kernels(seed, shape, name):
     np.testing.assert_array_equal(_bits(got), _bits(want))
 
 
+# -- uniform floats in one loop (eager) --------------------------------------------------
+
+_bound = st.one_of(st.floats(-1e6, 1e6), st.sampled_from([0.0, -0.0, 1.0, -1.0, 1e-30, 3e38, -3e38, 1e300]))
+
+
+@needs_cc
+@on_host
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(-(2 ** 31), 2 ** 31 - 1), n=st.integers(0, 3000), lo=_bound, hi=_bound,
+       dt=st.sampled_from([np.float32, np.float64]), unit=st.booleans())
+def test_eager_uniform_kernel_equals_the_primitives(seed, n, lo, hi, dt, unit):
+    """`random.uniform`'s one-loop eager path (cipher, unit floats, affine map) gives the
+    primitives' bits for any Python-float bounds, float32 and float64 (`normal` too)."""
+    k = random.key(seed)
+    args = (k, (n,), dt) if unit else (k, (n,), dt, lo, hi)
+    got = np.asarray(random.uniform(*args))
+    want = np.asarray(_numpy_path(random.uniform, *args))
+    assert got.dtype == want.dtype == dt and got.shape == want.shape
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+    got, want = np.asarray(random.normal(k, (n,), dt)), np.asarray(_numpy_path(random.normal, k, (n,), dt))
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+@needs_cc
+@on_host
+def test_eager_uniform_kernel_runs_only_where_nothing_traces(monkeypatch):
+    """Eager draws take the one-loop path; under jit, vmap, make_jaxpr and the NaN checks
+    the primitives run (the program is unchanged), with the same values."""
+    calls = []
+    real = native_rng.uniform_floats
+    monkeypatch.setattr(native_rng, "uniform_floats", lambda *a, **kw: calls.append(a) or real(*a, **kw))
+    k = random.key(5)
+    eager = np.asarray(random.uniform(k, (64,), np.float32, -2.0, 3.0))
+    assert len(calls) == 1
+    jitted = np.asarray(fgrad.jit(lambda key: random.uniform(key, (64,), np.float32, -2.0, 3.0))(k))
+    mapped = np.asarray(fgrad.vmap(lambda key: random.uniform(key, (64,), np.float32, -2.0, 3.0))(
+        random.split(k, 1)))[0]
+    jaxpr = str(fgrad.make_jaxpr(lambda key: random.uniform(key, (4,), np.float32))(k))
+    fgrad.config.update("jax_debug_nans", True)
+    try:
+        checked = np.asarray(random.uniform(k, (64,), np.float32, -2.0, 3.0))
+    finally:
+        fgrad.config.update("jax_debug_nans", False)
+    assert len(calls) == 1
+    assert "threefry2x32" in jaxpr and "shift_right_logical" in jaxpr
+    np.testing.assert_array_equal(_bits(eager), _bits(jitted))
+    np.testing.assert_array_equal(_bits(eager), _bits(checked))
+    assert mapped.shape == (64,)
+
+
 # -- float32 erf_inv ----------------------------------------------------------------------
 
 def _every_normal_uniform(stride=1):
@@ -154,6 +204,67 @@ def test_erf_inv_kernel_equals_numpy_on_probe_values(dt):
     assert got.dtype == want.dtype == dt
     eq = (_bits(got) == _bits(want)) | (np.isnan(got) & np.isnan(want))
     assert eq.all(), y[~eq][:5]
+
+
+# -- float64 erf_inv (SciPy's) -------------------------------------------------------------
+
+def _scipy_erf_inv(v):
+    from scipy.special import erfinv
+
+    with np.errstate(all="ignore"):
+        return np.copysign(erfinv(v), v)
+
+
+def _erf_inv_f64_values(n):
+    """Uniforms on (-1, 1), the tail ``1 - q`` for ``q`` log-uniform down to 1e-17 (both
+    signs), dense values around every range boundary (``|y|`` 0.5 and 0.75, ``sqrt(-log q)``
+    3, 6, 18 and 44), random bit patterns up to 1, the special values and ``|y| > 1``."""
+    rng = np.random.default_rng(7)
+    q = 10.0 ** rng.uniform(-17, 0, n)
+    x = np.linspace(-0.05, 0.05, 4001)
+    edges = [np.exp(-(b + x) ** 2) for b in (3.0, 6.0, 18.0, 44.0)]
+    near = [np.nextafter(v, v + d * np.arange(1, 200) * 1e-15) for v in (0.5, 0.75) for d in (-1, 1)]
+    bits = rng.integers(0, 0x3FF0000000000000, n, dtype=np.uint64).view(np.float64)
+    special_values = [0.0, 1.0, 2.0, np.inf, np.nan, 5e-324, np.nextafter(1.0, 0.0)]
+    pos = np.concatenate([rng.uniform(0, 1, n), 1 - q, 1 - np.concatenate(edges), *near, bits,
+                          special_values, rng.uniform(1, 3, 100)])
+    return np.concatenate([pos, -pos])
+
+
+@needs_cc
+@pytest.mark.parametrize("n", [pytest.param(2_000_000, marks=pytest.mark.slow), 100_000])
+def test_erf_inv_f64_kernel_equals_scipy(n):
+    """The compiled float64 erf_inv gives SciPy's bits (Boost's rational functions in Boost's
+    evaluation order), -0.0, NaN, +-inf and |y| > 1 included."""
+    pytest.importorskip("scipy")
+    y = _erf_inv_f64_values(n)
+    got = native_rng.erf_inv_f64(y, _scipy_erf_inv)
+    assert got is not None
+    assert native_loops.same_bits(got, _scipy_erf_inv(y))
+    assert _bits(got[y == 0]).tolist() == _bits(y[y == 0]).tolist()  # signed zeros kept
+
+
+@needs_cc
+@on_host
+def test_float64_normal_same_bits_with_and_without_the_kernel():
+    pytest.importorskip("scipy")
+    k = random.key(11)
+    got = np.asarray(random.normal(k, (50_001,), np.float64))
+    want = np.asarray(_numpy_path(random.normal, k, (50_001,), np.float64))
+    small = np.asarray(special.erf_inv(fnp.asarray(np.array([0.3, -0.0, 1.0]))))
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+    assert _bits(small).tolist() == _bits(_scipy_erf_inv(np.array([0.3, -0.0, 1.0]))).tolist()
+
+
+@needs_cc
+def test_erf_inv_f64_kernel_refuses_a_reference_it_does_not_match(monkeypatch):
+    """Checked once against the reference (SciPy's function): another reference's bits
+    (another SciPy or C library) leave the kernel unused."""
+    monkeypatch.setattr(native_rng, "_checked", {})
+    assert native_rng.erf_inv_f64(np.zeros(3), lambda v: _scipy_erf_inv(v) * (1 + 2 ** -50)) is None
+    assert native_rng.erf_inv_f64(np.zeros(3), _scipy_erf_inv) is None  # (the verdict is kept)
+    monkeypatch.setattr(native_rng, "_checked", {})
+    assert native_rng.erf_inv_f64(np.zeros(3), _scipy_erf_inv) is not None
 
 
 # -- PyTorch's float32 Box-Muller --------------------------------------------------------
@@ -241,6 +352,7 @@ def test_large_randn_matches_live_pytorch():
 def test_no_compiler_runs_the_numpy_code(monkeypatch):
     k = random.key(3)
     draws = lambda: [np.asarray(random.normal(k, (5000,), np.float32)),  # noqa: E731
+                     np.asarray(random.normal(k, (5000,), np.float64)),
                      np.asarray(random.bits(k, (33,), np.uint32)), *_torch_draws(ftorch, 2, 200)]
     before = draws()
     monkeypatch.setattr(native_loops, "load", lambda source, *a, **k: None)
@@ -248,6 +360,8 @@ def test_no_compiler_runs_the_numpy_code(monkeypatch):
     monkeypatch.setattr(native_rng, "_kernels", {})
     assert native_rng.threefry2x32(np.uint32(0), np.uint32(0), np.uint32(0), np.uint32(0)) is None
     assert native_rng.erf_inv_f32(np.zeros(3, F32), special._GILES_CENTRAL, special._GILES_TAIL) is None
+    assert native_rng.erf_inv_f64(np.zeros(3), np.copysign) is None
+    assert native_rng.uniform_floats(np.zeros(2, np.uint32), 5, np.float32) is None
     assert not native_rng.fill16_f32(np.zeros(16, F32), 0.0, 1.0, _cpu_rng._CEPHES)
     assert native_rng.uniform24_f32(np.random.MT19937(0), 5) is None
     assert native_rng.randint32(np.random.MT19937(0), 5, 0, 3) is None

@@ -30,6 +30,7 @@ Example::
 from __future__ import annotations
 
 import ctypes
+import functools
 import threading
 
 import numpy as np
@@ -86,6 +87,35 @@ CLONES void threefry2x32(const uint32_t *k0, long s0, const uint32_t *k1, long s
 }
 """
 
+# JAX's uniform floats (`fgrad.random.uniform`): the cipher on counters (0, i), the 32-bit
+# word ``a ^ b`` (float32) or ``a << 32 | b`` (float64), its top mantissa bits under the
+# exponent of 1.0, minus 1; then, with ``affine``, ``max(f * span + lo, lo)`` (no contraction)
+_UNIFORM = _THREEFRY + r"""
+#define UNIFORM(NAME, T, WORD, SHIFT, ONE_BITS, FROM_BITS) \
+CLONES void NAME(uint32_t K0, uint32_t K1, T *out, long n, int affine, T span, T lo) { \
+    if (affine) { \
+        for (long i = 0; i < n; i++) { \
+            uint32_t a, b; \
+            tf(K0, K1, 0u, (uint32_t)i, &a, &b); \
+            T v = FROM_BITS(((WORD) >> SHIFT) | ONE_BITS) - (T)1; \
+            v = v * span; \
+            v = v + lo; \
+            out[i] = NP_MAX(v, lo); \
+        } \
+    } else { \
+        for (long i = 0; i < n; i++) { \
+            uint32_t a, b; \
+            tf(K0, K1, 0u, (uint32_t)i, &a, &b); \
+            out[i] = FROM_BITS(((WORD) >> SHIFT) | ONE_BITS) - (T)1; \
+        } \
+    } \
+}
+UNIFORM(uniform_f32, float, (a ^ b), 9, 0x3F800000u, F32)
+UNIFORM(uniform_f64, double, (((uint64_t)a << 32) | b), 12, 0x3FF0000000000000ull, F64)
+"""
+_UNIFORM_KERNELS = {np.dtype(np.float32): ("uniform_f32", ctypes.c_float),
+                    np.dtype(np.float64): ("uniform_f64", ctypes.c_double)}
+
 _lock = threading.Lock()
 _kernels: dict = {}
 
@@ -141,6 +171,41 @@ def threefry2x32(k1, k2, x0, x1) -> list | None:
         args += [arr.ctypes.data, stride]
     fn(*args, a.ctypes.data, b.ctypes.data, a.size)
     return [a, b]
+
+
+def uniform_floats(key: np.ndarray, n: int, dtype, span: float | None = None,
+                   lo: float = 0.0) -> np.ndarray | None:
+    """``n`` of `fgrad.random.uniform`'s float32/float64 values (JAX's partitionable stream)
+    for the raw key ``key`` (uint32[2]) in one native loop: Threefry on the counters
+    ``(0, i)``, the unit float of each word, and with ``span`` ``max(f * span + lo, lo)``
+    (``span`` and ``lo`` rounded to ``dtype`` first, as the ops' weak scalars are); the
+    same operations as the sampler's chain of primitives.  None where the kernel is not
+    available, for another dtype or size (``n`` from 1 to 2**32), or where ``span`` or
+    ``lo`` is not finite in ``dtype``.
+
+    Example::
+
+        >>> out = uniform_floats(np.zeros(2, np.uint32), 3, np.float32)
+        >>> out is None or bool(((0 <= out) & (out < 1)).all())
+        True
+    """
+    spec = _UNIFORM_KERNELS.get(np.dtype(dtype))
+    if spec is None or not 1 <= n <= 1 << 32:
+        return None
+    name, ct = spec
+    fn = _kernel(_UNIFORM, name, [ctypes.c_uint32, ctypes.c_uint32, _P, _L, ctypes.c_int, ct, ct])
+    if fn is None:
+        return None
+    dt = np.dtype(dtype).type
+    affine = span is not None
+    with np.errstate(all="ignore"):
+        span_t, lo_t = dt(span if affine else 1.0), dt(lo)
+    if not (np.isfinite(span_t) and np.isfinite(lo_t)):
+        return None  # (the ops say what an overflowing bound gives)
+    k0, k1 = (int(w) for w in np.asarray(key, _U32).reshape(2))
+    out = np.empty(n, dtype)
+    fn(k0, k1, out.ctypes.data, n, int(affine), float(span_t), float(lo_t))
+    return out
 
 
 # ------------------------------------------------------- PyTorch's float32 uniforms (MT19937)
@@ -273,6 +338,7 @@ def _f64(v: float) -> str:
 _ERF_INV_BLOCK = 16384  # values per round trip through NumPy's log1p (its doubles stay in L2)
 
 
+@functools.cache
 def _erf_inv_source(central: tuple, tail: tuple) -> str:
     """`fgrad.ops.special._erf_inv_single` as C, around NumPy's own double ``log1p`` (whose
     SIMD bits the C library need not have): ``erf_inv_pre`` writes ``double(-(x*x))``,
@@ -333,6 +399,186 @@ def erf_inv_f32(y: np.ndarray, central: tuple, tail: tuple) -> np.ndarray | None
             np.log1p(d[:m], out=d[:m])
             post(base + 4 * start, d_addr, out_base + 4 * start, m)
     return out.reshape(np.shape(y))
+
+
+# ------------------------------------------------------------------------ float64 erf_inv
+
+# SciPy's float64 ``erfinv`` (Boost.Math's ``erf_inv`` at 64 bits of precision: no root
+# refinement for doubles) is a rational function of ``p = |y|`` for ``p <= 0.5``, of
+# ``q - 0.25`` (``q = 1 - p``) for ``q >= 0.25``, and of ``sqrt(-log(q)) - B`` on five
+# ranges below: (numerator, denominator, Y, B) per range, coefficients as decimal strings
+# (written as long double literals, as Boost's tables are, then rounded to double)
+ERF_INV_F64_RANGES = (
+    (("-0.000508781949658280665617", "-0.00836874819741736770379", "0.0334806625409744615033",
+      "-0.0126926147662974029034", "-0.0365637971411762664006", "0.0219878681111168899165",
+      "0.00822687874676915743155", "-0.00538772965071242932965"),
+     ("1.0", "-0.970005043303290640362", "-1.56574558234175846809", "1.56221558398423026363",
+      "0.662328840472002992063", "-0.71228902341542847553", "-0.0527396382340099713954",
+      "0.0795283687341571680018", "-0.00233393759374190016776", "0.000886216390456424707504"),
+     0.0891314744949340820313, 0.0),
+    (("-0.202433508355938759655", "0.105264680699391713268", "8.37050328343119927838",
+      "17.6447298408374015486", "-18.8510648058714251895", "-44.6382324441786960818",
+      "17.445385985570866523", "21.1294655448340526258", "-3.67192254707729348546"),
+     ("1.0", "6.24264124854247537712", "3.9713437953343869095", "-28.6608180499800029974",
+      "-20.1432634680485188801", "48.5609213108739935468", "10.8268667355460159008",
+      "-22.6436933413139721736", "1.72114765761200282724"),
+     2.249481201171875, 0.25),
+    (("-0.131102781679951906451", "-0.163794047193317060787", "0.117030156341995252019",
+      "0.387079738972604337464", "0.337785538912035898924", "0.142869534408157156766",
+      "0.0290157910005329060432", "0.00214558995388805277169", "-0.679465575181126350155e-6",
+      "0.285225331782217055858e-7", "-0.681149956853776992068e-9"),
+     ("1.0", "3.46625407242567245975", "5.38168345707006855425", "4.77846592945843778382",
+      "2.59301921623620271374", "0.848854343457902036425", "0.152264338295331783612",
+      "0.01105924229346489121"),
+     0.807220458984375, 1.125),
+    (("-0.0350353787183177984712", "-0.00222426529213447927281", "0.0185573306514231072324",
+      "0.00950804701325919603619", "0.00187123492819559223345", "0.000157544617424960554631",
+      "0.460469890584317994083e-5", "-0.230404776911882601748e-9", "0.266339227425782031962e-11"),
+     ("1.0", "1.3653349817554063097", "0.762059164553623404043", "0.220091105764131249824",
+      "0.0341589143670947727934", "0.00263861676657015992959", "0.764675292302794483503e-4"),
+     0.93995571136474609375, 3.0),
+    (("-0.0167431005076633737133", "-0.00112951438745580278863", "0.00105628862152492910091",
+      "0.000209386317487588078668", "0.149624783758342370182e-4", "0.449696789927706453732e-6",
+      "0.462596163522878599135e-8", "-0.281128735628831791805e-13", "0.99055709973310326855e-16"),
+     ("1.0", "0.591429344886417493481", "0.138151865749083321638", "0.0160746087093676504695",
+      "0.000964011807005165528527", "0.275335474764726041141e-4", "0.282243172016108031869e-6"),
+     0.98362827301025390625, 6.0),
+    (("-0.0024978212791898131227", "-0.779190719229053954292e-5", "0.254723037413027451751e-4",
+      "0.162397777342510920873e-5", "0.396341011304801168516e-7", "0.411632831190944208473e-9",
+      "0.145596286718675035587e-11", "-0.116765012397184275695e-17"),
+     ("1.0", "0.207123112214422517181", "0.0169410838120975906478", "0.000690538265622684595676",
+      "0.145007359818232637924e-4", "0.144437756628144157666e-6", "0.509761276599778486139e-9"),
+     0.99714565277099609375, 18.0),
+    (("-0.000539042911019078575891", "-0.28398759004727721098e-6", "0.899465114892291446442e-6",
+      "0.229345859265920864296e-7", "0.225561444863500149219e-9", "0.947846627503022684216e-12",
+      "0.135880130108924861008e-14", "-0.348890393399948882918e-21"),
+     ("1.0", "0.0845746234001899436914", "0.00282092984726264681981", "0.468292921940894236786e-4",
+      "0.399968812193862100054e-6", "0.161809290887904476097e-8", "0.231558608310259605225e-11"),
+     0.99941349029541015625, 44.0),
+)
+
+
+def _poly2(coefs: tuple, x: str) -> str:
+    """C for the polynomial ``sum(coefs[k] * x**k)`` evaluated as Boost's unrolled
+    second-order Horner rule does it (five or more coefficients): the even and the odd
+    coefficients each by Horner's rule in ``x*x``, then ``even + odd * x``."""
+    c = [f"(double){v}L" for v in coefs]
+    def horner(ks):
+        e = c[ks[-1]]
+        for k in reversed(ks[:-1]):
+            e = f"({e} * {x}2 + {c[k]})"
+        return e
+    n = len(c)
+    even, odd = horner(list(range(0, n, 2))), horner(list(range(1, n, 2)))
+    return f"({even} + {odd} * {x})"
+
+
+_checked: dict = {}  # kernel name -> whether it gave the reference's bits on the probe values
+
+
+def _erf_inv_f64_probe() -> np.ndarray:
+    """Values reaching every branch of `_erf_inv_f64_source`: uniform on (-1, 1), ``1 - q``
+    for ``q`` log-uniform down to 1e-17, the range boundaries, bit patterns and the special
+    values."""
+    rng = np.random.default_rng(0)
+    x = np.linspace(-0.01, 0.01, 257)
+    edges = [np.exp(-(b + x) ** 2) for b in (3.0, 6.0, 18.0, 44.0)]  # q around sqrt(-log q) = b
+    tail = 1 - np.concatenate([10.0 ** rng.uniform(-17, 0, 8192), *edges])
+    bits = rng.integers(0, 0x3FF0000000000000, 8192, dtype=np.uint64).view(np.float64)
+    special = np.array([0.0, 0.5, 0.75, 1.0, 2.0, np.inf, np.nan, 5e-324, np.nextafter(0.5, 1.0),
+                        np.nextafter(0.75, 1.0), np.nextafter(1.0, 0.0), np.nextafter(0.25, 0.0)])
+    pos = np.concatenate([rng.uniform(0, 1, 16384), tail, bits, special])
+    return np.concatenate([pos, -pos])
+
+
+@functools.cache
+def _erf_inv_f64_source() -> str:
+    """SciPy's float64 ``erfinv`` (Boost's ``erf_inv``) as C: the same rational functions,
+    evaluated in the same order, around the C library's ``log`` and ``sqrt``.  Three loops,
+    none with a data-dependent branch on the common path: the ``|y| <= 0.5`` function
+    everywhere (vectorized); the positions with ``|y| > 0.5`` (NaN included) gathered; on
+    those, one ``log`` and both functions that can follow it (``q >= 0.25`` and
+    ``sqrt(-log q) < 3``, every ``|y| < 1 - 1.2e-4``), the right one selected, and the rare
+    others (the far tail, +-1, ``|y| > 1``, NaN) computed apart."""
+    def ratio(k, var):
+        num, den = ERF_INV_F64_RANGES[k][:2]
+        return f"{_poly2(num, var)} / {_poly2(den, var)}"
+    y = [_f64(np.float32(r[2])) for r in ERF_INV_F64_RANGES]
+    far = ""
+    for k, bound in zip(range(3, 7), ("6", "18", "44", None)):
+        b = _f64(ERF_INV_F64_RANGES[k][3])
+        head = f"if (x < {bound}) " if bound else ""
+        far += f"""{"else " if k > 3 else ""}{head}{{ double xs = x - {b}, xs2 = xs * xs;
+        r = {y[k]} * x + ({ratio(k, "xs")}) * x; }}
+    """
+    return _HEADER + f"""
+/* |y| > 0.5 away from the common ranges: +-1, |y| > 1, NaN, sqrt(-log q) >= 3 */
+static double erf_inv_rare(double p) {{
+    if (p == 1) return INFINITY;
+    if (!(p < 1)) return NAN;               /* |y| > 1 or NaN */
+    double x = sqrt(-log(1 - p)), r;
+    {far}return r;
+}}
+/* copysign(erf_inv(y), y), as SciPy's erfinv (+-0 -> +-0, +-1 -> +-inf, |y| > 1 -> NaN);
+   idx: scratch for n positions */
+CLONES void erf_inv_f64(const double *in, double *out, long *idx, long n) {{
+    for (long i = 0; i < n; i++) {{
+        double z = in[i], p = fabs(z), p2 = p * p, g = p * (p + 10);
+        out[i] = copysign(g * {y[0]} + g * ({ratio(0, "p")}), z);
+    }}
+    long m = 0;
+    for (long i = 0; i < n; i++) {{
+        idx[m] = i;
+        m += !(fabs(in[i]) <= 0.5);
+    }}
+    for (long j = 0; j < m; j++) {{
+        long i = idx[j];
+        double z = in[i], p = fabs(z), q = 1 - p, l = log(q);
+        double g = sqrt(-2 * l), x = sqrt(-l);
+        double xs = q - 0.25, xs2 = xs * xs;
+        double r = g / ({y[1]} + ({ratio(1, "xs")}));
+        xs = x - {_f64(ERF_INV_F64_RANGES[2][3])};
+        xs2 = xs * xs;
+        double r3 = {y[2]} * x + ({ratio(2, "xs")}) * x;
+        r = q >= 0.25 ? r : r3;
+        if (__builtin_expect(!(x < 3) || !(p < 1), 0)) r = erf_inv_rare(p);
+        out[i] = copysign(r, z);
+    }}
+}}
+"""
+
+
+def erf_inv_f64(y: np.ndarray, reference) -> np.ndarray | None:
+    """SciPy's float64 ``erfinv`` (with ``copysign``: ``-0.0`` stays ``-0.0``) of a float64
+    array as Boost's rational approximations compute it, the same operations in the same
+    order, in native loops; None where the kernel is not available or did not give
+    ``reference``'s bits (SciPy's function, checked once per process on
+    `_erf_inv_f64_probe`: another SciPy or C library keeps SciPy).
+
+    Example::
+
+        >>> from scipy.special import erfinv
+        >>> out = erf_inv_f64(np.array([0.0, 0.5, -1.0]), lambda v: np.copysign(erfinv(v), v))
+        >>> out is None or out.tolist()[::2] == [0.0, -float("inf")]
+        True
+    """
+    fn = _kernel(_erf_inv_f64_source(), "erf_inv_f64", [_P, _P, _P, _L])
+    if fn is None:
+        return None
+
+    def run(v):
+        flat = np.ascontiguousarray(v, np.float64).reshape(-1)
+        out = np.empty(flat.size)
+        idx = np.empty(flat.size, np.int64)
+        fn(flat.ctypes.data, out.ctypes.data, idx.ctypes.data, flat.size)
+        return out.reshape(np.shape(v))
+
+    ok = _checked.get("erf_inv_f64")
+    if ok is None:
+        probe = _erf_inv_f64_probe()
+        with np.errstate(all="ignore"):
+            ok = _checked["erf_inv_f64"] = _nl.same_bits(run(probe), np.asarray(reference(probe)))
+    return run(y) if ok else None
 
 
 # ------------------------------------------------------- PyTorch's float32 Box-Muller blocks
@@ -452,4 +698,5 @@ def fill16_f32(d: np.ndarray, mean: float, std: float, constants: dict) -> bool:
     return True
 
 
-__all__ = ["threefry2x32", "erf_inv_f32", "fill16_f32", "uniform24_f32", "randint32", "randperm32"]
+__all__ = ["threefry2x32", "uniform_floats", "erf_inv_f32", "erf_inv_f64", "fill16_f32", "uniform24_f32",
+           "randint32", "randperm32"]

@@ -19,6 +19,9 @@ from ..core.narrow_floats import finfo as _narrow_finfo
 from ..core.narrow_floats import dtype_kind
 
 from ..core import array as _array
+from ..core import native_rng as _native_rng
+from ..core import sharding_flow as _sharding_flow
+from ..core.trace import EVAL_TRACE as _EVAL_TRACE, state as _trace_state
 from ..core.x64_mode import canonical_dtype as _canonical_dtype, requested_dtype as _requested_dtype
 from ..ops import bits as _bits
 from ..ops import special as _special
@@ -29,7 +32,7 @@ from ..ops._util import normalize_axis as _normalize_axis
 from ..ops.cumulative import cumsum as _cumsum
 from ..ops.reductions import argmax_p
 from ._keys import _arr, _const, _UINT, key_words as _check_key, random_bits as _random_bits
-from ._keys import split2 as _split2, static_shape as _shape
+from ._keys import partitionable as _partitionable, split2 as _split2, static_shape as _shape
 
 _get_aval, _wrap = _array.get_aval, _array.wrap
 _reshape, _take_static = _shp.reshape, _sorting.take_static
@@ -88,6 +91,22 @@ def _fit(x, shape, name):
             f"fgrad.random.{name}: parameters of shape {s} do not broadcast to shape {shape}") from None
 
 
+def _eager_uniform(k, shape, dt, lo, hi):
+    """`uniform`'s result computed in one native loop (`native_rng.uniform_floats`: the
+    cipher, the unit floats and the affine map, the same operations as the primitives below)
+    when nothing would see those primitives: no transform or debug check is tracing, the key
+    is a concrete host array, the bounds are Python floats, the stream is the partitionable
+    one.  None otherwise (and without the kernel): the primitives run."""
+    if (_trace_state.trace is not _EVAL_TRACE or type(k) is not _array.ArrayImpl
+            or type(k._buf) is not np.ndarray or _sharding_flow.live or not _partitionable()
+            or type(lo) is not float or type(hi) is not float):
+        return None
+    n = math.prod(shape)
+    unit = lo == 0.0 and hi == 1.0
+    out = _native_rng.uniform_floats(k._buf, n, dt, None if unit else hi - lo, lo)
+    return None if out is None else _wrap(out.reshape(shape))
+
+
 def uniform(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float,
             minval: ArrayLike = 0.0, maxval: ArrayLike = 1.0) -> Array:
     """Uniform on ``[minval, maxval)`` (differentiable in ``minval``/``maxval``)."""
@@ -95,6 +114,9 @@ def uniform(key: KeyArrayLike, shape: int | Shape = (), dtype: DTypeLike = float
     shape = _shape(shape)
     k = _check_key(key, "uniform")
     lo, hi = _param(minval, dt, k), _param(maxval, dt, k)
+    fast = _eager_uniform(k, shape, dt, lo, hi)
+    if fast is not None:
+        return fast
     f = _unit_floats(k, shape, dt)
     if type(lo) is float and type(hi) is float and lo == 0.0 and hi == 1.0:
         return f  # [0, 1) already: f * 1.0 + 0.0, floored at 0.0, is f bit for bit
