@@ -49,17 +49,17 @@ class ReversibleFunction(torch.autograd.Function):
             y1 = y1.detach().requires_grad_()
             gy1 = g(y1)
             g_params = list(g.parameters())
-            grads = torch.autograd.grad(gy1, [y1] + g_params, dy2)
+            g_grads = torch.autograd.grad(gy1, [y1] + g_params, dy2)
         x2 = (y2 - gy1).detach()
-        dz1 = dy1 + grads[0]
+        dz1 = dy1 + g_grads[0]
         with torch.enable_grad():
             x2 = x2.requires_grad_()
             fx2 = f(x2)
             f_params = list(f.parameters())
-            fgrads = torch.autograd.grad(fx2, [x2] + f_params, dz1)
-        dx2 = dy2 + fgrads[0]
+            f_grads = torch.autograd.grad(fx2, [x2] + f_params, dz1)
+        dx2 = dy2 + f_grads[0]
         dx = torch.cat([dz1, dx2], -1)
-        return (dx if ctx.needs_input_grad[0] else None, None, None, *fgrads[1:], *grads[1:])
+        return (dx if ctx.needs_input_grad[0] else None, None, None, *f_grads[1:], *g_grads[1:])
 
 
 class RevBlock(nn.Module):
