@@ -164,7 +164,7 @@ def embedding_bag(
             picked = resample(w, gather, 0) * fnp.reshape(psw, (-1, 1))
             if flat.size == 0:
                 return fnp.zeros((bags, dim), w.dtype)
-            return resample(picked, bag_sum, 0)
+            return resample(picked, bag_sum, 0) + _POSITIVE_ZERO
 
         return defop(
             "EmbeddingBagBackward0",
@@ -200,12 +200,15 @@ def embedding_bag(
     key = ("embedding_bag" if counts is None else "embedding_bag_mean", table)
 
     def fn(w):
-        out = resample(w, table, 0)
+        out = resample(w, table, 0) + _POSITIVE_ZERO
         return out if counts is None else out / counts.astype(w.dtype)
 
     return defop("EmbeddingBagBackward0", key, fn, (weight,))
 
 
+# added to the bags' sums: PyTorch's sums start from +0, so an empty bag (or one of padding
+# only) is +0, where the map's zero-weighted entries of negative rows summed to -0
+_POSITIVE_ZERO = 0.0
 # sums and means of host float32/float64 weights run `_bags_on_host` (False: the staged `defop`)
 LINEAR_NODES = True
 _HOST_DTYPES = frozenset(map(np.dtype, (np.float32, np.float64)))
@@ -238,6 +241,7 @@ def _bags_on_host(weight: Tensor, table: AxisMap, counts) -> Tensor:
     c = None if counts is None else counts.astype(dt)
     with np.errstate(all="ignore"):  # IEEE special values silently, as the programs
         out = resample_p.impl(np, wb, table=table, axis=0)
+        np.add(out, _POSITIVE_ZERO, out=out)
         if c is not None:
             out = np.divide(out, c)
     res = wrap(out)

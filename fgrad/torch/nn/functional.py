@@ -52,6 +52,7 @@ import fgrad.torch.autograd.graph as _graph
 from .._tensor import Tensor, _channels_last_strides
 import fgrad.torch.types as types
 from ..sparse._embedding import embedding_with_sparse_grad as _sparse_embedding
+from ..sparse._embedding import embedding_bag_with_sparse_grad as _sparse_embedding_bag
 from fgrad.ops import windowed as W
 from fgrad.ops.convolution import ConvDimensionNumbers, conv_general_dilated_p
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
@@ -2275,8 +2276,32 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
                                   "yet")
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
+    if (sparse and mode in ("sum", "mean") and per_sample_weights is None and weight.requires_grad
+            and torch.is_grad_enabled() and _is_concrete(input) and _is_concrete(weight)):
+        return _sparse_grad_embedding_bag(input, weight, offsets, mode, include_last_offset, padding_idx)
     return _embedding_bag.embedding_bag(input, weight, offsets, mode, per_sample_weights, include_last_offset,
                                         padding_idx)
+
+
+def _sparse_grad_embedding_bag(input: Tensor, weight: Tensor, offsets, mode: str, include_last_offset: bool,
+                               padding_idx: int | None) -> Tensor:
+    """``embedding_bag(sparse=True)``: the dense path's values, and a sparse gradient for
+    ``weight`` (`fgrad.torch.sparse._embedding.embedding_bag_with_sparse_grad`)."""
+    with torch.no_grad():
+        out = _embedding_bag.embedding_bag(input, weight, offsets, mode, None, include_last_offset,
+                                           padding_idx)
+    flat, starts, ends = _embedding_bag._bags(input, offsets, include_last_offset)
+    flat = np.asarray(flat, np.int64)
+    position = np.arange(flat.size)
+    bag = np.searchsorted(starts, position, side="right") - 1
+    inside = (bag >= 0) & (position < np.asarray(ends)[np.maximum(bag, 0)])
+    flat, bag = flat[inside], bag[inside]
+    counts = None
+    pad = padding_idx + weight.shape[0] if padding_idx is not None and padding_idx < 0 else padding_idx
+    if mode == "mean":
+        member = flat != pad if pad is not None else np.ones(flat.shape, bool)
+        counts = np.maximum(np.bincount(bag[member], minlength=len(starts)), 1)
+    return _sparse_embedding_bag(weight, flat, bag, out, counts, pad)
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,

@@ -309,6 +309,8 @@ class Optimizer:
                 if "step" in state:
                     state["step"] += 1
                 if weight_decay != 0:
+                    if grad.is_sparse and self._sparse_weight_decay_error:
+                        raise RuntimeError(self._sparse_weight_decay_error)
                     if decoupled:
                         p.mul_(1 - group["lr"] * weight_decay)
                     else:
@@ -380,6 +382,7 @@ class Optimizer:
 
     _base_weight_decay = True  # False: _update_parameter applies group["weight_decay"] itself (Adafactor)
     _accepts_sparse_grads = False  # SGD takes sparse gradients (nn.Embedding(sparse=True)); see SparseAdam
+    _sparse_weight_decay_error = ""  # PyTorch's message where it refuses weight decay with a sparse gradient
 
     def _init_state(self, p: Tensor, group: dict) -> dict:
         """The new state of parameter ``p`` at its first step (empty by default)."""

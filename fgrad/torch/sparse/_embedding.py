@@ -30,7 +30,7 @@ from ..autograd.function import Function
 from ._coo import SparseTensor
 from ._ops import sparse_add, add_dense_sparse
 
-__all__ = ["accumulate_sparse_grad", "embedding_with_sparse_grad"]
+__all__ = ["accumulate_sparse_grad", "embedding_bag_with_sparse_grad", "embedding_with_sparse_grad"]
 
 
 def accumulate_sparse_grad(leaf: Tensor, grad: SparseTensor) -> None:
@@ -100,3 +100,46 @@ def embedding_with_sparse_grad(weight: Tensor, input: Tensor, rows: Tensor, padd
     flat = np.asarray(_dev.to_host(input.detach()._buf)).reshape(-1).astype(np.int64)
     flat = np.where(flat < 0, flat + n, flat)
     return Embedding.apply(weight, rows, flat, padding_idx, bool(scale_grad_by_freq))
+
+
+class _Bags(Function):
+    """The bags' outputs (computed without a graph) over the looked-up rows: the backward
+    hands each index its bag's output gradient, times 1/count for a mean (PyTorch's
+    ``_embedding_bag_sparse_backward``: ``grad.index_select(0, offset2bag) * (1 / bag_size)``)."""
+
+    @staticmethod
+    def forward(ctx, rows, out, bag_of_index, inverse_counts):
+        ctx.bag_of_index, ctx.inverse_counts = bag_of_index, inverse_counts
+        return out.detach()
+
+    @staticmethod
+    def backward(ctx, grad):
+        per_index = grad[_tensor(ctx.bag_of_index, dtype=D.int64, device=grad.device)]
+        if ctx.inverse_counts is not None:
+            inv = _tensor(ctx.inverse_counts[ctx.bag_of_index], dtype=grad.dtype, device=grad.device)
+            per_index = per_index * inv.unsqueeze(1)
+        return per_index, None, None, None
+
+
+def embedding_bag_with_sparse_grad(weight: Tensor, flat: np.ndarray, bag_of_index: np.ndarray, out: Tensor,
+                                   counts: np.ndarray | None, padding_idx) -> Tensor:
+    """``out`` (the bags' sums, or means with ``counts``, computed without a graph) recorded
+    so that ``weight`` gets PyTorch's sparse gradient of ``nn.EmbeddingBag(sparse=True)``: one
+    entry per index of ``flat`` (bag ``bag_of_index``) but ``padding_idx``, uncoalesced.
+
+    Example::
+
+        >>> import numpy as np
+        >>> import fgrad.torch as torch
+        >>> w = torch.ones(4, 2, requires_grad=True)
+        >>> out = embedding_bag_with_sparse_grad(w, np.array([0, 2, 2]), np.array([0, 0, 1]),
+        ...                                      torch.tensor([[2.0, 2.0], [1.0, 1.0]]), None, None)
+        >>> out.sum().backward(); w.grad._indices()
+        tensor([[0, 2, 2]])
+    """
+    n = weight.shape[0]
+    flat = np.where(flat < 0, flat + n, flat).astype(np.int64)
+    rows = Embedding.apply(weight, weight.detach()[_tensor(flat, dtype=D.int64, device=weight.device)], flat,
+                           padding_idx, False)
+    inverse_counts = None if counts is None else 1 / np.asarray(counts, np.float64).reshape(-1)
+    return _Bags.apply(rows, out, bag_of_index, inverse_counts)
