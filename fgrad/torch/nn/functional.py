@@ -1944,10 +1944,12 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         valid = t != ii
         ts = fnp.where(valid, t, 0)
         picked = fnp.squeeze(fnp.take_along_axis(x, fnp.expand_dims(ts, cax), axis=cax), axis=cax)
+        # an ignored target's loss and weight are 0 whatever its input or class weight (an
+        # inf or NaN there stays out of the sum: PyTorch skips it, ``0 * inf`` would be NaN)
         wi = valid.astype(x.dtype)
         if has_w:
-            wi = wi * fnp.take(w[0], ts, axis=0)
-        losses = -picked * wi
+            wi = fnp.where(valid, fnp.take(w[0], ts, axis=0), 0)
+        losses = fnp.where(valid, -picked * wi, 0)
         if reduction == "none":
             return losses
         if reduction == "sum":
@@ -1999,7 +2001,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         smooth = -(logp * weight.view(wshape)).sum(cax)
     else:
         smooth = -logp.sum(cax)
-    smooth = smooth * valid.to(smooth.dtype)
+    smooth = torch.where(valid, smooth, 0.0)  # (PyTorch's masked_fill: an inf or NaN input stays out)
     if reduction == "mean":
         if weight is not None:
             tsafe = torch.where(valid, target, torch.zeros_like(target))

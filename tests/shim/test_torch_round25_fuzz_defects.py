@@ -1,0 +1,82 @@
+"""Defects found in round 25 of differential testing of ``fgrad.torch`` against PyTorch 2.13
+(``tools/torch_fuzz.py`` seeds 8-9 and round 24's open list in docs/shim-conventions.md), each
+pinned by PyTorch's numbers stored here; the live comparison runs where torch is installed."""
+
+from __future__ import annotations
+
+import math
+
+from tests._stored_torch import stored_and_live
+
+inf, nan = math.inf, math.nan
+
+
+def _value_and_grad(T, f, *xs):
+    """``f``'s value and the gradient of its weighted sum (weights 1, 2, ...) in each ``xs``."""
+    ts = [T.tensor(x, dtype=T.float64, requires_grad=True) for x in xs]
+    y = f(T, *ts)
+    w = T.arange(1.0, y.numel() + 1, dtype=T.float64).reshape(y.shape)
+    return [y.tolist()] + [g.tolist() for g in T.autograd.grad((y * w).sum(), ts)]
+
+
+# -- an ignored target's loss is 0 whatever its input ----------------------------------------
+# (fgrad multiplied the loss by the 0/1 mask: an inf or NaN logit at an ignored position gave
+# NaN, and so did the mean over the batch)
+
+_CE_X = [[[nan, 1.0], [3.9, 1.2]], [[-1.4, -1.9], [2.5, inf]]]
+_CE_T = [[1, 0], [0, 1]]
+
+
+def _ce(weight=None, **kw):
+    def call(T):
+        extra = {} if weight is None else {"weight": T.tensor(weight, dtype=T.float64)}
+        return _value_and_grad(T, lambda T, x: T.nn.functional.cross_entropy(
+            x, T.tensor(_CE_T), ignore_index=1, **kw, **extra), _CE_X)
+    return call
+
+
+_IGNORED = {
+    "cross_entropy none": _ce(reduction="none"),
+    "cross_entropy mean": _ce(reduction="mean"),
+    "cross_entropy sum, smoothing": _ce(reduction="sum", label_smoothing=0.3),
+    "cross_entropy mean, weight, smoothing": _ce(reduction="mean", label_smoothing=0.5, weight=[3.0, 0.5]),
+    "nll_loss none, weight": lambda T: _value_and_grad(T, lambda T, x: T.nn.functional.nll_loss(
+        x, T.tensor([1, 0, 2]), weight=T.tensor([1.0, 2.0, inf], dtype=T.float64), ignore_index=2,
+        reduction="none"), [[1.0, 2.0, 3.0], [-inf, 1.0, 0.0], [0.0, 1.0, nan]]),
+    "nll_loss mean, weight": lambda T: _value_and_grad(T, lambda T, x: T.nn.functional.nll_loss(
+        x, T.tensor([1, 0, 2]), weight=T.tensor([1.0, 2.0, inf], dtype=T.float64), ignore_index=2),
+        [[1.0, 2.0, 3.0], [-4.0, 1.0, 0.0], [0.0, 1.0, nan]]),
+}
+
+IGNORED_WANT = {'cross_entropy mean': ('ok',
+                        [2.3590893183209944,
+                         [[[nan, -0.274916998656239], [nan, 0.2749169986562389]],
+                          [[-0.49007984713296127, nan], [0.49007984713296127, nan]]]]),
+ 'cross_entropy mean, weight, smoothing': ('ok',
+                                           [1.782195710337454,
+                                            [[[nan, -0.19680929060285585],
+                                              [nan, 0.1968092906028558]],
+                                             [[-0.36714654564692767, nan],
+                                              [0.36714654564692767, nan]]]]),
+ 'cross_entropy none': ('ok',
+                        [[[0.0, 0.7981388693815918], [3.9200397672603975, 0.0]],
+                         [[[nan, -1.099667994624956], [nan, 1.0996679946249557]],
+                          [[-2.9404790827977676, nan], [2.9404790827977676, nan]]]]),
+ 'cross_entropy sum, smoothing': ('ok',
+                                  [4.103178636641989,
+                                   [[[nan, -0.3998339973124779], [nan, 0.3998339973124778]],
+                                    [[-0.8301596942659225, nan], [0.8301596942659225, nan]]]]),
+ 'nll_loss mean, weight': ('ok',
+                           [0.0,
+                            [[0.0, -0.6666666666666666, 0.0],
+                             [-0.3333333333333333, 0.0, 0.0],
+                             [0.0, 0.0, 0.0]]]),
+ 'nll_loss none, weight': ('ok',
+                           [[-4.0, inf, 0.0],
+                            [[0.0, -2.0, 0.0], [-2.0, 0.0, 0.0], [0.0, 0.0, 0.0]]])}
+
+
+(
+    test_an_ignored_targets_loss_is_zero_whatever_its_input,
+    test_an_ignored_targets_loss_matches_live_torch,
+) = stored_and_live(_IGNORED, IGNORED_WANT, rtol=1e-12)
