@@ -23,13 +23,17 @@ Example::
 from __future__ import annotations
 
 import builtins
+import math
 
 from functools import partial
+
+import numpy as np
 
 import fgrad.numpy as fnp
 from fgrad import lax
 from fgrad.ops.cumulative import cumlogsumexp as _cumlogsumexp
 from fgrad.ops.elementwise import div as _div, pow_ as _pow, sign as _sign
+from fgrad.ops import windowed as _windowed
 from fgrad.transforms.ad import jvp
 from fgrad.transforms.custom import SymbolicZero, custom_jvp
 
@@ -39,7 +43,7 @@ __all__ = [
     "max_abs_unsplit",
     "euclidean_dist_mm", "mean", "xlogy", "xlog1py",
     "extremum_nan_evenly", "prod",
-    "logit", "copysign", "pow", "logcumsumexp", "overwrite", "nan_on_linear_branch",
+    "logit", "copysign", "pow", "logcumsumexp", "overwrite", "nan_on_linear_branch", "max_pool",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -810,3 +814,63 @@ def _nan_on_linear_branch_jvp(f, primals, tangents):
     (x,), (t,) = primals, tangents
     _, dt = jvp(f, (fnp.where(x != x, fnp.ones_like(x), x),), (t,))
     return nan_on_linear_branch(f, x), dt
+
+
+@partial(custom_jvp, nondiff_argnums=(1,))
+def max_pool(x, window: tuple):
+    """``reduce_window_max`` of ``x`` (``window``: its parameters as ``(name, value)`` pairs)
+    whose derivative takes PyTorch's pick where the core's differs: in a window holding NaNs
+    the last NaN (PyTorch's kernels keep ``val > max || isnan(val)``; the core, as ``argmax``,
+    the first), and in a window whose cells are all ``-inf`` its first cell (PyTorch starts
+    from it; the core from the padding, so the gradient was lost); elsewhere the first
+    maximum, as both.
+
+    >>> import numpy as np, fgrad
+    >>> w = (("window_dimensions", (3,)), ("window_strides", (3,)), ("padding", ((0, 0),)),
+    ...      ("base_dilation", (1,)), ("window_dilation", (1,)))
+    >>> fgrad.grad(lambda v: max_pool(v, w).sum())(np.array([np.nan, 1.0, np.nan])).tolist()
+    [0.0, 0.0, 1.0]
+    """
+    return _windowed.reduce_window_max_p.bind(x, **dict(window))
+
+
+def max_pool_differs(xp, y):
+    """Where a max pool's result ``y`` comes from a window in which PyTorch's pick is not the
+    core's (see `max_pool`): NaN or ``-inf``."""
+    return xp.isnan(y) | (y == -np.inf)
+
+
+def max_pool_key(xp, x):
+    """The key whose first maximum is PyTorch's pick in the windows `max_pool_differs` marks
+    (float64, exact below 2**53 elements): on a NaN its flat position plus the size (the last
+    NaN beats everything), on ``-inf`` minus its position (the first real cell beats the later
+    ones and the padding's ``-inf``), ``-inf`` elsewhere."""
+    n = math.prod(x.shape)
+    position = xp.asarray(np.arange(n, dtype=np.float64).reshape(x.shape))
+    return xp.where(xp.isnan(x), position + n, xp.where(x == -np.inf, -position, -np.inf))
+
+
+def argmax_nan_last(xp, flat):
+    """Index along the last axis of PyTorch's pooling pick: the last NaN where there is one,
+    else the first maximum (``xp``: NumPy, CuPy or ``fgrad.numpy``).
+
+    >>> import numpy as np
+    >>> argmax_nan_last(np, np.array([[np.nan, 3.0, np.nan, 1.0], [1.0, 3.0, 3.0, 0.0]])).tolist()
+    [2, 1]
+    """
+    first = xp.argmax(flat, axis=-1)
+    if flat.dtype.kind != "f":
+        return first
+    nan = xp.isnan(flat)
+    last_nan = flat.shape[-1] - 1 - xp.argmax(nan[..., ::-1], axis=-1)
+    return xp.where(xp.any(nan, axis=-1), last_nan, first)
+
+
+@max_pool.defjvp
+def _max_pool_jvp(window, primals, tangents):
+    (x,), (t,) = primals, tangents
+    params = dict(window)
+    y = max_pool(x, window)
+    first = _windowed.select_and_gather_add_p.bind(t, x, select="max", **params)
+    picked = _windowed.select_and_gather_add_p.bind(t, max_pool_key(fnp, x), select="max", **params)
+    return y, fnp.where(max_pool_differs(fnp, y), picked, first)

@@ -80,3 +80,96 @@ IGNORED_WANT = {'cross_entropy mean': ('ok',
     test_an_ignored_targets_loss_is_zero_whatever_its_input,
     test_an_ignored_targets_loss_matches_live_torch,
 ) = stored_and_live(_IGNORED, IGNORED_WANT, rtol=1e-12)
+
+
+# -- max pooling with several NaNs in a window: PyTorch's pick is the last NaN ----------------
+# (its kernels keep ``val > max || isnan(val)``; fgrad's index and gradient went to the first);
+# a window of -inf cells beside the padding: PyTorch's pick is its first cell (fgrad picked
+# the padding and the gradient was lost)
+
+_NANS = [nan, 1.0, nan, 2.0, nan, 3.0, -1.0, nan, nan, 0.5, 4.0, nan]
+
+
+def _pool_nan(f, shape):
+    def call(T):
+        x = T.tensor(_NANS, dtype=T.float64).reshape(shape).requires_grad_()
+        y, i = f(T.nn.functional, x)
+        w = T.arange(1.0, y.numel() + 1, dtype=T.float64).reshape(y.shape)
+        return [y.tolist(), i.tolist(), T.autograd.grad((y * w).sum(), x)[0].tolist()]
+    return call
+
+
+_POOL_NANS = {
+    "max_pool1d": _pool_nan(lambda F, x: F.max_pool1d(x, 3, 2, 1, return_indices=True), (1, 2, 6)),
+    "max_pool1d dilated, ceil": _pool_nan(lambda F, x: F.max_pool1d(x, 2, 2, 0, 2, True, True), (2, 6)),
+    "max_pool2d": _pool_nan(lambda F, x: F.max_pool2d(x, 2, 1, return_indices=True), (1, 1, 3, 4)),
+    "max_pool3d": _pool_nan(lambda F, x: F.max_pool3d(x, (2, 2, 1), 1, return_indices=True), (1, 1, 2, 3, 2)),
+    "adaptive_max_pool1d equal windows": _pool_nan(lambda F, x: F.adaptive_max_pool1d(x, 3, True), (1, 2, 6)),
+    "adaptive_max_pool1d": _pool_nan(lambda F, x: F.adaptive_max_pool1d(x, 4, True), (1, 2, 6)),
+    "adaptive_max_pool2d": _pool_nan(lambda F, x: F.adaptive_max_pool2d(x, (2, 3), True), (1, 3, 4)),
+    "adaptive_max_pool3d": _pool_nan(lambda F, x: F.adaptive_max_pool3d(x, (1, 2, 1), True), (1, 2, 3, 2)),
+    "func.grad of max_pool2d": lambda T: _func_grad_pool(T),
+    "max_pool2d, a window of -inf beside the padding": lambda T: _value_and_grad(
+        T, lambda T, x: T.nn.functional.max_pool2d(x, 2, 1, 1), [[[[-inf, -inf, 1.0], [-inf, -inf, 2.0]]]]),
+}
+
+
+def _func_grad_pool(T):
+    w = T.arange(6.0, dtype=T.float64).reshape(1, 1, 2, 3)
+    x = T.tensor(_NANS, dtype=T.float64).reshape(1, 1, 3, 4)
+    return T.func.grad(lambda v: (T.nn.functional.max_pool2d(v, 2, 1) * w).sum())(x).tolist()
+
+POOL_NANS_WANT = {'adaptive_max_pool1d': ('ok',
+                         [[[[nan, nan, nan, nan], [nan, nan, 4.0, nan]]],
+                          [[[0, 2, 4, 4], [1, 2, 4, 5]]],
+                          [[[1.0, 0.0, 2.0, 0.0, 7.0, 0.0], [0.0, 5.0, 6.0, 0.0, 7.0, 8.0]]]]),
+ 'adaptive_max_pool1d equal windows': ('ok',
+                                       [[[[nan, nan, nan], [nan, nan, nan]]],
+                                        [[[0, 2, 4], [1, 2, 5]]],
+                                        [[[1.0, 0.0, 2.0, 0.0, 3.0, 0.0],
+                                          [0.0, 4.0, 5.0, 0.0, 0.0, 6.0]]]]),
+ 'adaptive_max_pool2d': ('ok',
+                         [[[[nan, nan, nan], [nan, 4.0, nan]]],
+                          [[[4, 2, 7], [8, 10, 11]]],
+                          [[[0.0, 0.0, 2.0, 0.0],
+                            [1.0, 0.0, 0.0, 3.0],
+                            [4.0, 0.0, 5.0, 6.0]]]]),
+ 'adaptive_max_pool3d': ('ok',
+                         [[[[[nan], [nan]]]],
+                          [[[[8], [11]]]],
+                          [[[[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]],
+                            [[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]]]]]),
+ 'func.grad of max_pool2d': ('ok',
+                             [[[[0.0, 0.0, 1.0, 0.0],
+                                [0.0, 0.0, 0.0, 2.0],
+                                [3.0, 0.0, 4.0, 5.0]]]]),
+ 'max_pool1d': ('ok',
+                [[[[nan, nan, nan], [nan, nan, nan]]],
+                 [[[0, 2, 4], [1, 2, 5]]],
+                 [[[1.0, 0.0, 2.0, 0.0, 3.0, 0.0], [0.0, 4.0, 5.0, 0.0, 0.0, 6.0]]]]),
+ 'max_pool1d dilated, ceil': ('ok',
+                              [[[nan, nan, nan], [nan, nan, 4.0]],
+                               [[2, 4, 4], [2, 2, 4]],
+                               [[0.0, 0.0, 1.0, 0.0, 5.0, 0.0],
+                                [0.0, 0.0, 9.0, 0.0, 6.0, 0.0]]]),
+ 'max_pool2d': ('ok',
+                [[[[[nan, nan, nan], [nan, 4.0, nan]]]],
+                 [[[[4, 2, 7], [8, 10, 11]]]],
+                 [[[[0.0, 0.0, 2.0, 0.0], [1.0, 0.0, 0.0, 3.0], [4.0, 0.0, 5.0, 6.0]]]]]),
+ 'max_pool2d, a window of -inf beside the padding': ('ok',
+                                                     [[[[[-inf, -inf, 1.0, 1.0],
+                                                         [-inf, -inf, 2.0, 2.0],
+                                                         [-inf, -inf, 2.0, 2.0]]]],
+                                                      [[[[14.0, 0.0, 7.0],
+                                                         [19.0, 0.0, 38.0]]]]]),
+ 'max_pool3d': ('ok',
+                [[[[[[nan, nan], [nan, nan]]]]],
+                 [[[[[8, 7], [8, 11]]]]],
+                 [[[[[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]],
+                    [[0.0, 2.0], [4.0, 0.0], [0.0, 4.0]]]]]])}
+
+
+(
+    test_max_pooling_picks_pytorchs_cell,
+    test_max_pooling_picks_pytorchs_cell_as_live_torch,
+) = stored_and_live(_POOL_NANS, POOL_NANS_WANT, rtol=1e-12)
