@@ -43,7 +43,8 @@ __all__ = [
     "max_abs_unsplit",
     "euclidean_dist_mm", "mean", "xlogy", "xlog1py",
     "extremum_nan_evenly", "prod",
-    "logit", "copysign", "pow", "logcumsumexp", "overwrite", "nan_on_linear_branch", "max_pool",
+    "logit", "copysign", "pow", "logcumsumexp", "overwrite", "nan_on_linear_branch",
+    "max_pool", "relu_select",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -201,8 +202,9 @@ def sign_torch(x):
 
 @custom_jvp
 def abs_torch(x):
-    """``torch.abs``: the core's ``|x|``, whose derivative is PyTorch's ``sgn(x)``: 0 at 0
-    and, for real ``x``, 0 at NaN (``sign(nan) = 0`` in PyTorch).  Norms keep `abs`, whose
+    """``torch.abs``: the core's ``|x|``, whose derivative is PyTorch's product ``grad * sgn(x)``:
+    0 at 0 and, for real ``x``, 0 at NaN (``sign(nan) = 0`` in PyTorch), unless the gradient
+    itself is NaN or infinite there (then NaN).  Norms keep `abs`, whose
     NaN propagates into their gradients as PyTorch's norms do.
 
     >>> import numpy as np, fgrad
@@ -215,9 +217,12 @@ def abs_torch(x):
 @abs_torch.defjvp
 def _abs_torch_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
+    if not fnp.iscomplexobj(x):
+        # PyTorch's ``grad * sgn(x)``: a product, so a NaN or infinite gradient at 0 or at a
+        # NaN input gives NaN (a select gave 0), and one multiplication
+        return fnp.abs(x), t * lax.stop_gradient(sign_torch(x)).astype(t.dtype)
     a, ta = jvp(fnp.abs, (x,), (t,))
-    zero = (x == 0) if fnp.iscomplexobj(x) else (x == 0) | (x != x)
-    return a, fnp.where(zero, fnp.zeros_like(ta), ta)
+    return a, fnp.where(x == 0, fnp.zeros_like(ta), ta)
 
 
 @custom_jvp
@@ -246,6 +251,26 @@ def _relu_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     mask = ~(x <= 0)  # PyTorch's threshold_backward: NaN passes the gradient
     return relu(x), t * lax.stop_gradient(mask.astype(t.dtype))  # one multiplication backward
+
+
+@custom_jvp
+def relu_select(x):
+    """`relu` whose derivative is PyTorch's ``threshold_backward`` to the letter, a select: a
+    NaN or infinite gradient at ``x <= 0`` gives 0 (`relu`'s product gives NaN there; it is
+    kept for speed, a select costs NumPy about 30x).  For compositions whose gradient meets
+    ``inf`` at a zero input in PyTorch's own formula (``lp_pool``'s ``pow(0, 1/p)``).
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(lambda v: relu_select(v) * np.inf)(np.float64(0.0)))
+    0.0
+    """
+    return relu(x)
+
+
+@relu_select.defjvp
+def _relu_select_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return relu(x), fnp.where(x <= 0, fnp.zeros_like(t), t)
 
 
 @custom_jvp

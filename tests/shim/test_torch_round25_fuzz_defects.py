@@ -173,3 +173,62 @@ POOL_NANS_WANT = {'adaptive_max_pool1d': ('ok',
     test_max_pooling_picks_pytorchs_cell,
     test_max_pooling_picks_pytorchs_cell_as_live_torch,
 ) = stored_and_live(_POOL_NANS, POOL_NANS_WANT, rtol=1e-12)
+
+
+# -- lp_pool at windows summing to 0 or NaN, abs under a NaN or infinite gradient -------------
+# (PyTorch's abs backward is the product grad * sgn(x), fgrad's was a select giving 0; its
+# lp_pool's relu backward is a select that stops pow(0, 1/p)'s inf, fgrad's product made NaN)
+
+def _upstream(f, g):
+    def call(T):
+        x = T.tensor([-0.0, 0.0, 1.0, -2.0, inf, nan], dtype=T.float64, requires_grad=True)
+        y = f(T, x)
+        return T.autograd.grad(y, x, T.full_like(y, g))[0].tolist()
+    return call
+
+
+_LP_POOL = {
+    "abs, NaN gradient": _upstream(lambda T, x: T.abs(x), nan),
+    "abs, inf gradient": _upstream(lambda T, x: x.abs(), inf),
+    "abs, finite gradient": _upstream(lambda T, x: T.abs(x), -2.0),
+    "lp_pool1d p=3, ceil": lambda T: _value_and_grad(T, lambda T, x: T.nn.functional.lp_pool1d(
+        x, 3, 3, 2, ceil_mode=True), [[[1.0, 1.0, 0.5, -3.0, 0.0], [1.0, 0.0, 1.0, 3.5, 2.0]]]),
+    "lp_pool1d 0, NaN": lambda T: _value_and_grad(T, lambda T, x: T.nn.functional.lp_pool1d(
+        x, 2, 2), [[[-0.0, 0.0, 2.0, nan, 0.0, -0.0, 3.0, 4.0]]]),
+    "lp_pool2d p=2": lambda T: _value_and_grad(T, lambda T, x: T.nn.functional.lp_pool2d(x, 2, 2), [
+        [[[-0.0, -1.5], [nan, -0.0]], [[-inf, -2.0], [-1.0, 0.0]]],
+        [[[inf, nan], [-3.0, 2.0]], [[0.0, -0.0], [0.0, 0.0]]]]),
+}
+
+LP_POOL_WANT = {'abs, NaN gradient': ('ok', [nan, nan, nan, nan, nan, nan]),
+ 'abs, finite gradient': ('ok', [-0.0, -0.0, -2.0, 2.0, -2.0, -0.0]),
+ 'abs, inf gradient': ('ok', [nan, nan, inf, -inf, inf, nan]),
+ 'lp_pool1d 0, NaN': ('ok',
+                                         [[[[0.0, nan, 0.0, 5.0]]],
+                                          [[[-0.0,
+                                             0.0,
+                                             nan,
+                                             nan,
+                                             0.0,
+                                             -0.0,
+                                             2.4000000000000004,
+                                             3.2]]]]),
+ 'lp_pool1d p=3, ceil': ('ok',
+                         [[[[1.2856407953291176, nan],
+                            [1.2599210498948732, 3.7295179629458204]]],
+                          [[[0.6050074330960553, 0.6050074330960553, nan, nan, nan],
+                            [1.8898815748423097,
+                             0.0,
+                             2.177458863551385,
+                             3.5228217866861717,
+                             1.150309154836301]]]]),
+ 'lp_pool2d p=2': ('ok',
+                   [[[[[nan]], [[inf]]], [[[nan]], [[0.0]]]],
+                    [[[[nan, nan], [nan, nan]], [[nan, -0.0], [-0.0, 0.0]]],
+                     [[[nan, nan], [nan, nan]], [[0.0, -0.0], [0.0, 0.0]]]]])}
+
+
+(
+    test_lp_pool_and_abs_gradients_are_pytorchs,
+    test_lp_pool_and_abs_gradients_match_live_torch,
+) = stored_and_live(_LP_POOL, LP_POOL_WANT, rtol=1e-12)
