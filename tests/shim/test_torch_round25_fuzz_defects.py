@@ -232,3 +232,89 @@ LP_POOL_WANT = {'abs, NaN gradient': ('ok', [nan, nan, nan, nan, nan, nan]),
     test_lp_pool_and_abs_gradients_are_pytorchs,
     test_lp_pool_and_abs_gradients_match_live_torch,
 ) = stored_and_live(_LP_POOL, LP_POOL_WANT, rtol=1e-12)
+
+
+# -- grid_sample: a sample on the border does not move with the grid --------------------------
+# (PyTorch's clip_coordinates_set_grad: gradient 0 at the clipped ends; fgrad's clamp gave 1)
+
+def _grid_on_the_border(padding_mode, align_corners):
+    def call(T):
+        x = T.arange(12.0, dtype=T.float64).reshape(1, 1, 3, 4)
+        x = x * T.tensor([1.0, 3.0, -2.0, 5.0], dtype=T.float64)
+        g = T.tensor([[[[v, 0.3] for v in (-1.5, -1.0, -0.75, -0.5, 0.0, 0.75, 1.0, 1.5)]]], dtype=T.float64,
+                     requires_grad=True)
+        y = T.nn.functional.grid_sample(x, g, padding_mode=padding_mode, align_corners=align_corners)
+        return [y.tolist(), (T.autograd.grad(y.sum(), g)[0] + 0.0).tolist()]  # (+0.0: the zeros' sign)
+    return call
+
+
+_GRID_BORDER = {f"{p} align_corners={a}": _grid_on_the_border(p, a)
+                for p in ("border", "reflection") for a in (False, True)}
+
+GRID_BORDER_WANT = {'border align_corners=False': ('ok',
+                                [[[[[5.800000000000001,
+                                     5.800000000000001,
+                                     5.800000000000001,
+                                     13.100000000000001,
+                                     2.4000000000000004,
+                                     44.0,
+                                     44.0,
+                                     44.0]]]],
+                                 [[[[0.0, 6.0],
+                                    [0.0, 6.0],
+                                    [0.0, 6.0],
+                                    [29.200000000000003, 12.0],
+                                    [-72.0, 3.0],
+                                    [0.0, 30.0],
+                                    [0.0, 30.0],
+                                    [0.0, 30.0]]]]]),
+ 'border align_corners=True': ('ok',
+                               [[[[[5.2, 5.2, 10.225, 15.25, 2.1, 20.225, 41.0, 41.0]]]],
+                                [[[[0.0, 4.0],
+                                   [0.0, 4.0],
+                                   [20.1, 7.0],
+                                   [20.1, 10.0],
+                                   [-49.5, 2.0],
+                                   [83.1, 9.5],
+                                   [0.0, 20.0],
+                                   [0.0, 20.0]]]]]),
+ 'reflection align_corners=False': ('ok',
+                                    [[[[[13.100000000000001,
+                                         5.800000000000001,
+                                         5.800000000000001,
+                                         13.100000000000001,
+                                         2.4000000000000004,
+                                         44.0,
+                                         44.0,
+                                         14.200000000000001]]]],
+                                     [[[[-29.200000000000003, 12.0],
+                                        [0.0, 6.0],
+                                        [0.0, 6.0],
+                                        [29.200000000000003, 12.0],
+                                        [-72.0, 3.0],
+                                        [0.0, 30.0],
+                                        [0.0, 30.0],
+                                        [-119.2, 9.0]]]]]),
+ 'reflection align_corners=True': ('ok',
+                                   [[[[[15.25,
+                                        5.2,
+                                        10.225,
+                                        15.25,
+                                        2.1,
+                                        20.225,
+                                        41.0,
+                                        -0.5499999999999992]]]],
+                                    [[[[-20.1, 10.0],
+                                       [0.0, 4.0],
+                                       [20.1, 7.0],
+                                       [20.1, 10.0],
+                                       [-49.5, 2.0],
+                                       [83.1, 9.5],
+                                       [0.0, 20.0],
+                                       [-83.1, -1.0]]]]])}
+
+
+(
+    test_grid_sample_on_the_border_is_pytorchs,
+    test_grid_sample_on_the_border_matches_live_torch,
+) = stored_and_live(_GRID_BORDER, GRID_BORDER_WANT, rtol=1e-12)
