@@ -515,3 +515,26 @@ INTERP_FMA_WANT = {'float32 beside inf x3': ('ok',
     test_interpolate_source_index_is_fused,
     test_interpolate_source_index_matches_live_torch,
 ) = stored_and_live(_INTERP_FMA, INTERP_FMA_WANT, rtol=0)
+
+
+# -- permute without dims: PyTorch's TypeError (fgrad returned the tensor) ---------------------
+
+_PERMUTE = {
+    "method, 0-d": lambda T: T.tensor(1.0).permute(),
+    "function, 0-d": lambda T: T.permute(T.tensor(1.0)),
+    "method, 1-d": lambda T: T.zeros(2).permute(),
+    "0-d, ()": lambda T: T.tensor(1.0).permute(()).tolist(),
+    "function, 0-d, ()": lambda T: T.permute(T.tensor(1.0), ()).tolist(),
+}
+
+PERMUTE_WANT = {'0-d, ()': ('ok', 1.0),
+ 'function, 0-d': ('TypeError', 'permute() missing 1 required positional arguments: "dims"'),
+ 'function, 0-d, ()': ('ok', 1.0),
+ 'method, 0-d': ('TypeError', 'permute() missing 1 required positional arguments: "dims"'),
+ 'method, 1-d': ('TypeError', 'permute() missing 1 required positional arguments: "dims"')}
+
+
+(
+    test_permute_without_dims_raises,
+    test_permute_without_dims_matches_live_torch,
+) = stored_and_live(_PERMUTE, PERMUTE_WANT)
