@@ -1190,6 +1190,84 @@ for _n in ("chebyshev_polynomial_t", "hermite_polynomial_h", "laguerre_polynomia
                        _pick(rng, [0, 1, 3, 6, -1])], {}), tol=20)
 
 
+# ---------------------------------------------------------------- round 25: new areas
+# integer division, remainder and overflow; in-place writes through views of a tensor that
+# requires grad; complex compositions; losses with every reduction at edge values
+
+INTS25 = ("int8", "int16", "int32", "int64", "uint8")
+
+
+def _int_pair25(rng, big=False):
+    dt = _pick(rng, INTS25)
+    shape = _pick(rng, [(3,), (2, 3), ()])
+    info = np.iinfo(dt)
+    lo, hi = (int(info.min), int(info.max)) if big else (max(int(info.min), -7), min(int(info.max), 7))
+    a = rng.integers(lo, hi, shape, endpoint=True).astype(dt)
+    b = rng.integers(lo, hi, _bcast_partner(rng, shape), endpoint=True).astype(_pick(rng, [dt, dt, "int64"]))
+    return [np.asarray(a), np.asarray(b)], {}
+
+
+for _m in (None, "floor", "trunc"):
+    case(f"r25.int_div_{_m}", (lambda m: lambda T, a, b: T.div(a, b, rounding_mode=m))(_m), _int_pair25)
+for _n in ("remainder", "fmod", "floor_divide"):
+    case(f"r25.int_{_n}", (lambda n: lambda T, a, b: getattr(T, n)(a, b))(_n), _int_pair25)
+for _n, _f in (("add", lambda T, a, b: a + b), ("mul", lambda T, a, b: a * b), ("sub", lambda T, a, b: a - b),
+               ("neg", lambda T, a, b: -a), ("abs", lambda T, a, b: T.abs(a)),
+               ("sum", lambda T, a, b: a.sum()), ("cumsum", lambda T, a, b: T.cumsum(a.flatten(), 0)),
+               ("pow", lambda T, a, b: T.pow(a, 3))):
+    case(f"r25.int_overflow_{_n}", _f, lambda rng: _int_pair25(rng, big=True))
+
+
+def _view_write25(kind):
+    def fn(T, x, w):
+        y = x * 1
+        if kind == "slice":
+            y[..., 1:].mul_(w[..., 1:] if w.dim() else w)
+        elif kind == "transpose":
+            y.t().add_(w.t())
+        elif kind == "diagonal":
+            y.diagonal().mul_(w.diagonal())
+        elif kind == "select":
+            y.select(-1, 0).copy_(w.select(-1, 0) * 3)
+        elif kind == "unsqueeze":
+            y.unsqueeze(0).sub_(w)
+        elif kind == "view_of_view":
+            y.view(-1)[::2].div_(w.reshape(-1)[::2] + 5)
+        return y
+    return fn
+
+
+for _k in ("slice", "transpose", "diagonal", "select", "unsqueeze", "view_of_view"):
+    case(f"r25.view_write_{_k}", _view_write25(_k),
+         lambda rng: ([draw_values(rng, d := _pick(rng, FLOATS), (2, 3)), draw_values(rng, d, (2, 3))], {}),
+         second=True)
+
+COMPLEX25 = ("complex64", "complex128")
+for _n, _f in (("abs_angle", lambda T, z, u: T.abs(z) * T.angle(u)), ("sgn", lambda T, z, u: T.sgn(z) * u),
+               ("conj_mul", lambda T, z, u: (z * u.conj()).real), ("div", lambda T, z, u: z / u),
+               ("log_exp", lambda T, z, u: T.log(z) + T.exp(u)), ("sqrt", lambda T, z, u: T.sqrt(z) * u),
+               ("real_imag", lambda T, z, u: T.real(z) * T.imag(u)), ("polar", lambda T, z, u: T.polar(
+                   T.abs(z), T.angle(u))), ("vdot", lambda T, z, u: T.vdot(z.flatten(), u.flatten()))):
+    case(f"r25.complex_{_n}", _f, lambda rng: ([draw_values(rng, d := _pick(rng, COMPLEX25), s := _pick(
+        rng, [(3,), (2, 3)])), draw_values(rng, d, s)], {}), second=True)
+
+
+def _loss25(rng):
+    dt = _pick(rng, FLOATS)
+    shape = _pick(rng, [(4,), (2, 3), (2, 0)])
+    kw = {"reduction": _pick(rng, ["none", "mean", "sum"])}
+    return [draw_values(rng, dt, shape), draw_values(rng, dt, shape)], kw
+
+
+for _n in ("l1_loss", "mse_loss", "huber_loss", "smooth_l1_loss", "soft_margin_loss",
+           "binary_cross_entropy_with_logits", "poisson_nll_loss", "gaussian_nll_loss_var1"):
+    _fn = (lambda T, x, t, **kw: T.nn.functional.gaussian_nll_loss(x, t, T.ones_like(x), **kw)) \
+        if _n == "gaussian_nll_loss_var1" else (lambda n: lambda T, x, t, **kw: getattr(T.nn.functional, n)(
+            x, t, **kw))(_n)
+    case(f"r25.loss_{_n}", _fn, _loss25, second=True)
+
+
+
 # ---------------------------------------------------------------- running and comparing
 
 def _to_module(T, v, grad: bool):

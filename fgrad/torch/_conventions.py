@@ -23,13 +23,17 @@ Example::
 from __future__ import annotations
 
 import builtins
+import math
 
 from functools import partial
+
+import numpy as np
 
 import fgrad.numpy as fnp
 from fgrad import lax
 from fgrad.ops.cumulative import cumlogsumexp as _cumlogsumexp
 from fgrad.ops.elementwise import div as _div, pow_ as _pow, sign as _sign
+from fgrad.ops import windowed as _windowed
 from fgrad.transforms.ad import jvp
 from fgrad.transforms.custom import SymbolicZero, custom_jvp
 
@@ -40,6 +44,7 @@ __all__ = [
     "euclidean_dist_mm", "mean", "xlogy", "xlog1py",
     "extremum_nan_evenly", "prod",
     "logit", "copysign", "pow", "logcumsumexp", "overwrite", "nan_on_linear_branch",
+    "max_pool", "relu_select",
 ]
 
 BCE_LOG_FLOOR = -100.0  # PyTorch clamps log(p) and log(1 - p) at -100 in binary_cross_entropy
@@ -197,8 +202,9 @@ def sign_torch(x):
 
 @custom_jvp
 def abs_torch(x):
-    """``torch.abs``: the core's ``|x|``, whose derivative is PyTorch's ``sgn(x)``: 0 at 0
-    and, for real ``x``, 0 at NaN (``sign(nan) = 0`` in PyTorch).  Norms keep `abs`, whose
+    """``torch.abs``: the core's ``|x|``, whose derivative is PyTorch's product ``grad * sgn(x)``:
+    0 at 0 and, for real ``x``, 0 at NaN (``sign(nan) = 0`` in PyTorch), unless the gradient
+    itself is NaN or infinite there (then NaN).  Norms keep `abs`, whose
     NaN propagates into their gradients as PyTorch's norms do.
 
     >>> import numpy as np, fgrad
@@ -211,9 +217,12 @@ def abs_torch(x):
 @abs_torch.defjvp
 def _abs_torch_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
+    if not fnp.iscomplexobj(x):
+        # PyTorch's ``grad * sgn(x)``: a product, so a NaN or infinite gradient at 0 or at a
+        # NaN input gives NaN (a select gave 0), and one multiplication
+        return fnp.abs(x), t * lax.stop_gradient(sign_torch(x)).astype(t.dtype)
     a, ta = jvp(fnp.abs, (x,), (t,))
-    zero = (x == 0) if fnp.iscomplexobj(x) else (x == 0) | (x != x)
-    return a, fnp.where(zero, fnp.zeros_like(ta), ta)
+    return a, fnp.where(x == 0, fnp.zeros_like(ta), ta)
 
 
 @custom_jvp
@@ -242,6 +251,26 @@ def _relu_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     mask = ~(x <= 0)  # PyTorch's threshold_backward: NaN passes the gradient
     return relu(x), t * lax.stop_gradient(mask.astype(t.dtype))  # one multiplication backward
+
+
+@custom_jvp
+def relu_select(x):
+    """`relu` whose derivative is PyTorch's ``threshold_backward`` to the letter, a select: a
+    NaN or infinite gradient at ``x <= 0`` gives 0 (`relu`'s product gives NaN there; it is
+    kept for speed, a select costs NumPy about 30x).  For compositions whose gradient meets
+    ``inf`` at a zero input in PyTorch's own formula (``lp_pool``'s ``pow(0, 1/p)``).
+
+    >>> import numpy as np, fgrad
+    >>> float(fgrad.grad(lambda v: relu_select(v) * np.inf)(np.float64(0.0)))
+    0.0
+    """
+    return relu(x)
+
+
+@relu_select.defjvp
+def _relu_select_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return relu(x), fnp.where(x <= 0, fnp.zeros_like(t), t)
 
 
 @custom_jvp
@@ -810,3 +839,63 @@ def _nan_on_linear_branch_jvp(f, primals, tangents):
     (x,), (t,) = primals, tangents
     _, dt = jvp(f, (fnp.where(x != x, fnp.ones_like(x), x),), (t,))
     return nan_on_linear_branch(f, x), dt
+
+
+@partial(custom_jvp, nondiff_argnums=(1,))
+def max_pool(x, window: tuple):
+    """``reduce_window_max`` of ``x`` (``window``: its parameters as ``(name, value)`` pairs)
+    whose derivative takes PyTorch's pick where the core's differs: in a window holding NaNs
+    the last NaN (PyTorch's kernels keep ``val > max || isnan(val)``; the core, as ``argmax``,
+    the first), and in a window whose cells are all ``-inf`` its first cell (PyTorch starts
+    from it; the core from the padding, so the gradient was lost); elsewhere the first
+    maximum, as both.
+
+    >>> import numpy as np, fgrad
+    >>> w = (("window_dimensions", (3,)), ("window_strides", (3,)), ("padding", ((0, 0),)),
+    ...      ("base_dilation", (1,)), ("window_dilation", (1,)))
+    >>> fgrad.grad(lambda v: max_pool(v, w).sum())(np.array([np.nan, 1.0, np.nan])).tolist()
+    [0.0, 0.0, 1.0]
+    """
+    return _windowed.reduce_window_max_p.bind(x, **dict(window))
+
+
+def max_pool_differs(xp, y):
+    """Where a max pool's result ``y`` comes from a window in which PyTorch's pick is not the
+    core's (see `max_pool`): NaN or ``-inf``."""
+    return xp.isnan(y) | (y == -np.inf)
+
+
+def max_pool_key(xp, x):
+    """The key whose first maximum is PyTorch's pick in the windows `max_pool_differs` marks
+    (float64, exact below 2**53 elements): on a NaN its flat position plus the size (the last
+    NaN beats everything), on ``-inf`` minus its position (the first real cell beats the later
+    ones and the padding's ``-inf``), ``-inf`` elsewhere."""
+    n = math.prod(x.shape)
+    position = xp.asarray(np.arange(n, dtype=np.float64).reshape(x.shape))
+    return xp.where(xp.isnan(x), position + n, xp.where(x == -np.inf, -position, -np.inf))
+
+
+def argmax_nan_last(xp, flat):
+    """Index along the last axis of PyTorch's pooling pick: the last NaN where there is one,
+    else the first maximum (``xp``: NumPy, CuPy or ``fgrad.numpy``).
+
+    >>> import numpy as np
+    >>> argmax_nan_last(np, np.array([[np.nan, 3.0, np.nan, 1.0], [1.0, 3.0, 3.0, 0.0]])).tolist()
+    [2, 1]
+    """
+    first = xp.argmax(flat, axis=-1)
+    if flat.dtype.kind != "f":
+        return first
+    nan = xp.isnan(flat)
+    last_nan = flat.shape[-1] - 1 - xp.argmax(nan[..., ::-1], axis=-1)
+    return xp.where(xp.any(nan, axis=-1), last_nan, first)
+
+
+@max_pool.defjvp
+def _max_pool_jvp(window, primals, tangents):
+    (x,), (t,) = primals, tangents
+    params = dict(window)
+    y = max_pool(x, window)
+    first = _windowed.select_and_gather_add_p.bind(t, x, select="max", **params)
+    picked = _windowed.select_and_gather_add_p.bind(t, max_pool_key(fnp, x), select="max", **params)
+    return y, fnp.where(max_pool_differs(fnp, y), picked, first)

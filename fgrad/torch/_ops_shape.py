@@ -483,6 +483,8 @@ def broadcast_shapes(*shapes: int | Sequence[int]) -> Size:
 
 
 def permute(input: Tensor, *dims: int | Sequence[int]) -> Tensor:
+    if not dims:  # (a 0-d tensor's ordering is ``()``, given explicitly)
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = _size_args(dims, "permute")
     b = input._buf
     nd = b.ndim

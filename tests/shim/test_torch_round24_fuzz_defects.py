@@ -6,24 +6,16 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
 import fgrad.torch as ft
+from tests._stored_torch import live_torch, outcome, same, stored_and_live
 
 inf, nan = math.inf, math.nan
 
 
-def _live():
-    return pytest.importorskip("torch")
-
-
-def _same(mine, theirs, rtol=1e-12):
-    """Equal nested lists of numbers: NaN where NaN, infinities and the sign of zero alike."""
-    a, b = np.asarray(mine, dtype=float), np.asarray(theirs, dtype=float)
-    assert a.shape == b.shape, (mine, theirs)
-    np.testing.assert_allclose(a, b, rtol=rtol, atol=1e-300)
-    assert (np.signbit(a) == np.signbit(b))[(a == 0) & (b == 0)].all(), (mine, theirs)
+_live, _same = live_torch, same
+_outcome, _stored_and_live = outcome, stored_and_live
 
 
 # -- a value written twice (duplicate indices, no accumulate): PyTorch's gradient -------------
@@ -178,29 +170,6 @@ def test_windows_with_infinities_match_live_torch():
 
 
 # -- smaller value, gradient and shape defects ----------------------------------------------
-
-def _outcome(T, call):
-    try:
-        r = call(T)
-    except Exception as e:  # noqa: BLE001 - the type and words are what is compared
-        return type(e).__name__, str(e)
-    return "ok", r
-
-
-def _stored_and_live(cases: dict, want: dict) -> tuple:
-    """Two tests over the calls in ``cases`` (name -> ``call(T)``): fgrad's outcome equals
-    PyTorch's stored one in ``want``, and (torch installed) the live PyTorch outcome."""
-
-    @pytest.mark.parametrize("name", sorted(cases))
-    def stored(name):
-        assert _outcome(ft, cases[name]) == want[name]
-
-    @pytest.mark.parametrize("name", sorted(cases))
-    def live(name):
-        assert _outcome(ft, cases[name]) == _outcome(_live(), cases[name])
-
-    return stored, live
-
 
 def _grad(T, f, x, *more):
     x = T.tensor(x, dtype=T.float64, requires_grad=True)

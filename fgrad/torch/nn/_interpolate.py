@@ -31,6 +31,7 @@ import numpy as np
 
 import fgrad.numpy as fnp
 from fgrad.ops.resample import AxisMap, resample
+import fgrad.torch._fma as _fma
 from fgrad.torch._conventions import mean
 
 from .._tensor import Tensor
@@ -66,7 +67,11 @@ def _source_coords(ftype, in_size: int, out_size: int, align_corners: bool, scal
     j = np.arange(out_size).astype(ftype)
     if align_corners:
         return s * j
-    src = s * (j + ftype(0.5)) - ftype(0.5)
+    if np.dtype(ftype) != np.float32:
+        src = s * (j + ftype(0.5)) - ftype(0.5)
+    else:  # PyTorch's float32 ``scale * (j + 0.5) - 0.5`` rounds once, as a fused multiply-add
+        # (1/3 * 1.5 - 0.5 is 1.5e-8, not 0, so a weight-0 tap becomes a tiny positive one)
+        src = _fma.fma32(np.full(out_size, s, ftype), j + ftype(0.5), np.full(out_size, ftype(-0.5), ftype))
     return src if cubic else np.maximum(src, ftype(0))
 
 

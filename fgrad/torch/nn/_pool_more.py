@@ -24,6 +24,7 @@ import numpy as np
 
 import fgrad.numpy as fnp
 import fgrad.torch as torch
+import fgrad.torch._conventions as _conv
 import fgrad.torch._device as _dev
 from .._tensor import Tensor
 import fgrad.torch.types as types
@@ -250,7 +251,10 @@ def _lp_pool(input: Tensor, norm_type: float, kernel_size, stride, ceil_mode: bo
         out = avg(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
         out = avg(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    return (torch.sign(out) * F.relu(torch.abs(out))).mul(int(np.prod(k))).pow(1.0 / norm_type)
+    # PyTorch's formula; its relu's gradient is a select, which stops the inf that pow(0, 1/p)
+    # sends back at a window summing to 0 (F.relu's product would make it NaN)
+    kept = _defop("ReluBackward0", "relu_select", _conv.relu_select, (torch.abs(out),))
+    return (torch.sign(out) * kept).mul(int(np.prod(k))).pow(1.0 / norm_type)
 
 
 def lp_pool1d(input: Tensor, norm_type: float, kernel_size: types.IntOrInts,

@@ -116,12 +116,19 @@ def _reflect(x: Tensor, twice_low: int, twice_high: int) -> Tensor:
     return torch.where(flips.remainder(2) == 0, extra + lo, span - extra + lo)
 
 
+def _clip(coord: Tensor, size: int) -> Tensor:
+    """PyTorch's ``clip_coordinates``: ``coord`` clamped to [0, size - 1], with gradient 1
+    strictly inside and 0 on the ends (``clip_coordinates_set_grad``: a sample on the border
+    does not move with the grid), as ``hardtanh``'s."""
+    return torch.nn.functional.hardtanh(coord, 0.0, float(size - 1))
+
+
 def _pad_coord(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
     if padding_mode == "border":
-        return coord.clamp(0, size - 1)
+        return _clip(coord, size)
     if padding_mode == "reflection":
         coord = _reflect(coord, 0, 2 * (size - 1)) if align_corners else _reflect(coord, -1, 2 * size - 1)
-        return coord.clamp(0, size - 1)
+        return _clip(coord, size)
     return coord
 
 

@@ -1281,18 +1281,34 @@ def _window_params(k, s, pads, d) -> dict:
 
 def _max_pool_op(input: Tensor, nd: int, k, s, pads, d, name: str, return_indices: bool, key):
     """Max over windows (``reduce_window_max``; the gradient goes to each window's first
-    maximum) and, with ``return_indices``, the flat spatial index of that maximum."""
+    maximum, or to PyTorch's pick where it differs: `_conventions.max_pool`) and, with
+    ``return_indices``, the flat spatial index of that element."""
     params = _window_params(k, s, pads, d)
+    window = tuple(params.items())
 
     def fn(x):
         return W.reduce_window_max_p.bind(x, **params)
 
-    y = _defop(name, key, fn, (input,))
+    def fn_torch_pick(x):
+        return _conv.max_pool(x, window)
+
+    # where some window holds a NaN or only -inf (or the values are traced), PyTorch's pick, at
+    # the cost of a second gather in the gradient
+    xb = _buf(input)
+    floating = xb.dtype.kind == "f"
+    traced = not _is_concrete(input)
+    y = _defop(name, key + ("torch_pick",), fn_torch_pick, (input,)) if floating and traced else \
+        _defop(name, key, fn, (input,))
+    xp = _dev.xp_of(xb)
+    differs = floating and not traced and bool(_conv.max_pool_differs(xp, _buf(y)).any())
+    if differs and input.requires_grad:
+        y = _defop(name, key + ("torch_pick",), fn_torch_pick, (input,))
     if not return_indices:
         return y
-    xb = _buf(input)
-    xp = _dev.xp_of(xb)
     am, out = W.argselect(xp, "max", xb, params)
+    if differs:
+        am = xp.where(_conv.max_pool_differs(xp, _buf(y)),
+                      W.argselect(xp, "max", _conv.max_pool_key(xp, xb), params)[0], am)
     kidx = xp.unravel_index(am, (1, 1) + tuple(k))[2:]
     spatial = xb.shape[2:]
     lin = xp.zeros(am.shape, np.int64)
@@ -1467,7 +1483,7 @@ def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
         for pos in positions:
             w = window(x, pos)
             flat = fnp.reshape(w, tuple(w.shape[:lead]) + (-1,))
-            idx = lax.stop_gradient(fnp.argmax(flat, axis=-1))
+            idx = lax.stop_gradient(_conv.argmax_nan_last(fnp, flat))  # (PyTorch's pick at NaNs)
             vals.append(fnp.take_along_axis(flat, idx[..., None], axis=-1)[..., 0])
         return fnp.reshape(fnp.stack(vals, axis=-1), tuple(x.shape[:lead]) + osz)
 
@@ -1477,7 +1493,7 @@ def _adaptive_max(input: Tensor, output_size, nd: int, return_indices: bool):
     ind = []
     for pos in positions:
         w = window(xb, pos)
-        am = w.reshape(xb.shape[:lead] + (-1,)).argmax(axis=-1)
+        am = _conv.argmax_nan_last(_dev.xp_of(xb), w.reshape(xb.shape[:lead] + (-1,)))
         local = np.unravel_index(am, w.shape[lead:])
         lin = np.zeros(am.shape, np.int64)
         for i in range(nd):
@@ -1945,10 +1961,12 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         valid = t != ii
         ts = fnp.where(valid, t, 0)
         picked = fnp.squeeze(fnp.take_along_axis(x, fnp.expand_dims(ts, cax), axis=cax), axis=cax)
+        # an ignored target's loss and weight are 0 whatever its input or class weight (an
+        # inf or NaN there stays out of the sum: PyTorch skips it, ``0 * inf`` would be NaN)
         wi = valid.astype(x.dtype)
         if has_w:
-            wi = wi * fnp.take(w[0], ts, axis=0)
-        losses = -picked * wi
+            wi = fnp.where(valid, fnp.take(w[0], ts, axis=0), 0)
+        losses = fnp.where(valid, -picked * wi, 0)
         if reduction == "none":
             return losses
         if reduction == "sum":
@@ -2000,7 +2018,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         smooth = -(logp * weight.view(wshape)).sum(cax)
     else:
         smooth = -logp.sum(cax)
-    smooth = smooth * valid.to(smooth.dtype)
+    smooth = torch.where(valid, smooth, 0.0)  # (PyTorch's masked_fill: an inf or NaN input stays out)
     if reduction == "mean":
         if weight is not None:
             tsafe = torch.where(valid, target, torch.zeros_like(target))
