@@ -100,3 +100,29 @@ def test_hyp1f1_at_minus_infinity_agrees_with_jax_where_jax_is_right(name, jax, 
     np.testing.assert_array_equal(out[agree], np.asarray(HYP_LIMIT)[agree])
     if name == "jax":  # the stored values are JAX's
         np.testing.assert_array_equal(out, HYP_JAX)
+
+
+# -- scipy.linalg.polar: JAX's method checks, stacks of matrices ------------------------------
+
+
+@face
+def test_polar_qdwh_left_needs_a_wide_matrix(name, jax, jnp, lax):
+    """JAX's ``qdwh`` computes ``side='left'`` only for ``m < n`` (a square matrix raises its
+    ``NotImplementedError``); fgrad accepted ``m <= n``."""
+    with pytest.raises(NotImplementedError, match="qdwh"):
+        jax.scipy.linalg.polar(jnp.eye(3) * 2.0, side="left")
+    u, p = jax.scipy.linalg.polar(jnp.eye(3) * 2.0, side="left", method="svd")
+    np.testing.assert_allclose(np.asarray(p), 2.0 * np.eye(3), atol=1e-15)
+
+
+@face
+def test_polar_of_a_stack_is_matrix_by_matrix(name, jax, jnp, lax):
+    """JAX's ``polar`` vectorizes over leading axes; fgrad raised ``ValueError`` for a stack."""
+    a = np.stack([[[3.0, 1.0], [0.0, 2.0]], [[0.0, -2.0], [1.0, 0.0]]])
+    u, p = jax.scipy.linalg.polar(jnp.asarray(a))
+    for k in range(2):
+        uk, pk = jax.scipy.linalg.polar(jnp.asarray(a[k]))
+        np.testing.assert_allclose(np.asarray(u)[k], np.asarray(uk), atol=1e-15)
+        np.testing.assert_allclose(np.asarray(p)[k], np.asarray(pk), atol=1e-15)
+    np.testing.assert_allclose(np.asarray(u)[1], [[0.0, -1.0], [1.0, 0.0]], atol=1e-15)
+    np.testing.assert_allclose(np.asarray(p)[1], [[1.0, 0.0], [0.0, 2.0]], atol=1e-15)
