@@ -126,3 +126,22 @@ def test_polar_of_a_stack_is_matrix_by_matrix(name, jax, jnp, lax):
         np.testing.assert_allclose(np.asarray(p)[k], np.asarray(pk), atol=1e-15)
     np.testing.assert_allclose(np.asarray(u)[1], [[0.0, -1.0], [1.0, 0.0]], atol=1e-15)
     np.testing.assert_allclose(np.asarray(p)[1], [[1.0, 0.0], [0.0, 2.0]], atol=1e-15)
+
+
+# -- uint64 beside a signed integer: JAX's weak float ------------------------------------------
+
+
+@face
+@pytest.mark.parametrize("op", ["add", "multiply", "maximum", "equal", "subtract"])
+def test_uint64_meeting_a_signed_integer_is_a_weak_float(op, name, jax, jnp, lax):
+    """No integer type holds uint64 and int64: JAX's lattice joins them at the weak float
+    ``f*``, so the result (even a comparison's bool) is weakly typed float64, eager and under
+    ``jit``; fgrad's was strongly typed. Beside a float32 it then gives float32."""
+    def f(a, b):
+        return getattr(jnp, op)(a, b)
+    x, y = jnp.asarray(np.array([8, 4], np.uint64)), jnp.asarray(np.array([4, -8], np.int64))
+    for out in (f(x, y), jax.jit(f)(x, y), f(y, x)):
+        assert out.dtype == (np.bool_ if op == "equal" else np.float64)
+        assert out.weak_type
+    assert (x + y + jnp.ones(2, "float32")).dtype == np.float32
+    assert not (x.astype("uint32") + y).weak_type  # uint32 + int64 is int64
