@@ -542,3 +542,252 @@ def _round24_cases():
 
 
 CASES.update(_round24_cases())
+
+
+STATS_CONTINUOUS = {  # name -> (sampler of x, extra parameters as Python floats)
+    "norm": ("real", ()), "cauchy": ("real", ()), "logistic": ("real", ()), "laplace": ("real", ()),
+    "gennorm": ("real", (1.5,)), "t": ("real", (3.0,)), "expon": ("positive", ()),
+    "gamma": ("positive", (1.5,)), "chi2": ("positive", (3.0,)), "lognorm": ("positive", (0.7,)),
+    "pareto": ("above1", (2.5,)), "beta": ("unit", (2.0, 3.0)), "uniform": ("unit", ()),
+    "truncnorm": ("real", (-1.0, 1.5)),
+}
+STATS_METHODS = ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf")
+
+
+def _stats_x(r, d, kind):
+    x = r.standard_normal(5) * 1.5
+    x = {"real": x, "positive": np.abs(x) + 0.05, "above1": np.abs(x) + 1.05,
+         "unit": 1 / (1 + np.exp(-x))}[kind]
+    return np.asarray(x, d)
+
+
+def _round25_cases():
+    """jax.scipy.linalg (schur, lu, cho_factor, polar, funm, inv, det, hessenberg, rsf2csf),
+    jax.scipy.signal (fftconvolve, correlate modes, stft/istft), every jax.scipy.stats
+    continuous distribution's methods with gradients, ndimage.map_coordinates, fft with norm
+    and axes, lax bit ops and reduce_precision, integer promotion corners, jax.nn glu/
+    standardize/logsumexp, and random distributions' shapes and dtypes (round 25)."""
+    c = {}
+    sl = "scipy.linalg"
+    c[f"{sl}.lu_p_l_u"] = (lambda r, d: [_wellposed(r, d)], lambda m, x: m.scipy.linalg.lu(x))
+    c[f"{sl}.lu_factor"] = (lambda r, d: [_wellposed(r, d)], lambda m, x: m.scipy.linalg.lu_factor(x))
+    c[f"{sl}.lu_wide"] = (lambda r, d: [_f(r, d, 2, 4)], lambda m, x: m.scipy.linalg.lu(x)[1:])
+    c[f"{sl}.lu_permute_l"] = (lambda r, d: [_wellposed(r, d)],
+                               lambda m, x: m.scipy.linalg.lu(x, permute_l=True))
+    c[f"{sl}.cho_factor_solve_lower"] = (
+        lambda r, d: [_f(r, d, 3, 3), _f(r, d, 3, 2)],
+        lambda m, x, b: m.scipy.linalg.cho_solve(m.scipy.linalg.cho_factor(_spd(m, x), lower=True), b))
+    c[f"{sl}.cholesky_upper"] = (lambda r, d: [_f(r, d, 3, 3)],
+                                 lambda m, x: m.scipy.linalg.cholesky(_spd(m, x)))
+    c[f"{sl}.solve_triangular_trans"] = (
+        lambda r, d: [_f(r, d, 3), _wellposed(r, d)],
+        lambda m, b, a: m.scipy.linalg.solve_triangular(a, b, trans=1, lower=False, unit_diagonal=True))
+    c[f"{sl}.solve_assume_pos"] = (lambda r, d: [_f(r, d, 3, 3), _f(r, d, 3)],
+                                   lambda m, x, b: m.scipy.linalg.solve(_spd(m, x), b, assume_a="pos"))
+    c[f"{sl}.inv_det"] = (lambda r, d: [_wellposed(r, d)],
+                          lambda m, x: (m.scipy.linalg.inv(x), m.scipy.linalg.det(x)))
+    c[f"{sl}.expm_scaled"] = (lambda r, d: [_f(r, d, 3, 3, scale=3.0)], lambda m, x: m.scipy.linalg.expm(x))
+    c[f"{sl}.schur_real_t"] = (lambda r, d: [_f(r, d, 3, 3)],
+                               lambda m, x: m.numpy.abs(m.numpy.diag(m.scipy.linalg.schur(_sym(m, x))[0])))
+    c[f"{sl}.polar_u"] = (lambda r, d: [_wellposed(r, d)], lambda m, x: m.scipy.linalg.polar(x)[0])
+    c[f"{sl}.polar_left"] = (lambda r, d: [_wellposed(r, d)],
+                             lambda m, x: m.scipy.linalg.polar(x, side="left")[1])
+    c[f"{sl}.sqrtm_triangular"] = (
+        lambda r, d: [np.triu(np.abs(_f(r, d, 3, 3))) + np.eye(3, dtype=d)],
+        lambda m, x: m.numpy.real(m.scipy.linalg.sqrtm(x)))
+    c[f"{sl}.funm_exp"] = (lambda r, d: [_f(r, d, 3, 3, scale=0.5)],
+                           lambda m, x: m.numpy.real(m.scipy.linalg.funm(_sym(m, x), m.numpy.exp)))
+    c[f"{sl}.hessenberg"] = (lambda r, d: [(lambda x: x @ x.T)(_f(r, d, 4, 4))],
+                             lambda m, x: m.numpy.abs(m.scipy.linalg.hessenberg(x)))
+    c[f"{sl}.block_diag_toeplitz"] = (
+        lambda r, d: [_f(r, d, 2, 2), _f(r, d, 3)],
+        lambda m, x, t: (m.scipy.linalg.block_diag(x, t[None]), m.scipy.linalg.toeplitz(t, t[::-1])))
+    c[f"{sl}.eigh_tridiagonal_select"] = (
+        lambda r, d: [_f(r, d, 5), _f(r, d, 4)],
+        lambda m, dg, e: m.scipy.linalg.eigh_tridiagonal(dg, e, eigvals_only=True, select="i",
+                                                          select_range=(1, 3)))
+    ss = "scipy.signal"
+    for mode in ("full", "same", "valid"):
+        c[f"{ss}.fftconvolve_{mode}"] = (
+            lambda r, d: [_f(r, d, 7), _f(r, d, 4)],
+            lambda m, x, k, mode=mode: m.scipy.signal.fftconvolve(x, k, mode=mode))
+        c[f"{ss}.correlate_{mode}"] = (
+            lambda r, d: [_f(r, d, 6), _f(r, d, 3)],
+            lambda m, x, k, mode=mode: m.scipy.signal.correlate(x, k, mode=mode))
+        c[f"{ss}.convolve2d_{mode}_fill"] = (
+            lambda r, d: [_f(r, d, 3, 4), _f(r, d, 2, 2)],
+            lambda m, x, k, mode=mode: m.scipy.signal.convolve2d(x, k, mode=mode, boundary="fill"))
+    c[f"{ss}.fftconvolve_axes"] = (
+        lambda r, d: [_f(r, d, 3, 6), _f(r, d, 1, 3)],
+        lambda m, x, k: m.scipy.signal.fftconvolve(x, k, mode="same", axes=1))
+    c[f"{ss}.convolve_int"] = (
+        lambda r, d: [r.integers(-3, 4, 6).astype(np.int32), r.integers(-3, 4, 3).astype(np.int32)],
+        lambda m, x, k: m.scipy.signal.convolve(x, k))
+    c[f"{ss}.stft"] = (lambda r, d: [_f(r, d, 32)],
+                       lambda m, x: m.numpy.abs(m.scipy.signal.stft(x, nperseg=8)[2]))
+    c[f"{ss}.istft_roundtrip"] = (
+        lambda r, d: [_f(r, d, 32)],
+        lambda m, x: m.scipy.signal.istft(m.scipy.signal.stft(x, nperseg=8)[2], nperseg=8)[1])
+    c[f"{ss}.welch"] = (lambda r, d: [_f(r, d, 64)], lambda m, x: m.scipy.signal.welch(x, nperseg=16)[1])
+    c[f"{ss}.detrend"] = (lambda r, d: [_f(r, d, 2, 7)], lambda m, x: m.scipy.signal.detrend(x, axis=1))
+    for dist, (kind, params) in STATS_CONTINUOUS.items():
+        for method in STATS_METHODS:
+            c[f"scipy.stats.{dist}.{method}"] = (
+                lambda r, d, kind=kind, method=method: [
+                    _stats_x(r, d, "unit" if method in ("ppf", "isf") else kind)],
+                lambda m, x, dist=dist, method=method, params=params: (
+                    getattr(getattr(m.scipy.stats, dist), method)(x, *params)))
+    for dist, args in (("poisson", (2.5,)), ("binom", (6, 0.3)), ("nbinom", (4, 0.4)),
+                       ("geom", (0.3,)), ("bernoulli", (0.3,)), ("betabinom", (6, 2.0, 3.0))):
+        for method in ("logpmf", "pmf", "cdf"):
+            if not (dist == "binom" and method == "cdf" or dist == "betabinom" and method == "cdf"
+                    or dist == "bernoulli" and method == "cdf"):
+                c[f"scipy.stats.{dist}.{method}"] = (
+                    lambda r, d: [r.integers(-1, 7, 6).astype(d)],
+                    lambda m, k, dist=dist, method=method, args=args: getattr(
+                        getattr(m.scipy.stats, dist), method)(k, *args))
+    c["scipy.stats.poisson.logpmf_rate_grad"] = (
+        lambda r, d: [np.abs(_f(r, d, 5)) + 0.1, r.integers(0, 5, 5).astype(d)],
+        lambda m, mu, k: m.scipy.stats.poisson.logpmf(k, mu))
+    c["scipy.stats.multivariate_normal"] = (
+        lambda r, d: [_f(r, d, 4, 3), _f(r, d, 3), _f(r, d, 3, 3)],
+        lambda m, x, mean, a: m.scipy.stats.multivariate_normal.logpdf(x, mean, _spd(m, a)))
+    c["scipy.stats.vonmises"] = (lambda r, d: [_f(r, d, 5)],
+                                 lambda m, x: m.scipy.stats.vonmises.logpdf(x, 1.7))
+    c["scipy.stats.logsumexp_like_gaussian_kde"] = (
+        lambda r, d: [_f(r, d, 6), _f(r, d, 3)],
+        lambda m, data, x: m.scipy.stats.gaussian_kde(data).logpdf(x))
+    for order in (0, 1, 3):
+        for mode in ("constant", "nearest", "wrap", "mirror", "reflect"):
+            if order == 3:  # JAX supports order <= 1
+                if mode != "constant":
+                    continue
+            c[f"ndimage.map_coordinates_o{order}_{mode}"] = (
+                lambda r, d: [_f(r, d, 4, 5), (r.uniform(-1.5, 5.5, (2, 6))).astype(d)],
+                lambda m, x, coords, order=order, mode=mode: m.scipy.ndimage.map_coordinates(
+                    x, [coords[0], coords[1]], order=order, mode=mode, cval=-0.5))
+    for fn in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft"):
+        for norm in ("backward", "ortho", "forward"):
+            c[f"fft.{fn}_{norm}"] = (
+                lambda r, d: [_f(r, d, 3, 6)],
+                lambda m, x, fn=fn, norm=norm: m.numpy.real(getattr(m.numpy.fft, fn)(x, n=5, axis=0
+                                                                                    if fn != "rfft" else 1,
+                                                                                    norm=norm)))
+    for fn in ("fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2", "rfft2", "irfft2"):
+        c[f"fft.{fn}_axes"] = (
+            lambda r, d: [_f(r, d, 3, 4, 5)],
+            lambda m, x, fn=fn: m.numpy.imag(getattr(m.numpy.fft, fn)(x, axes=(0, 2), norm="ortho"))
+            if fn[0] != "i" or "r" not in fn else getattr(m.numpy.fft, fn)(x, axes=(0, 2)))
+    c["fft.fftfreq_rfftfreq"] = (lambda r, d: [_f(r, d, 5)],
+                                 lambda m, x: (x * m.numpy.fft.fftfreq(5, 0.1), m.numpy.fft.rfftfreq(7, 0.5)))
+    c["fft.ifftshift_axes"] = (lambda r, d: [_f(r, d, 3, 4)],
+                               lambda m, x: m.numpy.fft.ifftshift(x, axes=(0,)))
+    for dt in ("int8", "uint8", "int32", "uint32", "int64", "uint16"):
+        c[f"lax.population_count_{dt}"] = (
+            lambda r, d, dt=dt: [r.integers(-100 if dt[0] == "i" else 0, 120, 6).astype(dt)],
+            lambda m, x: (m.lax.population_count(x), m.lax.clz(x)))
+        c[f"lax.shifts_{dt}"] = (
+            lambda r, d, dt=dt: [r.integers(-100 if dt[0] == "i" else 0, 120, 6).astype(dt),
+                                 np.asarray([0, 1, 3, 7, 8, 70], dt)],
+            lambda m, x, s: (m.lax.shift_left(x, s), m.lax.shift_right_logical(x, s),
+                             m.lax.shift_right_arithmetic(x, s)))
+    for eb, mb in ((5, 10), (8, 7), (4, 3), (11, 52), (8, 23), (2, 1)):
+        c[f"lax.reduce_precision_{eb}_{mb}"] = (
+            lambda r, d: [np.concatenate([_f(r, d, 4, scale=100.0), _edge(r, d, 4)])],
+            lambda m, x, eb=eb, mb=mb: m.lax.reduce_precision(x, exponent_bits=eb, mantissa_bits=mb))
+    c["lax.nextafter_edges"] = (lambda r, d: [_edge(r, d, 6), _edge(r, d, 6)],
+                                lambda m, x, y: m.lax.nextafter(x, y))
+    c["lax.cumlogsumexp_inf"] = (lambda r, d: [np.asarray([-np.inf, 0.0, np.inf, 1.0, -np.inf, np.nan], d)],
+                                 lambda m, x: m.lax.cumlogsumexp(x))
+    c["lax.top_k_ties"] = (lambda r, d: [np.round(_f(r, d, 2, 6))], lambda m, x: m.lax.top_k(x, 4))
+    c["lax.sort_three_operands"] = (
+        lambda r, d: [_f(r, d, 6), np.round(_f(r, d, 6)), r.integers(0, 3, 6).astype(np.int32)],
+        lambda m, x, k1, k2: m.lax.sort((k2, k1, x), num_keys=2, is_stable=True))
+    c["numpy.argsort_stable_descending"] = (lambda r, d: [np.round(_f(r, d, 8))],
+                                            lambda m, x: m.numpy.argsort(x, stable=True, descending=True))
+    c["lax.dynamic_update_slice_clamp_big"] = (
+        lambda r, d: [_f(r, d, 4, 4), _f(r, d, 3, 3), np.int32(r.integers(-20, 20))],
+        lambda m, x, u, i: m.lax.dynamic_update_slice(x, u, (i, m.numpy.int32(2))))
+    for mode in ("clip", "fill", "promise_in_bounds"):
+        c[f"numpy.at_get_multi_{mode}"] = (
+            lambda r, d, mode=mode: [_f(r, d, 4, 3), r.integers(0 if mode == "promise_in_bounds" else -6,
+                                                                4 if mode == "promise_in_bounds" else 6,
+                                                                (2, 3)).astype(np.int32)],
+            lambda m, x, i, mode=mode: x.at[i, 1].get(mode=mode))
+    pairs = (("uint64", "int64"), ("uint32", "int32"), ("uint8", "int8"), ("uint64", "float32"),
+             ("bool", "bool"), ("bool", "int8"), ("uint16", "float16"), ("int64", "uint32"))
+    for a_dt, b_dt in pairs:
+        c[f"numpy.promote_{a_dt}_{b_dt}"] = (
+            lambda r, d, a_dt=a_dt, b_dt=b_dt: [r.integers(0, 2 if a_dt == "bool" else 9, 4).astype(a_dt),
+                                                r.integers(0, 2 if b_dt == "bool" else 9, 4).astype(b_dt)],
+            lambda m, x, y: (x + y, x * y, m.numpy.maximum(x, y), x == y))
+    c["numpy.bool_arith"] = (
+        lambda r, d: [r.integers(0, 2, 5).astype(bool), r.integers(0, 2, 5).astype(bool)],
+        lambda m, x, y: (m.numpy.sum(x), m.numpy.cumsum(x), x * 2, x + 1.5, m.numpy.mean(x), x & y, x ^ y, ~x,
+                         m.numpy.prod(x), x - 0.5))
+    c["numpy.uint_bitwise"] = (
+        lambda r, d: [r.integers(0, 2**32, 4, dtype=np.uint64).astype(np.uint32),
+                      r.integers(0, 31, 4).astype(np.uint32)],
+        lambda m, x, s: (x << s, x >> s, m.numpy.bitwise_count(x), ~x, m.numpy.invert(x) % 7))
+    c["numpy.int_floor_divide_uint"] = (
+        lambda r, d: [r.integers(0, 50, 5).astype(np.uint8), r.integers(0, 5, 5).astype(np.uint8)],
+        lambda m, x, y: (x // y, x % y))
+    c["nn.glu_axis"] = (lambda r, d: [_f(r, d, 4, 6)], lambda m, x: m.nn.glu(x, axis=0))
+    c["nn.standardize_where"] = (
+        lambda r, d: [_f(r, d, 3, 4), r.integers(0, 2, (3, 4)).astype(bool) | np.eye(3, 4, dtype=bool)],
+        lambda m, x, w: m.nn.standardize(x, axis=1, where=w, epsilon=1e-3))
+    c["nn.standardize_mean_var"] = (
+        lambda r, d: [_f(r, d, 3, 4), _f(r, d, 3, 1), np.abs(_f(r, d, 3, 1)) + 0.5],
+        lambda m, x, mu, v: m.nn.standardize(x, axis=1, mean=mu, variance=v))
+    c["nn.logsumexp_b_where"] = (
+        lambda r, d: [_f(r, d, 3, 4), np.abs(_f(r, d, 3, 4)), r.integers(0, 2, (3, 4)).astype(bool)],
+        lambda m, x, b, w: m.nn.logsumexp(x, axis=1, b=b, where=w, keepdims=True))
+    c["nn.softmax_where_initial_axis0"] = (
+        lambda r, d: [_f(r, d, 3, 4), r.integers(0, 2, (3, 4)).astype(bool) | np.eye(3, 4, dtype=bool)],
+        lambda m, x, w: (m.nn.softmax(x, axis=0, where=w), m.nn.log_softmax(x, axis=0, where=w)))
+    c["nn.logsumexp_all_masked"] = (
+        lambda r, d: [_f(r, d, 2, 3)],
+        lambda m, x: m.nn.logsumexp(x, axis=1, where=m.numpy.asarray([[True, False, False],
+                                                                      [False, False, False]])))
+    for dist, call in (
+            ("normal", lambda rd, k, dt: rd.normal(k, (2, 3), dt)),
+            ("uniform", lambda rd, k, dt: rd.uniform(k, (4,), dt, -2.0, 3.0)),
+            ("truncated_normal", lambda rd, k, dt: rd.truncated_normal(k, -1.0, 2.0, (3,), dt)),
+            ("bernoulli", lambda rd, k, dt: rd.bernoulli(k, 0.3, (5,))),
+            ("categorical", lambda rd, k, dt: rd.categorical(k, rd.normal(k, (3, 4), dt), shape=(2, 3))),
+            ("randint", lambda rd, k, dt: rd.randint(k, (2, 3), -5, 9)),
+            ("permutation", lambda rd, k, dt: rd.permutation(k, 6)),
+            ("choice", lambda rd, k, dt: rd.choice(k, 7, (3,), replace=False)),
+            ("exponential", lambda rd, k, dt: rd.exponential(k, (3,), dt)),
+            ("laplace", lambda rd, k, dt: rd.laplace(k, (3,), dt)),
+            ("logistic", lambda rd, k, dt: rd.logistic(k, (3,), dt)),
+            ("gumbel", lambda rd, k, dt: rd.gumbel(k, (3,), dt)),
+            ("cauchy", lambda rd, k, dt: rd.cauchy(k, (3,), dt)),
+            ("poisson", lambda rd, k, dt: rd.poisson(k, 3.5, (4,))),
+            ("binomial", lambda rd, k, dt: rd.binomial(k, 10, 0.3, (4,), dt)),
+            ("geometric", lambda rd, k, dt: rd.geometric(k, 0.3, (4,))),
+            ("rademacher", lambda rd, k, dt: rd.rademacher(k, (5,))),
+            ("multivariate_normal", lambda rd, k, dt: rd.multivariate_normal(
+                k, rd.normal(k, (2,), dt), rd.uniform(k, (), dt) + rd.orthogonal(k, 2, dtype=dt) * 0
+                + __import__("numpy").eye(2, dtype=dt), (3,), dt)),
+            ("orthogonal", lambda rd, k, dt: rd.orthogonal(k, 3, (2,), dt)),
+            ("ball", lambda rd, k, dt: rd.ball(k, 3, 2, (2,), dt)),
+            ("weibull_min", lambda rd, k, dt: rd.weibull_min(k, 1.5, 2.0, (3,), dt)),
+            ("pareto", lambda rd, k, dt: rd.pareto(k, 2.0, (3,), dt)),
+            ("maxwell", lambda rd, k, dt: rd.maxwell(k, (3,), dt)),
+            ("double_sided_maxwell", lambda rd, k, dt: rd.double_sided_maxwell(k, 0.5, 2.0, (3,), dt)),
+            ("rayleigh", lambda rd, k, dt: rd.rayleigh(k, 1.5, (3,), dt)),
+            ("wald", lambda rd, k, dt: rd.wald(k, 1.5, (3,), dt)),
+            ("triangular", lambda rd, k, dt: rd.triangular(k, -1.0, 0.5, 2.0, (3,), dt)),
+            ("lognormal", lambda rd, k, dt: rd.lognormal(k, 0.5, (3,), dt)),
+            ("generalized_normal", lambda rd, k, dt: rd.generalized_normal(k, 1.5, (3,), dt)),
+            ("multinomial", lambda rd, k, dt: rd.multinomial(k, 10, __import__("numpy").asarray(
+                [0.2, 0.3, 0.5], dt), shape=(2, 3))),
+    ):
+        c[f"random.shape_dtype_{dist}"] = (
+            lambda r, d: [_f(r, d, 1)],
+            lambda m, x, call=call: (lambda out: (out, x * 1.0))(call(m.random, m.random.key(11), x.dtype)))
+    return c
+
+
+CASES.update(_round25_cases())

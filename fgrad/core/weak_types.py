@@ -51,6 +51,8 @@ def join_is_weak(strong: list, weak: list) -> bool:
         >>> join_is_weak([np.dtype("int32")], [np.dtype("float64")])   # int32 + 1.5
         True
     """
+    if unsigned_meets_signed_64(strong):  # their join is the weak float f*
+        return True
     if not weak:
         return False
     if not strong:
@@ -58,6 +60,22 @@ def join_is_weak(strong: list, weak: list) -> bool:
     top_weak = max(level(d) for d in weak)
     top_strong = max(level(d) for d in strong)
     return top_weak > top_strong and not (top_weak == 3 and top_strong == 2)
+
+
+def unsigned_meets_signed_64(strong: list) -> bool:
+    """Whether strongly typed integer operands join above every integer type: ``uint64``
+    beside a signed integer has no integer type holding both, and JAX's lattice gives the
+    weak float ``f*`` (a weakly typed float64: ``uint64_array + int64_array``, even their
+    comparison's bool, is weak); NumPy's float64 is the dtype.
+
+    Example::
+
+        >>> unsigned_meets_signed_64([np.dtype("uint64"), np.dtype("int8")])
+        True
+    """
+    kinds = {dtype_kind(d) for d in strong}
+    return "i" in kinds and not kinds & {"f", "c", "V"} and any(
+        dtype_kind(d) == "u" and np.dtype(d).itemsize == 8 for d in strong)
 
 
 def cast_target(strong: list, weak_dtype: np.dtype) -> np.dtype | None:

@@ -97,9 +97,41 @@ def solve(xp, a, b, min_size: int = 16):
 
     def one(m, rhs):
         _, _, x, info = gesv(m, rhs)
-        return x if info == 0 else np.full(rhs.shape, np.nan, rhs.dtype)
+        return x if info == 0 else _singular_lu_solve(lapack, m, rhs)
 
     return _stacked(one, a, b)
+
+
+def _singular_lu_solve(lapack, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``getrf`` then ``getrs`` on one matrix whose ``U`` has a zero pivot: the triangular
+    solves divide by it, giving the infinities and NaNs of JAX's and PyTorch's LU solves
+    (``solve([[1, 2], [2, 4]], eye(2))`` is ``[[-inf, inf], [inf, -inf]]`` in both; a NaN
+    matrix would turn the derivative of ``slogdet`` there, ``+-inf``, into NaN)."""
+    getrf, getrs = lapack.get_lapack_funcs(("getrf", "getrs"), (a, b))
+    lu, piv, _ = getrf(a)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        x, _ = getrs(lu, piv, b)
+    return x
+
+
+def singular_solve(xp, a, b):
+    """``a^-1 b`` for each matrix pair by LU without the singularity check (inf/NaN where a
+    pivot is zero, as JAX's and PyTorch's solves); device buffers go through host copies
+    (a singular system is rare). None without SciPy or a LAPACK dtype (the caller fills NaN).
+
+    >>> import numpy as np
+    >>> singular_solve(np, np.array([[1.0, 2.0], [2.0, 4.0]]), np.eye(2)).tolist()
+    [[-inf, inf], [inf, -inf]]
+    """
+    on_device = xp is not np
+    host_a, host_b = (xp.asnumpy(a), xp.asnumpy(b)) if on_device else (a, b)
+    if host_a.dtype != host_b.dtype or host_b.ndim != host_a.ndim or not _applies(np, host_a, 0, False):
+        return None
+    lapack = scipy_module("linalg.lapack")
+    if lapack is None:
+        return None
+    x = _stacked(lambda m, rhs: _singular_lu_solve(lapack, m, rhs), host_a, host_b)
+    return xp.asarray(x) if on_device else x
 
 
 def eigh(xp, a, min_size: int = 64):

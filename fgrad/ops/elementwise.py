@@ -22,7 +22,7 @@ from ..core import native_casts as _native_casts
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wrap
 from ..core import x64_mode
 from ..core.inexact import inexact_join, to_numeric_dtype
-from ..core.weak_types import cast_target, join_is_weak
+from ..core.weak_types import cast_target, join_is_weak, unsigned_meets_signed_64
 from .xla_math import XLA_MATH, called_from_torch_face
 from ..core.weak_types import level as weak_level
 from ..core.constants import zeros_like
@@ -123,6 +123,9 @@ def _promoting_bind(prim: Primitive):
             if (da is BF16 or db is BF16) and da is not db:
                 args = _cast_to_common(args, [da, db])
             elif da is not db and da is not None and db is not None and lattice:
+                if unsigned_meets_signed_64((da, db)):  # JAX's weak float f*, eager too
+                    out = plain_bind(*args, **params)
+                    return wrap(out._buf, True) if type(out) is ArrayImpl else out
                 args = lattice_pair(a, b)
             return plain_bind(*args, **params)
         if len(args) == 1:

@@ -618,7 +618,10 @@ def _solve_impl(xp, a, b):
     with _failures_raise(xp):
         try:
             return xp.linalg.solve(a, b)
-        except np.linalg.LinAlgError:  # singular: NaN like JAX, matrix by matrix
+        except np.linalg.LinAlgError:  # singular: LU's inf/NaN like JAX (NaN off the host)
+            lu = _host_lapack.singular_solve(xp, a, b)
+            if lu is not None:
+                return lu
             if a.ndim == 2:
                 return _nan_fill(xp, b.shape, dt)
             return _per_matrix(xp, xp.linalg.solve, b.shape, dt, a, b)

@@ -117,7 +117,29 @@ sin_integral_p = _prim("sin_integral", _impl("sici", "sin_integral", pick=0))
 cos_integral_p = _prim("cos_integral", _impl("sici", "cos_integral", pick=1))
 spence_p = _prim("spence", _impl("spence", "spence"))
 owens_t_p = _prim("owens_t", _impl("owens_t", "owens_t"))
-hyp1f1_p = _prim("hyp1f1", _impl("hyp1f1", "hyp1f1"))
+_hyp1f1_library = _impl("hyp1f1", "hyp1f1")
+
+
+def _hyp1f1_impl(xp, a, b, x):
+    """SciPy's ``hyp1f1``, and its limit at ``x = -inf`` where SciPy gives NaN:
+    ``1F1(a; b; x) ~ Gamma(b) / Gamma(b - a) (-x)^-a`` there, so 0 for ``a > 0`` (and where
+    ``b - a`` is a pole of Gamma), 1 for ``a = 0`` and an infinity signed as
+    ``Gamma(b) / Gamma(b - a)`` for ``a < 0``. ``b`` at a pole of Gamma (0, -1, ...) keeps
+    SciPy's value."""
+    out = _hyp1f1_library(xp, a, b, x)
+    a, b, x = (v.astype(out.dtype, copy=False) if isinstance(v, xp.ndarray) else xp.asarray(v, out.dtype)
+               for v in (a, b, x))
+    at_minus_inf = (x == -np.inf) & xp.isfinite(a) & xp.isfinite(b) & ~((b <= 0) & (b == xp.floor(b)))
+    if not bool(at_minus_inf.any()):
+        return out
+    with np.errstate(all="ignore"):
+        ratio_sign = (_library_fn(xp, "gammasgn", "hyp1f1")(b)
+                      * xp.sign(_library_fn(xp, "rgamma", "hyp1f1")(b - a)))
+        limit = xp.where(a > 0, 0.0, xp.where(a == 0, 1.0, ratio_sign * np.inf)).astype(out.dtype)
+    return xp.where(at_minus_inf, limit, out)
+
+
+hyp1f1_p = _prim("hyp1f1", _hyp1f1_impl)
 hyp2f1_p = _prim("hyp2f1", _impl("hyp2f1", "hyp2f1"))
 wofz_p = _prim("wofz", _wofz_impl)
 

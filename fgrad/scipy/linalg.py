@@ -914,19 +914,20 @@ def polar(a: ArrayLike, side: str = "right", *, method: str = "qdwh", eps: float
     if method not in ("qdwh", "svd"):
         raise ValueError(f"fgrad.scipy.linalg.polar: unknown polar decomposition method {method!r}")
     a = _float(a, "polar")
-    if a.ndim != 2:
-        raise ValueError(f"fgrad.scipy.linalg.polar: a must be a 2-d matrix, got shape {a.shape}")
-    m, n = a.shape
-    if method == "qdwh" and ((side == "right" and m < n) or (side == "left" and m > n)):
+    if a.ndim < 2:
+        raise ValueError(f"fgrad.scipy.linalg.polar: a must be at least a 2-d array, got shape {a.shape}")
+    m, n = a.shape[-2:]
+    if method == "qdwh" and ((side == "right" and m < n) or (side == "left" and m >= n)):
         raise NotImplementedError(f"fgrad.scipy.linalg.polar: method='qdwh' needs m >= n for side='right' "
-                                  f"and m <= n for side='left' (JAX), got shape {a.shape}; use method='svd'")
-    u_svd, s, vh = fnp.linalg.svd(a, full_matrices=False)
-    s = s.astype(a.dtype)
+                                  f"and m < n for side='left' (JAX), got shape {a.shape} with side={side!r}; "
+                                  "use method='svd'")
+    u_svd, s, vh = fnp.linalg.svd(a, full_matrices=False)  # a stack: matrix by matrix, as JAX's
+    s = s.astype(a.dtype)[..., None, :]
     unitary = fnp.matmul(u_svd, vh)
     if side == "right":
-        posdef = fnp.matmul(fnp.conj(_mT(vh)) * s[None, :], vh)
+        posdef = fnp.matmul(fnp.conj(_mT(vh)) * s, vh)
     else:
-        posdef = fnp.matmul(u_svd * s[None, :], fnp.conj(_mT(u_svd)))
+        posdef = fnp.matmul(u_svd * s, fnp.conj(_mT(u_svd)))
     return unitary, posdef
 
 
