@@ -1139,6 +1139,30 @@ def record_linear(name: str, x: Tensor, out: Tensor, host_transpose: Callable,
     out._gfn = node
 
 
+def record_per_call(name: str, fn: Callable[..., Any], args: Any, outs: Any, edges: Any = None) -> Any:
+    """`record` for an op whose definition ``fn`` closes over data that changes every call
+    (`embedding_bag`'s bags in ``max`` mode or with ``per_sample_weights``): its VJP is
+    linearized for this call only (`_record_dynamic`), so no backward program is staged,
+    compiled or cached per call.  Returns the node, or None when nothing requires grad.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.ones(3, requires_grad=True)
+        >>> y = torch.tensor((x.detach() * 2).numpy())
+        >>> _ = record_per_call("MulBackward0", lambda v: v * 2, (x,), (y,))
+        >>> y.sum().backward(); x.grad
+        tensor([2., 2., 2.])
+    """
+    if not STATE.enabled:
+        return None
+    diff = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor)
+                 and (a._rg or a._gfn is not None) and _dtype_kind(a._buf.dtype) in "fc")
+    if not diff:
+        return None
+    return _record_dynamic(name, fn, args, outs, edges, False, diff)
+
+
 def _record_dynamic(name, fn, args, outs, edges, multi, diff):
 
     vals = [wrap(a) if _is_const(a) else wrap(a._buf) for a in args]
