@@ -39,6 +39,7 @@ from ...core.narrow_floats import dtype_kind as _dtype_kind
 from ..._lru import CLOCK as _CLOCK, LRU
 from ...core.array import ArrayImpl, ShapedArray, Tracer, wrap
 from ...compile.native_kernels import straight_line_kernel
+from ...compile.passes import inline_jit_calls
 from ...core.executor import straight_line
 from ...core.ir import eval_jaxpr
 from ...core.logs import get_logger
@@ -566,6 +567,7 @@ def _build_program(fn, avals, diff, multi, zero_cts: frozenset = frozenset(), re
     if staged is None:
         return None
     jaxpr, consts, in_used, out_used, ct_used = staged
+    jaxpr, consts = inline_jit_calls(jaxpr, consts)  # (nested jit calls fuse with the rest)
     p = _Prog()
     p.source = (fn, avals, multi)
     p.variants = {}
