@@ -11,8 +11,8 @@ caller copies with NumPy (the function returns False).
 Example::
 
     >>> import numpy as np
-    >>> x = np.arange(12.0).reshape(3, 4)[:, ::2]  # (below MIN_SIZE: NumPy's copy is left to run)
-    >>> out = np.empty((3, 2))
+    >>> x = np.arange(8192.0).reshape(2, 2, 2, 16, 64)[..., ::2]
+    >>> out = np.empty(x.shape)
     >>> copy_strided(x, out) is False or out.tolist() == x.tolist()
     True
 """
@@ -26,6 +26,9 @@ import numpy as np
 from . import native_loops as _nl
 
 MAX_NDIM = 8
+# window views (lead axes, output positions, kernel positions: 5+ axes); a plain transposed
+# array (4 axes or fewer) NumPy copies in the source's memory order, faster than this C order
+MIN_NDIM = 5
 MIN_SIZE = 4096  # smaller copies: NumPy's call costs about as much as the C one
 
 _O = ctypes.py_object
@@ -72,7 +75,7 @@ _ARGTYPES = [_O, _O, _L, ctypes.c_void_p, ctypes.c_void_p]
 
 
 def copy_strided(x: np.ndarray, out: np.ndarray) -> bool:
-    """Copy ``x`` (any strides, 2 to `MAX_NDIM` axes, 4- or 8-byte items, at least
+    """Copy ``x`` (any strides, `MIN_NDIM` to `MAX_NDIM` axes, 4- or 8-byte items, at least
     `MIN_SIZE` elements) into ``out`` (a C-contiguous array of its shape and dtype); False
     (``out`` untouched) where the native code cannot run.
 
@@ -85,7 +88,7 @@ def copy_strided(x: np.ndarray, out: np.ndarray) -> bool:
     """
     name = _NAMES.get(x.itemsize)
     if (name is None or type(x) is not np.ndarray or type(out) is not np.ndarray or x.dtype != out.dtype
-            or x.shape != out.shape or not out.flags.c_contiguous or not 2 <= x.ndim <= MAX_NDIM
+            or x.shape != out.shape or not out.flags.c_contiguous or not MIN_NDIM <= x.ndim <= MAX_NDIM
             or x.size < MIN_SIZE or x.dtype.hasobject):
         return False
     fn = _nl.compiled_function(_SOURCE, name, _ARGTYPES, reads_arrays=True)
