@@ -1162,7 +1162,8 @@ def record_per_call(name: str, fn: Callable[..., Any], args: Any, outs: Any, edg
                  and (a._rg or a._gfn is not None) and _dtype_kind(a._buf.dtype) in "fc")
     if not diff:
         return None
-    return _record_dynamic(name, fn, args, outs, edges, False, diff)
+    with _dev.cpu_default():  # (host operands: the definition's constants stay on the host)
+        return _record_dynamic(name, fn, args, outs, edges, False, diff)
 
 
 def _record_dynamic(name, fn, args, outs, edges, multi, diff):
