@@ -35,6 +35,8 @@ def calls(m) -> dict[str, Callable[[], object]]:
     bn = m.nn.BatchNorm1d(64)
     x64 = m.randn(64, 64)
     bag = m.nn.EmbeddingBag(200, 16, mode="mean")
+    bag_max = m.nn.EmbeddingBag(200, 16, mode="max")
+    bag_sum = m.nn.EmbeddingBag(200, 16, mode="sum")
     words, offsets = m.randint(0, 200, (256,)), m.arange(0, 256, 8)
     return {
         "randint(0, 10, (1,))": lambda: m.randint(0, 10, (1,)),
@@ -57,6 +59,10 @@ def calls(m) -> dict[str, Callable[[], object]]:
         "EmbeddingBag fwd": lambda: bag(words, offsets),
         # a training step's case: every batch's bags are new (the draw is timed too)
         "EmbeddingBag f+b, new bags": lambda: _backward(bag(m.randint(0, 200, (256,)), offsets).sum()),
+        "EmbeddingBag max f+b, new bags": lambda: _backward(
+            bag_max(m.randint(0, 200, (256,)), offsets).sum()),
+        "EmbeddingBag psw f+b, new bags": lambda: _backward(
+            bag_sum(m.randint(0, 200, (256,)), offsets, per_sample_weights=m.rand(256)).sum()),
     }
 
 

@@ -36,6 +36,7 @@ sign of a zero; `batch_scan_products` sums a loop's accumulated products in anot
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -109,9 +110,35 @@ class _Frame:
         self.eqns, self.i, self.env, self.ret = eqns, 0, env, ret
 
 
-def inline(jaxpr: Jaxpr, consts) -> Program:
+def jit_callee(e, ins: list):
+    """`_callee` for nested jit calls only (a custom_jvp/custom_vjp call stays a call)."""
+    return (e.params["closed"], ins) if is_call(e) else None
+
+
+def inline_jit_calls(jaxpr: Jaxpr, consts: list) -> tuple[Jaxpr, list]:
+    """``(jaxpr, consts)`` with every nested jit call (``fnp.where``'s, ``fnp.clip``'s) spliced
+    into its caller, so that the straight-line executor fuses their elementwise equations with
+    the caller's into one native kernel (a ``custom_jvp``/``custom_vjp`` call stays a call); the
+    same pair when there is none.  The shim's forward and backward programs (`fgrad.torch`).
+
+    Example::
+
+        >>> import fgrad, fgrad.numpy as fnp
+        >>> cj = fgrad.make_jaxpr(lambda x: fnp.where(x > 0, x, x * 0.2))(1.0)
+        >>> j, c = inline_jit_calls(cj.jaxpr, cj.consts)
+        >>> [e.prim.name for e in j.eqns]
+        ['gt', 'mul', 'select_n']
+    """
+    if not any(is_call(e) for e in jaxpr.eqns):
+        return jaxpr, consts
+    prog = inline(jaxpr, consts, jit_callee)
+    return prog.to_jaxpr(), [prog.consts[v] for v in prog.constvars]
+
+
+def inline(jaxpr: Jaxpr, consts, callee: Callable = _callee) -> Program:
     """A `Program` equal to ``jaxpr`` (with constant values ``consts``) with every nested
-    jit call replaced by its body.  Iterative (no recursion over nesting depth)."""
+    jit call replaced by its body (``callee``: which equations are calls, `_callee` or
+    `jit_callee`).  Iterative (no recursion over nesting depth)."""
     constvars: list = []
     values: dict = {}
 
@@ -144,9 +171,9 @@ def inline(jaxpr: Jaxpr, consts) -> Program:
         fr.i += 1
         env = fr.env
         ins = [v if type(v) is Literal else env[v] for v in e.invars]
-        callee = _callee(e, ins)
-        if callee is not None:
-            closed, ins = callee
+        call = callee(e, ins)
+        if call is not None:
+            closed, ins = call
             inner = closed.jaxpr
             ienv: dict = {}
             for v, c in zip(inner.constvars, closed.consts):
@@ -937,5 +964,6 @@ def optimize(jaxpr: Jaxpr, consts, simplify: bool = True, array_consts: bool = T
     return prog
 
 
-__all__ = ["Program", "inline", "dce", "forward", "optimize", "drop_noop_converts", "is_call",
+__all__ = ["Program", "inline", "inline_jit_calls", "jit_callee",
+           "dce", "forward", "optimize", "drop_noop_converts", "is_call",
            "swap_transposed_dots", "diagonal_dots", "scaled_scatters"]

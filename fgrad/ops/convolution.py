@@ -39,6 +39,7 @@ from ..core.narrow_floats import float32 as F32, is_narrow, promote_types
 from ..core.array import ShapedArray, get_aval
 from ..core import native_pad as _native_pad
 from ..core import native_shift_add as _native_shift_add
+from ..core import native_strided_copy as _native_strided_copy
 from ..core.host_pool import empty as pooled_empty
 from ..core.primitive import Primitive
 from ..core.quiet import quiet
@@ -209,9 +210,11 @@ def _matmul(xp, a, b, out=None):
 def _copy(xp, x):
     """A C-contiguous copy of ``x`` (a strided window view), into a recycled array on the host
     (`core.host_pool`): the patches of a training step's convolutions are megabytes that a new
-    array would page-fault in on every call."""
+    array would page-fault in on every call.  On the host one native pass
+    (`core.native_strided_copy`; NumPy copies a window view one short row at a time)."""
     buf = pooled_empty(xp, x.shape, x.dtype)
-    buf[...] = x
+    if xp is not np or not _native_strided_copy.copy_strided(x, buf):
+        buf[...] = x
     return buf
 
 

@@ -40,6 +40,7 @@ from ..core.narrow_floats import NARROW_FLOATS as _NARROW_FLOATS, dtype_kind as 
 
 from .._lru import CLOCK, LRU
 from ..compile.native_kernels import straight_line_kernel
+from ..compile.passes import inline_jit_calls
 from ..core.array import ArrayImpl, ShapedArray
 from ..core.ir import Literal
 from ..core.trace import new_trace
@@ -117,6 +118,7 @@ def _stage(fn, bufs, multi: bool) -> _Forward:
         # (bad shapes, bad arguments) or a bug in a rule, and is raised -- never hidden by an
         # eager run that might compute something else.
         return _Forward(None, code=_code_of(fn))
+    jaxpr, consts = inline_jit_calls(jaxpr, consts)  # (nested jit calls fuse with the op's own)
     consts = [_frozen(c._buf if type(c) is ArrayImpl else c) for c in consts]
     # the shim's forwards run on the host (device tensors run their definition eagerly), so
     # the constants are part of the generated function

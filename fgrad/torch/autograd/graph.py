@@ -39,6 +39,7 @@ from ...core.narrow_floats import dtype_kind as _dtype_kind
 from ..._lru import CLOCK as _CLOCK, LRU
 from ...core.array import ArrayImpl, ShapedArray, Tracer, wrap
 from ...compile.native_kernels import straight_line_kernel
+from ...compile.passes import inline_jit_calls
 from ...core.executor import straight_line
 from ...core.ir import eval_jaxpr
 from ...core.logs import get_logger
@@ -566,6 +567,7 @@ def _build_program(fn, avals, diff, multi, zero_cts: frozenset = frozenset(), re
     if staged is None:
         return None
     jaxpr, consts, in_used, out_used, ct_used = staged
+    jaxpr, consts = inline_jit_calls(jaxpr, consts)  # (nested jit calls fuse with the rest)
     p = _Prog()
     p.source = (fn, avals, multi)
     p.variants = {}
@@ -1137,6 +1139,31 @@ def record_linear(name: str, x: Tensor, out: Tensor, host_transpose: Callable,
     node._t_tensor = tensor_transpose
     node._next = (edge_of(x),)
     out._gfn = node
+
+
+def record_per_call(name: str, fn: Callable[..., Any], args: Any, outs: Any, edges: Any = None) -> Any:
+    """`record` for an op whose definition ``fn`` closes over data that changes every call
+    (`embedding_bag`'s bags in ``max`` mode or with ``per_sample_weights``): its VJP is
+    linearized for this call only (`_record_dynamic`), so no backward program is staged,
+    compiled or cached per call.  Returns the node, or None when nothing requires grad.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> x = torch.ones(3, requires_grad=True)
+        >>> y = torch.tensor((x.detach() * 2).numpy())
+        >>> _ = record_per_call("MulBackward0", lambda v: v * 2, (x,), (y,))
+        >>> y.sum().backward(); x.grad
+        tensor([2., 2., 2.])
+    """
+    if not STATE.enabled:
+        return None
+    diff = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor)
+                 and (a._rg or a._gfn is not None) and _dtype_kind(a._buf.dtype) in "fc")
+    if not diff:
+        return None
+    with _dev.cpu_default():  # (host operands: the definition's constants stay on the host)
+        return _record_dynamic(name, fn, args, outs, edges, False, diff)
 
 
 def _record_dynamic(name, fn, args, outs, edges, multi, diff):

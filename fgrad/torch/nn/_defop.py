@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dispatch import apply_op, result_tensor
+from .._dispatch import _run_fn, apply_op, result_tensor
 from .._device import DEV as _DEV
 from .._tensor import Tensor
 
@@ -51,3 +51,10 @@ def is_concrete(t: Tensor) -> bool:
 def wrap(arr: np.ndarray) -> Tensor:
     """A new leaf Tensor over a NumPy array (no copy)."""
     return result_tensor(arr)
+
+
+def run_eagerly(fn, bufs: list):
+    """The fgrad definition ``fn`` evaluated eagerly on host buffers (no program staged), its
+    result a new buffer; IEEE special values silently, as the staged programs."""
+    with np.errstate(all="ignore"):
+        return _run_fn(fn, bufs, False)

@@ -32,7 +32,7 @@ from fgrad.ops.resample import AxisMap, resample, resample_p
 from .. import _profile_state
 from .._tensor import Tensor
 from ..autograd import graph as _graph
-from ._defop import buf, defop, is_concrete, wrap
+from ._defop import buf, defop, is_concrete, run_eagerly, wrap
 
 
 def _host(t: Tensor) -> np.ndarray:
@@ -166,6 +166,8 @@ def embedding_bag(
                 return fnp.zeros((bags, dim), w.dtype)
             return resample(picked, bag_sum, 0) + _POSITIVE_ZERO
 
+        if _per_call_ok(weight, per_sample_weights):
+            return _per_call(fn_weighted, (weight, per_sample_weights))
         return defop(
             "EmbeddingBagBackward0",
             ("embedding_bag_psw", gather, bag_sum),
@@ -184,6 +186,8 @@ def embedding_bag(
             top = fnp.max(block, axis=1)
             return fnp.where(empty, fnp.zeros_like(top), top)
 
+        if _per_call_ok(weight):
+            return _per_call(fn_max, (weight,))
         return defop(
             "EmbeddingBagBackward0",
             ("embedding_bag_max", picks, bags, width, member.tobytes()),
@@ -227,6 +231,25 @@ def _recent(table: AxisMap) -> AxisMap:
         del _RECENT[next(iter(_RECENT))]  # the oldest
     _RECENT[table] = table
     return table
+
+
+# max mode and per_sample_weights on the host run `_per_call` (False: the staged `defop`)
+PER_CALL_NODES = True
+
+
+def _per_call_ok(*args: Tensor) -> bool:
+    """Whether `_per_call` may run the op: every operand on the host, no profiler recording."""
+    return PER_CALL_NODES and not _profile_state.recorder and all(type(buf(a)) is np.ndarray for a in args)
+
+
+def _per_call(fn, args: tuple) -> Tensor:
+    """``fn(*args)`` run eagerly and recorded with a VJP linearized for this call
+    (`graph.record_per_call`): the same primitives as the staged `defop`, whose forward and
+    backward programs are keyed by the bags -- a new batch would trace and compile both
+    (~3 ms) and leave them in the program caches."""
+    res = wrap(run_eagerly(fn, [buf(a) for a in args]))
+    _graph.record_per_call("EmbeddingBagBackward0", fn, args, (res,))
+    return res
 
 
 def _bags_on_host(weight: Tensor, table: AxisMap, counts) -> Tensor:
