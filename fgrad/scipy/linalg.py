@@ -917,9 +917,11 @@ def polar(a: ArrayLike, side: str = "right", *, method: str = "qdwh", eps: float
     if a.ndim != 2:
         raise ValueError(f"fgrad.scipy.linalg.polar: a must be a 2-d matrix, got shape {a.shape}")
     m, n = a.shape
-    if method == "qdwh" and ((side == "right" and m < n) or (side == "left" and m > n)):
+    if method == "qdwh" and ((side == "right" and m < n) or (side == "left" and m >= n)):
+        # JAX's QDWH runs on a (side='right') or on a^H (side='left', so m < n: a square
+        # matrix included) and refuses the other shapes
         raise NotImplementedError(f"fgrad.scipy.linalg.polar: method='qdwh' needs m >= n for side='right' "
-                                  f"and m <= n for side='left' (JAX), got shape {a.shape}; use method='svd'")
+                                  f"and m < n for side='left' (JAX), got shape {a.shape}; use method='svd'")
     u_svd, s, vh = fnp.linalg.svd(a, full_matrices=False)
     s = s.astype(a.dtype)
     unitary = fnp.matmul(u_svd, vh)
