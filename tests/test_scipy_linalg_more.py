@@ -128,7 +128,8 @@ def test_decompositions_vs_scipy():
     S = _scipy()
     for shape, side in (((4, 3), "right"), ((3, 3), "left"), ((3, 4), "left")):
         a = RNG.normal(size=shape)
-        for got, ref in zip(fsl.polar(a, side), S.polar(a, side)):
+        method = "svd" if side == "left" and shape[0] >= shape[1] else "qdwh"  # JAX's qdwh refuses it
+        for got, ref in zip(fsl.polar(a, side, method=method), S.polar(a, side)):
             _close(got, ref, 1e-10)
     ac = RNG.normal(size=(3, 3)) + 1j * RNG.normal(size=(3, 3))
     for got, ref in zip(fsl.polar(ac), S.polar(ac)):

@@ -30,12 +30,30 @@ def probe_dtype(prim, avals, params) -> np.dtype:
     return dt
 
 
+class BroadcastShapeError(TypeError, ValueError):
+    """Operands of an elementwise primitive whose shapes do not broadcast: JAX raises TypeError
+    (``add got incompatible shapes for broadcasting``), NumPy ValueError; this is both, so
+    ``except TypeError`` (code written for JAX) and ``except ValueError`` (for NumPy) catch it.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> try:
+        ...     fnp.ones((1, 3)) - fnp.ones((2, 2))
+        ... except TypeError as e:
+        ...     print(isinstance(e, ValueError))
+        True
+    """
+
+
 def broadcast_shapes(prim_name: str, *shapes) -> tuple:
+    """The broadcast shape of an elementwise primitive's operands, or `BroadcastShapeError`
+    naming the primitive and the shapes."""
     try:
         return tuple(np.broadcast_shapes(*shapes))
     except ValueError:
         shown = ", ".join(str(tuple(s)) for s in shapes)
-        raise ValueError(
+        raise BroadcastShapeError(
             f"{prim_name}: operands could not be broadcast together with shapes {shown}. "
             "Shapes are aligned from the right and each dimension must match or be 1; "
             "reshape or use expand_dims to line them up."
