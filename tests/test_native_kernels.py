@@ -218,6 +218,32 @@ def test_runner_declines_inputs_of_another_dtype_or_shape():
     assert run(x.astype(np.float64)) is None and run(x[:32]) is None
 
 
+@pytest.mark.parametrize("program", ["one_result", "two_results", "row_sum", "hessian"])
+def test_consecutive_calls_never_share_result_buffers(program):
+    """The runner's per-call path makes fresh result arrays: results of consecutive calls
+    (returned to the caller, or views of them) never alias, and an earlier result keeps its
+    values when the program runs again on other inputs (guard against any buffer reuse)."""
+    A = RNG.standard_normal((64, 64)).astype(np.float32) / 8
+    fns = {"one_result": lambda v: v * 2.0 + 1.0,
+           "two_results": lambda v: (v * 3.0 - 1.0, (v * 3.0 - 1.0) * v),
+           "row_sum": lambda v: fnp.sum(v * v * 0.5, axis=-1),
+           "hessian": fgrad.hessian(lambda v: fnp.sum(fnp.tanh(fnp.asarray(A) @ v) ** 2))}
+    x = _f32_values((64,) if program == "hessian" else (64, 64))
+    f = fgrad.jit(fns[program])
+    calls = [f(x + np.float32(k)) for k in range(native_kernels.COMPILE_AFTER + 3)]
+    _expect_native(_ran_native(f.lower(x).compile()))
+    leaves = [[np.asarray(r) for r in fgrad.tree_util.tree_leaves(c)] for c in calls]
+    for i, a in enumerate(leaves):
+        for b in leaves[i + 1:]:
+            assert not any(np.shares_memory(p, q) for p in a for q in b)
+    fgrad.config.update("native_loops", False)
+    try:
+        for k, got in enumerate(calls):
+            _assert_bits(got, fgrad.jit(fns[program])(x + np.float32(k)))
+    finally:
+        fgrad.config.update("native_loops", None)
+
+
 def test_without_a_compiler_no_native_kernel(monkeypatch):
     monkeypatch.setitem(native_loops._state, "cc", None)
     x = _f32_values((128, 128))

@@ -473,15 +473,12 @@ def _runner(plan: _Plan, io: list, source: str, plan_steps: list, loop_shape: tu
             v = e.outvars[0]
             steps.append((None, list(e.invars), [(v, np.dtype(plan.info[v]), shape)], u))
     flag = native_loops.enabled
-    empty, asarray = np.empty, np.ascontiguousarray
+    empty, asarray, ndarray = np.empty, np.ascontiguousarray, np.ndarray
 
     n_ext = len(ext)
 
-    def run(*args):
-        """The escaping values (``args``: the kernel's inputs, then optionally the arrays to
-        write its results into), or None where the NumPy code must run."""
-        if not flag():
-            return None
+    def start(args):
+        """The first calls: compile on the `COMPILE_AFTER`-th, then run as `general`."""
         if state["fns"] is None:
             state["calls"] += 1
             if state["calls"] < COMPILE_AFTER:
@@ -492,6 +489,10 @@ def _runner(plan: _Plan, io: list, source: str, plan_steps: list, loop_shape: tu
                 steps[:] = [(f, *rest) for f, (_, *rest) in zip(state["fns"], steps)]
         if state["fns"] is False:
             return None
+        return general(args)
+
+    def general(args):
+        """Any kernel: its inputs checked and made contiguous, its steps run in order."""
         env = dict(zip(escaping, args[n_ext:]))
         for a, x, (dt, s) in zip(ext, args, want):
             if type(x) is not np.ndarray:
@@ -512,6 +513,33 @@ def _runner(plan: _Plan, io: list, source: str, plan_steps: list, loop_shape: tu
             f(*[env[a] for a in ins], *made, rows, cols)  # (every array C-contiguous, its dtype)
         state["native"] += 1
         return [env[v] for v in escaping] if esc else []
+
+    single = (len(steps) == 1 and steps[0][3] is None and all(a in ext for a in steps[0][1])
+              and [v for v, _, _ in steps[0][2]] == escaping)
+    # one C function (a block kernel, or one C loop), precomputed for its per-call path: the
+    # positions of its inputs among the arguments, its results' shapes and dtypes
+    in_at = tuple(ext.index(a) for a in steps[0][1]) if single else ()
+    made_specs = tuple((s, dt) for _, dt, s in steps[0][2]) if single else ()
+    checks = tuple(zip(range(n_ext), [dt for dt, _ in want], [s for _, s in want]))
+
+    def run(*args):
+        """The escaping values (``args``: the kernel's inputs, then optionally the arrays to
+        write its results into), or None where the NumPy code must run."""
+        if not flag():
+            return None
+        fns = state["fns"]
+        if not fns:
+            return start(args)
+        if not single or len(args) != n_ext:
+            return general(args)
+        for j, dt, s in checks:  # (a dtype not the canonical instance: `general` compares)
+            x = args[j]
+            if type(x) is not ndarray or x.dtype is not dt or x.shape != s:
+                return general(args)  # (converts, or declines: None)
+        made = [empty(s, dt) for s, dt in made_specs]  # (fresh each call: returned, never reused)
+        fns[0](*[asarray(args[j]) for j in in_at], *made, rows, cols)
+        state["native"] += 1
+        return made
 
     run.c_source = source
     run.state = state  # ("native": the calls that ran the C code)
