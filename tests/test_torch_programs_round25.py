@@ -4,7 +4,8 @@ flows, word2vec skip-gram with negative sampling on sparse embeddings and Sparse
 Markov model (forward-backward, Viterbi, Baum-Welch against Adam), an E(n)-equivariant graph
 network with force matching, a masked autoencoder, a reversible network with a
 memory-saving autograd.Function, N-BEATS, Bayes by Backprop with the local reparametrisation
-trick and MC dropout, Hinton's forward-forward (float32), Performer's FAVOR+ and causal linear attention), run with ``import
+trick and MC dropout, Hinton's forward-forward (float32), Performer's FAVOR+ and causal linear
+attention), run with ``import
 torch`` changed to ``import fgrad.torch as torch`` (round 9's ``_swap.py``: the import lines
 only) and compared with PyTorch 2.13's output, stored in ``torch_programs_round25/expected/``
 (written by running each program with PyTorch: ``python tests/torch_programs_round25/NAME.py

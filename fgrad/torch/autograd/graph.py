@@ -1163,7 +1163,15 @@ def record_per_call(name: str, fn: Callable[..., Any], args: Any, outs: Any, edg
     if not diff:
         return None
     with _dev.cpu_default():  # (host operands: the definition's constants stay on the host)
-        return _record_dynamic(name, fn, args, outs, edges, False, diff)
+        node = _record_dynamic(name, fn, args, outs, edges, False, diff)
+    linearized = node._vjp
+
+    def host_vjp(cts):  # the residuals are host arrays: the backward's constants must be too
+        with _dev.cpu_default():
+            return linearized(cts)
+
+    node._vjp = host_vjp
+    return node
 
 
 def _record_dynamic(name, fn, args, outs, edges, multi, diff):
