@@ -102,6 +102,57 @@ def solve(xp, a, b, min_size: int = 16):
     return _stacked(one, a, b)
 
 
+def _trsm(trsm, m: np.ndarray, rhs: np.ndarray, left: bool, lower: bool, transpose_a: bool,
+          unit_diagonal: bool) -> np.ndarray:
+    """``op(m)^-1 rhs`` (``left``) or ``rhs op(m)^-1`` by BLAS ``trsm``: a row-major ``m`` is
+    handed over as its Fortran-ordered transpose (no copy), the other triangle and ``op``
+    flipped (the same bits, checked against JAX's kernel in the tests); NaN where the
+    diagonal holds a zero (LAPACK ``trtrs``'s singularity test, and fgrad's answer to it)."""
+    if not unit_diagonal and not np.all(np.diagonal(m)):
+        return np.full(rhs.shape, np.nan, rhs.dtype)
+    side = 0 if left else 1
+    if m.flags.f_contiguous:
+        return trsm(1.0, m, rhs, side=side, lower=int(lower), trans_a=int(transpose_a), diag=int(unit_diagonal))
+    return trsm(1.0, m.T, rhs, side=side, lower=int(not lower), trans_a=int(not transpose_a),
+                diag=int(unit_diagonal))
+
+
+def triangular_solve(xp, a, b, left_side: bool, lower: bool, transpose_a: bool, unit_diagonal: bool):
+    """``op(a)^-1 b`` (``left_side``) or ``b op(a)^-1`` for each triangular matrix of ``a``
+    (equal leading axes) by BLAS ``trsm``, JAX's CPU kernel (SciPy's ``solve_triangular``
+    calls LAPACK ``trtrs``, which OpenBLAS runs through ``trsv`` for one right-hand side:
+    other last bits).  A factor shared by the whole batch (``a`` broadcast: stride-0 leading
+    axes) on the left is one call with the batch as more right-hand sides, as JAX's
+    batching rule does for an unbatched ``a`` (the same bits: ``trsm`` solves column by
+    column; stacked rows on the right change complex bits); other stacks run matrix by
+    matrix (a few microseconds a call).  NaN where a diagonal entry is zero;
+    None where NumPy's path serves (not a host buffer, no BLAS routine, SciPy missing).
+
+    >>> import numpy as np
+    >>> a = np.broadcast_to(np.array([[2.0, 0.0], [1.0, 1.0]]), (3, 2, 2))
+    >>> triangular_solve(np, a, np.ones((3, 2, 1)), True, True, False, False)[..., 0]
+    array([[0.5, 0.5],
+           [0.5, 0.5],
+           [0.5, 0.5]])
+    """
+    if a.dtype != b.dtype or type(b) is not np.ndarray or b.size == 0 or b.ndim != a.ndim:
+        return None
+    blas = scipy_module("linalg.blas") if _applies(xp, a, 1, False) else None
+    if blas is None:
+        return None
+    trsm = blas.get_blas_funcs("trsm", (a, b))
+    flags = dict(left=left_side, lower=lower, transpose_a=transpose_a, unit_diagonal=unit_diagonal)
+    lead = b.shape[:-2]
+    if left_side and all(s == 0 for s in a.strides[:-2]):  # one factor (a 2-D a, or broadcast)
+        rhs = np.moveaxis(b, -2, 0).reshape(b.shape[-2], -1)  # (..., n, k) -> (n, batch * k)
+        x = _trsm(trsm, a[(0,) * len(lead)], rhs, **flags)
+        return np.moveaxis(x.reshape((b.shape[-2],) + lead + b.shape[-1:]), 0, -2)
+    out = np.empty(b.shape, b.dtype)
+    for idx in np.ndindex(*lead):
+        out[idx] = _trsm(trsm, a[idx], b[idx], **flags)
+    return out
+
+
 def eigh(xp, a, min_size: int = 64):
     """Eigenvalues (ascending) and eigenvectors of each Hermitian matrix (lower triangle
     read), single precision only (double is as fast through NumPy); None where NumPy's path
