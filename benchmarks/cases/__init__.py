@@ -31,7 +31,7 @@ IMPLS = ("fgrad", "numpy", "autograd", "torch", "jax")
 LABELS = {"fgrad": "fgrad", "numpy": "numpy", "autograd": "HIPS autograd", "torch": "torch",
           "jax": "jax"}
 MODULES = ("core", "torch_shim", "jit", "jit_compile", "cnn", "workloads", "scatter",
-           "jit_layers", "random", "loops")  # in table order
+           "jit_layers", "random", "loops", "linalg")  # in table order
 
 REGISTRY: list[type[Case]] = []
 

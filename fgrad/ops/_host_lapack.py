@@ -134,6 +134,66 @@ def singular_solve(xp, a, b):
     return xp.asarray(x) if on_device else x
 
 
+def _trsm_args(m: np.ndarray, left: bool, lower: bool, transpose_a: bool, unit_diagonal: bool):
+    """``(flip, keywords)`` for BLAS ``trsm`` on matrices laid out as ``m``: a row-major
+    matrix is handed over as its Fortran-ordered transpose (``flip``: no copy), the other
+    triangle and ``op`` flipped (the same bits, checked against JAX's kernel in the tests)."""
+    flip = not m.flags.f_contiguous
+    return flip, dict(side=0 if left else 1, lower=int(lower != flip), trans_a=int(transpose_a != flip),
+                      diag=int(unit_diagonal))
+
+
+def _zero_diagonal(a: np.ndarray, unit_diagonal: bool) -> np.ndarray:
+    """Which matrices of the stack have a zero on the diagonal (LAPACK ``trtrs``'s singularity
+    test; fgrad answers NaN there)."""
+    if unit_diagonal:
+        return np.zeros(a.shape[:-2], bool)
+    return ~np.all(np.diagonal(a, axis1=-2, axis2=-1), axis=-1)
+
+
+def triangular_solve(xp, a, b, left_side: bool, lower: bool, transpose_a: bool, unit_diagonal: bool):
+    """``op(a)^-1 b`` (``left_side``) or ``b op(a)^-1`` for each triangular matrix of ``a``
+    (equal leading axes) by BLAS ``trsm``, JAX's CPU kernel (SciPy's ``solve_triangular``
+    calls LAPACK ``trtrs``, which OpenBLAS runs through ``trsv`` for one right-hand side:
+    other last bits).  A factor shared by the batch (a 2-D ``a``, or ``a`` broadcast:
+    stride-0 leading axes) on the left is one call with the batch as more right-hand sides,
+    as JAX's batching rule does for an unbatched ``a`` (the same bits: ``trsm`` solves column
+    by column; stacked rows on the right change complex bits); other stacks run matrix by
+    matrix (a few microseconds a call).  NaN where a diagonal entry is zero; None where
+    NumPy's path serves (not a host buffer, no BLAS routine, SciPy missing).
+
+    >>> import numpy as np
+    >>> a = np.broadcast_to(np.array([[2.0, 0.0], [1.0, 1.0]]), (3, 2, 2))
+    >>> triangular_solve(np, a, np.ones((3, 2, 1)), True, True, False, False)[..., 0]
+    array([[0.5, 0.5],
+           [0.5, 0.5],
+           [0.5, 0.5]])
+    """
+    if a.dtype != b.dtype or type(b) is not np.ndarray or b.size == 0 or b.ndim != a.ndim:
+        return None
+    blas = scipy_module("linalg.blas") if _applies(xp, a, 1, False) else None
+    if blas is None:
+        return None
+    trsm = blas.get_blas_funcs("trsm", (a, b))
+    lead = b.shape[:-2]
+    if left_side and all(s == 0 for s in a.strides[:-2]):  # one factor (a 2-D a, or broadcast)
+        m = a[(0,) * len(lead)]
+        rhs = np.moveaxis(b, -2, 0).reshape(b.shape[-2], -1)  # (..., n, k) -> (n, batch * k)
+        if _zero_diagonal(m, unit_diagonal):
+            return np.full(b.shape, np.nan, b.dtype)
+        flip, kw = _trsm_args(m, left_side, lower, transpose_a, unit_diagonal)
+        x = trsm(1.0, m.T if flip else m, rhs, **kw)
+        return np.moveaxis(x.reshape((b.shape[-2],) + lead + b.shape[-1:]), 0, -2)
+    mats, rhss = a.reshape((-1,) + a.shape[-2:]), b.reshape((-1,) + b.shape[-2:])
+    flip, kw = _trsm_args(mats[0], left_side, lower, transpose_a, unit_diagonal)
+    if flip:
+        mats = np.swapaxes(mats, -1, -2)
+    out = np.empty(rhss.shape, b.dtype)
+    for i, singular in enumerate(_zero_diagonal(a, unit_diagonal).reshape(-1).tolist()):
+        out[i] = np.nan if singular else trsm(1.0, mats[i], rhss[i], **kw)
+    return out.reshape(b.shape)
+
+
 def eigh(xp, a, min_size: int = 64):
     """Eigenvalues (ascending) and eigenvectors of each Hermitian matrix (lower triangle
     read), single precision only (double is as fast through NumPy); None where NumPy's path

@@ -483,6 +483,10 @@ def _per_matrix(xp, fn, out_shape, out_dtype, *arrays):
 def _tri_impl(xp, a, b, left_side, lower, transpose_a, unit_diagonal):
     dt = np.result_type(a.dtype, b.dtype)
     a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+    with np.errstate(all="ignore"):
+        fast = _host_lapack.triangular_solve(xp, a, b, left_side, lower, transpose_a, unit_diagonal)
+    if fast is not None:
+        return fast
     if not left_side:  # x op(a) = b  <=>  op(a)^T x^T = b^T
         bt = xp.swapaxes(b, -1, -2)
         return xp.swapaxes(_tri_impl(xp, a, bt, True, lower, not transpose_a, unit_diagonal), -1, -2)
