@@ -123,7 +123,8 @@ def _promoting_bind(prim: Primitive):
             if (da is BF16 or db is BF16) and da is not db:
                 args = _cast_to_common(args, [da, db])
             elif da is not db and da is not None and db is not None and lattice:
-                if unsigned_meets_signed_64((da, db)):  # JAX's weak float f*, eager too
+                if (isinstance(da, np.dtype) and isinstance(db, np.dtype)  # (a Tensor's dtype is torch's)
+                        and unsigned_meets_signed_64((da, db))):  # JAX's weak float f*, eager too
                     out = plain_bind(*args, **params)
                     return wrap(out._buf, True) if type(out) is ArrayImpl else out
                 args = lattice_pair(a, b)

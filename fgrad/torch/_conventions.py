@@ -871,7 +871,7 @@ def max_pool_key(xp, x):
     NaN beats everything), on ``-inf`` minus its position (the first real cell beats the later
     ones and the padding's ``-inf``), ``-inf`` elsewhere."""
     n = math.prod(x.shape)
-    position = xp.asarray(np.arange(n, dtype=np.float64).reshape(x.shape))
+    position = xp.arange(n, dtype=np.float64).reshape(x.shape)  # (made on x's device)
     return xp.where(xp.isnan(x), position + n, xp.where(x == -np.inf, -position, -np.inf))
 
 

@@ -135,3 +135,27 @@ def test_bad_targets_on_the_device_raise_at_the_next_synchronisation(fake_cuda):
     with pytest.raises(IndexError, match="Target 3 is out of bounds."):  # on the CPU: at once
         F.cross_entropy(logits.cpu(), bad.cpu())
     assert np.isfinite(F.cross_entropy(logits, good, ignore_index=-1).item())
+
+
+@pytest.mark.parametrize("return_indices", [False, True])
+def test_max_pooling_picks_pytorchs_cell_on_the_device_without_a_sync(fake_cuda, return_indices):
+    """PyTorch's pick in NaN and all -inf windows (round 25) on a device takes the pick path
+    outright: checking the result for such windows would move it to the host every step."""
+    x0 = np.arange(32, dtype=np.float32).reshape(1, 2, 4, 4)
+    x0[0, 0, 0, :2] = np.nan
+    x0[0, 0, 1, 0] = np.nan
+    x0[0, 1, 2:, 2:] = -np.inf
+    g0 = np.linspace(-1, 1, 8, dtype=np.float32).reshape(1, 2, 2, 2)
+    got = []
+    for device in ("cpu", "cuda", "cuda"):  # the second device run: constants uploaded
+        x = torch.tensor(x0, device=device, requires_grad=True)
+        g = torch.tensor(g0, device=device)
+        fake_cuda.reset_counters()
+        out = F.max_pool2d(x, 2, return_indices=return_indices)
+        y = out[0] if return_indices else out
+        y.backward(g)
+        if len(got) == 2:
+            assert fake_cuda.transfers == {"h2d": 0, "d2h": 0}
+        got.append([x.grad.cpu().numpy()] + ([out[1].cpu().numpy()] if return_indices else []))
+    for a, b in zip(got[0], got[2], strict=True):
+        np.testing.assert_array_equal(a, b)

@@ -1294,14 +1294,17 @@ def _max_pool_op(input: Tensor, nd: int, k, s, pads, d, name: str, return_indice
 
     # where some window holds a NaN or only -inf (or the values are traced), PyTorch's pick, at
     # the cost of a second gather in the gradient
+    # (on a device, checking the result would synchronise every step: PyTorch's pick always)
     xb = _buf(input)
+    xp = _dev.xp_of(xb)
     floating = xb.dtype.kind == "f"
     traced = not _is_concrete(input)
-    y = _defop(name, key + ("torch_pick",), fn_torch_pick, (input,)) if floating and traced else \
+    on_host = xp is np
+    pick_now = floating and (traced or (not on_host and input.requires_grad))
+    y = _defop(name, key + ("torch_pick",), fn_torch_pick, (input,)) if pick_now else \
         _defop(name, key, fn, (input,))
-    xp = _dev.xp_of(xb)
-    differs = floating and not traced and bool(_conv.max_pool_differs(xp, _buf(y)).any())
-    if differs and input.requires_grad:
+    differs = floating and not traced and (not on_host or bool(_conv.max_pool_differs(xp, _buf(y)).any()))
+    if differs and input.requires_grad and not pick_now:
         y = _defop(name, key + ("torch_pick",), fn_torch_pick, (input,))
     if not return_indices:
         return y
