@@ -1303,15 +1303,16 @@ def _max_pool_op(input: Tensor, nd: int, k, s, pads, d, name: str, return_indice
     pick_now = floating and (traced or (not on_host and input.requires_grad))
     y = _defop(name, key + ("torch_pick",), fn_torch_pick, (input,)) if pick_now else \
         _defop(name, key, fn, (input,))
-    differs = floating and not traced and (not on_host or bool(_conv.max_pool_differs(xp, _buf(y)).any()))
+    # (one mask of those windows serves both the choice and the indices: both routes' values agree)
+    marked = _conv.max_pool_differs(xp, _buf(y)) if floating and not traced else None
+    differs = marked is not None and (not on_host or bool(marked.any()))
     if differs and input.requires_grad and not pick_now:
         y = _defop(name, key + ("torch_pick",), fn_torch_pick, (input,))
     if not return_indices:
         return y
     am, out = W.argselect(xp, "max", xb, params)
     if differs:
-        am = xp.where(_conv.max_pool_differs(xp, _buf(y)),
-                      W.argselect(xp, "max", _conv.max_pool_key(xp, xb), params)[0], am)
+        am = xp.where(marked, W.argselect(xp, "max", _conv.max_pool_key(xp, xb), params)[0], am)
     kidx = xp.unravel_index(am, (1, 1) + tuple(k))[2:]
     spatial = xb.shape[2:]
     lin = xp.zeros(am.shape, np.int64)
