@@ -228,6 +228,10 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_runtest_logreport(report):
+    timing = os.environ.get("FGRAD_DURATION_LOG")  # every phase's seconds, as the run goes
+    if timing and not os.environ.get("PYTEST_XDIST_WORKER"):
+        with open(timing, "a", encoding="utf-8") as f:
+            f.write(f"{report.duration:.3f} {report.when} {report.nodeid}\n")
     path = os.environ.get("FGRAD_FAILURE_LOG")
     if not path or not report.failed or os.environ.get("PYTEST_XDIST_WORKER"):
         return

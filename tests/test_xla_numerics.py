@@ -27,11 +27,13 @@ import fgrad.nn
 import fgrad.numpy as fnp
 import fgrad.scipy.special
 from fgrad.core import x64_mode
+from fgrad.testing.device_numerics import assert_equal_up_to_device_ulps, rounds_like_numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from xla_ulps import FUNCTIONS, STORED, sample, to_hex  # noqa: E402
 
 TABLE = json.loads((Path(__file__).parent / "stored" / "xla_numerics.json").read_text())
+STORED_JAX = "0.10.2"  # the release whose bits tests/stored/xla_numerics.json holds
 CASES = [(dt, name) for dt, names in STORED.items() for name in names]
 
 
@@ -55,10 +57,12 @@ def xla_math():
 
 
 def test_switch_off_by_default_keeps_numpys_numbers():
+    """Exact on the host; on a GPU as the default device cupy's own kernels differ from NumPy's
+    by a few ulps (docs/gpu_numerics.md)."""
     fgrad.config.update("xla_math", None)
     x = np.linspace(-3, 3, 101, dtype=np.float32)
-    np.testing.assert_array_equal(np.asarray(fnp.exp(x)), np.exp(x))
-    np.testing.assert_array_equal(np.asarray(fgrad.jit(fnp.tanh)(x)), np.tanh(x))
+    assert_equal_up_to_device_ulps(fnp.exp(x), np.exp(x))
+    assert_equal_up_to_device_ulps(fgrad.jit(fnp.tanh)(x), np.tanh(x))
 
 
 def _fn(module, path: str):
@@ -127,6 +131,8 @@ def test_bits_as_live_jax(live_jax, dtype, name):
     if (dtype, name) in _XLA_HOST_DEPENDENT:
         skip_where_avx512_rounds_otherwise(f"XLA's {dtype} {name} (the stored bits hold there)")
     jax = live_jax
+    if jax.__version__ != STORED_JAX:
+        pytest.skip(f"the switch reproduces jax {STORED_JAX}'s XLA algorithms; jax {jax.__version__} here")
     domain, path = FUNCTIONS[name]
     x = sample(domain, np.dtype(dtype), 1500, seed=11)
     jax.config.update("jax_enable_x64", dtype == "float64")
@@ -214,8 +220,17 @@ def test_stored_bits_on_the_default_device(dtype, name):
         f = _fn(fgrad, row["path"])
         got = np.asarray(f(fgrad.device_put(x)))
         got_jit = np.asarray(fgrad.jit(f)(fgrad.device_put(x)))
-    assert to_hex(got) == row["y"]
-    assert to_hex(got_jit) == row["y"]
+    if rounds_like_numpy():
+        assert to_hex(got) == row["y"]
+        assert to_hex(got_jit) == row["y"]
+        return
+    # a real GPU: its compiler contracts a*b+c into fma and its NaNs carry another sign/payload
+    # (H200, 2026-11-30): the same algorithm to rounding, NaNs where XLA's are
+    want = _from_hex(row["y"], dtype)
+    for g in (got, got_jit):
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(want))
+        eps = np.finfo(dtype).eps
+        np.testing.assert_allclose(g, want, rtol=16 * eps, atol=16 * np.finfo(dtype).tiny, equal_nan=True)
 
 
 def test_complex_operands_take_numpys_path():

@@ -22,6 +22,8 @@ fi
 NPROC=$(nproc)
 NW=${NW:-$((NPROC - 2))}   # pytest-xdist workers (two phases may run side by side)
 EXTRA=${PYTEST_EXTRA:-}   # e.g. "--timeout 120" where pytest-timeout is installed
+SUITE_MARK=${SUITE_MARK:-"not slow"}   # e.g. "not slow and not cpu_program": leave out the CPU-pinned program runs
+export FGRAD_DURATION_LOG=${FGRAD_DURATION_LOG:-}   # e.g. $OUT/durations.log: every test's seconds as the run goes
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
   $PY -c "import sys, numpy, cupy; print(sys.version); print('numpy', numpy.__version__, 'cupy', cupy.__version__)"
   $PY -c "import fgrad; print('fgrad from', fgrad.__file__)"
@@ -42,7 +44,7 @@ for phase in $PHASES; do
       timeout ${T_PROF:-60} $PY -m benchmarks.gpu --profile "$OUT/profile.txt" > "$OUT/profile.log" 2>&1 ;;
     suite)  # every default test with arrays created on the GPU
       FGRAD_FAILURE_LOG="$OUT/suite_failures.log" FGRAD_BACKEND=cupy FGRAD_TEST_BACKENDS=numpy,fake,cupy timeout ${T_SUITE:-360} $PY -m pytest -q \
-        -p no:cacheprovider -n $NW $EXTRA -rfE --tb=line > "$OUT/suite.log" 2>&1 ;;
+        -p no:cacheprovider -m "$SUITE_MARK" -n $NW $EXTRA -rfE --tb=line > "$OUT/suite.log" 2>&1 ;;
   esac
   echo "== $phase: rc=$? in $((SECONDS - start)) s"
   tail -n ${TAIL:-25} "$OUT/$phase.log"

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import fgrad.torch as ft
+from tests._peers import torch_is_pinned, torch_version_note
 
 inf, nan = math.inf, math.nan
 
@@ -119,7 +120,10 @@ def test_alpha_sum_prod_and_logical_reduction_dtypes():
 
 
 def test_dtypes_match_live_torch():
-    assert _dtypes(ft) == _dtypes(_live())
+    torch = _live()
+    if not torch_is_pinned(torch):  # 2.11's nansum has no bool kernel ("nansum_cpu" not implemented)
+        pytest.skip(torch_version_note(torch))
+    assert _dtypes(ft) == _dtypes(torch)
 
 
 def _inplace_grad_dtypes(T):

@@ -117,6 +117,10 @@ def test_fgrad_answers_as_pytorch_213(name):
         assert got == want, (name, got)
 
 
+# error types that PyTorch 2.11 gives otherwise (compared live with the pinned 2.13 only)
+_TYPE_CHANGED_SINCE_2_11 = {"prod(x, dim=None)"}
+
+
 def test_live_pytorch_agrees():
     torch = torch_or_none()
     if torch is None:
@@ -125,6 +129,8 @@ def test_live_pytorch_agrees():
     for name in STORED:
         want, got = _outcome(theirs[name]), _outcome(ours[name])
         if want and isinstance(want[0], type):
+            if not torch_is_pinned(torch) and name in _TYPE_CHANGED_SINCE_2_11:
+                continue
             assert got and got[0] is want[0], (name, got, want)
             # (fgrad names the kernel "median_cpu" also where PyTorch's reduction along a dim says
             # "median_out"; its argument parser's messages list overloads fgrad words otherwise)
