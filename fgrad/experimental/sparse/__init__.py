@@ -50,7 +50,7 @@ from ._update_layout import bcoo_update_layout
 attach_bcoo_methods()
 defer_dense_operators()
 
-from . import bcoo, bcsr, coo, csr, util  # noqa: E402 (JAX's submodules, after the methods exist)
+from . import bcoo, bcsr, coo, csr, linalg, util  # noqa: E402 (JAX's submodules, after the methods exist)
 
 __all__ = [
     "BCOO",
@@ -66,6 +66,7 @@ __all__ = [
     "bcsr",
     "coo",
     "csr",
+    "linalg",
     "util",
     "bcoo_broadcast_in_dim",
     "bcoo_concatenate",
