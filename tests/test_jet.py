@@ -50,6 +50,13 @@ def cases(jax, jnp, jet):
                                  ((jnp.ones(3), jnp.arange(3.)),)),
         "logistic_erf": lambda: jet(lambda x: jax.nn.sigmoid(x) * jax.scipy.special.erf(x), (0.4,),
                                     ((1., -1., 0.5, 2.),)),
+        # integer constants inside linear primitives (a + 1, where(c, x, 7), pad's value)
+        "int_constants": lambda: jet(lambda x: (x + 1) * (3 - x) + x ** (x + 1)
+                                     + jnp.where(x > 0.5, x - 2, 7) * x
+                                     + jax.lax.pad(x, 1.0, [(1, 1, 0)]).sum(),
+                                     (jnp.array([0.3, 0.9]),),
+                                     ((jnp.array([1.0, -0.5]), jnp.array([0.2, 0.3]),
+                                       jnp.array([0.5, 0.1])),)),
     }
 
 
@@ -77,6 +84,8 @@ STORED = {
     'logsumexp': [2.40760596444438, 1.0, 1.5752103826044417],
     'logistic_erf': [0.25647321665295275, 0.6785887769970758, -0.6973928720971813,
                      -1.123886113487203, 11.441487238427325],
+    'int_constants': [9.019053590580786, 7.018579318474666, 9.55420405481078, -0.3209329777281529,
+                      0.7321087868197254, 1.7905883973095489, 8.484288150437004, -1.5763091710088655],
 }
 
 
@@ -272,6 +281,32 @@ def test_constant_factors_keep_their_value():
     m = fnp.asarray([[1.0, 2.0], [3.0, 4.0]])
     _, (t1,) = jet(lambda v: m @ v, (fnp.ones(2),), ((fnp.asarray([1.0, -1.0]),),))
     np.testing.assert_allclose(np.asarray(t1), [-1.0, -1.0])
+
+
+def test_integer_constants_of_linear_primitives_have_zero_series():
+    # regression (round 26a): an integer operand of a linear primitive was passed whole to
+    # every Taylor term as if it were an index, so jet(x + 1) had series [1 + 1, 0 + 1, ...]
+    # and jet(x ** (x + 1)) was wrong at first order; indices and predicates keep their value
+    from fgrad import lax
+
+    def along(f, order=3):
+        x, v = fnp.asarray([0.3, 0.9]), fnp.asarray([1.0, -0.5])
+        _, terms = jet(f, (x,), ((v,) + (fnp.zeros(2),) * (order - 1),))
+        want, g = [], f
+        for _ in range(order):
+            g = (lambda h: lambda y: fgrad.jvp(h, (y,), (v,))[1])(g)
+            want.append(g(x))
+        for t, w in zip(terms, want):
+            np.testing.assert_allclose(np.asarray(t), np.asarray(w), rtol=1e-12, atol=1e-12)
+
+    along(lambda x: x + 1)
+    along(lambda x: 3 - x)
+    along(lambda x: x ** (x + 1))
+    along(lambda x: fnp.where(x > 0.5, x, 7) * x)
+    along(lambda x: lax.pad(x, 1, [(1, 1, 0)]) ** 2)  # an integer padding value
+    along(lambda x: x[fnp.asarray([1, 0, 1])] ** 2)  # integer indices stay indices
+    along(lambda x: lax.dynamic_slice(x, (1,), (1,)) ** 3)
+    along(lambda x: lax.select_n(x > 0.5, x, 2.0 * x) ** 2)  # the predicate stays whole
 
 
 def test_high_order_is_polynomial_in_cost():

@@ -95,16 +95,33 @@ def _sum(terms):
     return out
 
 
+def _is_index_operand(prim, position: int, x) -> bool:
+    """Whether operand ``position`` of the linear ``prim`` is an index or a predicate (passed
+    whole to every term) rather than a value the primitive is linear in: integer operands of
+    the structural primitives (gather indices, slice starts) and ``select_n``'s predicate.
+    An integer *value* -- ``a + 1``, ``where(c, a, 7)``, ``pad``'s padding value -- is a
+    constant, whose higher terms are zero."""
+    if is_inexact(x):
+        return False
+    if prim.name == "select_n":
+        return position == 0
+    return not prim.declared.get("broadcasting") and not (prim.name == "pad" and position == 1)
+
+
+def _zero_like(x):
+    return type(x)(0) if isinstance(x, (bool, int, float, complex)) else fnp.zeros_like(x)
+
+
 def _linear(prim, primals, series, order, params):
     out0 = prim.bind(*primals, **params)
     results = [[o] for o in out0] if prim.multiple_results else [[out0]]
     for k in range(1, order + 1):
         args = []
-        for x, s in zip(primals, series):
-            if not is_inexact(x):
-                args.append(x)  # indices, predicates: the primal values
+        for i, (x, s) in enumerate(zip(primals, series)):
+            if _is_index_operand(prim, i, x):
+                args.append(x)
             else:
-                args.append(s[k] if s is not None else fnp.zeros_like(x))
+                args.append(s[k] if s is not None else _zero_like(x))
         out = prim.bind(*args, **params)
         for r, o in zip(results, out if prim.multiple_results else [out]):
             r.append(o)
