@@ -39,6 +39,7 @@ funcs = {
     "logistic": jax.nn.sigmoid, "sqrt": jnp.sqrt, "cube": lambda x: x ** 3,
     "pow2.5": lambda x: x ** 2.5, "recip": lambda x: 1.0 / (1.0 + x),
     "sin*exp": lambda x: jnp.sin(x) * jnp.exp(-x), "log1p": jnp.log1p, "expm1": jnp.expm1,
+    "int poly": lambda x: (x + 1) ** 2 * (3 - x), "x^(x+1)": lambda x: x ** (x + 1),
 }
 for name, f in funcs.items():
     y, ys = jet(f, (x0,), ((v, zero, zero, zero),))
