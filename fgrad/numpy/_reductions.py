@@ -188,7 +188,7 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
         return convert_element_type(div(total, sum(ones, axes, keepdims=keepdims, where=where)), out_dtype)
     total = reduction_ops.reduce_sum(a, axes) if axes else a
     n = _count(av.shape, axes)
-    res = _div_by_count(total, float(n)) if n else div(total, np.nan)
+    res = _div_by_count(total, float(n)) if n else div(total, 0.0)  # 0 / 0 (JAX: a division by zero)
     return _keep(convert_element_type(res, out_dtype), av.shape, axes, keepdims)
 
 
