@@ -106,7 +106,8 @@ def _dense(data, indices, indptr, n):
 def test_spsolve_solves_the_dense_system_and_its_derivatives_are_finite_differences():
     a = _dense(DATA, INDICES, INDPTR, 5)
     data, indices, indptr, b = (fnp.asarray(np.asarray(v)) for v in (DATA, INDICES, INDPTR, B))
-    np.testing.assert_allclose(np.asarray(spsolve(data, indices, indptr, b)), np.linalg.solve(a, B), rtol=1e-12)
+    x = spsolve(data, indices, indptr, b)
+    np.testing.assert_allclose(np.asarray(x), np.linalg.solve(a, B), rtol=1e-12)
     f = lambda d: fnp.sum(fnp.sin(spsolve(d, indices, indptr, b)) * fnp.arange(5.0))  # noqa: E731
     g = np.asarray(fgrad.grad(f)(data))
     eps = 1e-6
@@ -143,7 +144,8 @@ def test_spsolve_under_jit_and_vmap_matches_a_loop():
     np.testing.assert_allclose(np.asarray(batched), looped, rtol=1e-12)
     scales = fnp.asarray([1.0, 2.0, 0.5])
     batched = fgrad.vmap(lambda s: spsolve(s * data, indices, indptr, rhs[0]))(scales)
-    np.testing.assert_allclose(np.asarray(batched), looped[0][None, :] / np.asarray(scales)[:, None], rtol=1e-12)
+    want = looped[0][None, :] / np.asarray(scales)[:, None]
+    np.testing.assert_allclose(np.asarray(batched), want, rtol=1e-12)
     jitted = fgrad.jit(spsolve, static_argnames=("reorder",))(data, indices, indptr, rhs[1], reorder=0)
     np.testing.assert_allclose(np.asarray(jitted), looped[1], rtol=1e-12)
 
@@ -204,7 +206,8 @@ def test_lobpcg_finds_eigh_s_top_eigenpairs_for_dense_sparse_and_callable_operat
 
 def test_lobpcg_float32_and_jit():
     a, x = _lobpcg_problem(fnp)
-    theta, u, _ = fgrad.jit(lambda m, v: lobpcg_standard(m, v, m=200))(a.astype(np.float32), x.astype(np.float32))
+    solve = fgrad.jit(lambda m, v: lobpcg_standard(m, v, m=200))
+    theta, u, _ = solve(a.astype(np.float32), x.astype(np.float32))
     assert theta.dtype == u.dtype == np.float32
     np.testing.assert_allclose(np.asarray(theta), STORED_LOBPCG["theta"], rtol=1e-5)
 
