@@ -123,7 +123,8 @@ def centre_value(data, rhs):
 
 
 g_rhs = jax.grad(centre_value, argnums=1)(Kcsr.data, f)
-print("d u_c / d f = row of K^-1:", bool(jnp.allclose(g_rhs, jnp.linalg.solve(K.todense().T, probe), rtol=1e-3)))
+row = jnp.linalg.solve(K.todense().T, probe)
+print("d u_c / d f = row of K^-1:", bool(jnp.allclose(g_rhs, row, rtol=1e-3)))
 print("green's function peak:", float(g_rhs.max()))
 g_data = jax.grad(centre_value, argnums=0)(Kcsr.data, f)
 eps = 1e-3 if dtype == jnp.float32 else 1e-6

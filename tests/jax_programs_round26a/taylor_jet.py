@@ -83,7 +83,8 @@ def mlp(x):
 y, ys = jet(mlp, (x0,), ((v, zero, zero, zero),))
 ref = nested_derivatives(mlp, x0, v, 4)
 print("mlp:", float(y), [float(t) for t in ys])
-print("nested jvp agree:", all(abs(float(a) - float(b)) < 1e-4 * (1 + abs(float(b))) for a, b in zip(ys, ref)))
+print("nested jvp agree:",
+      all(abs(float(a) - float(b)) < 1e-4 * (1 + abs(float(b))) for a, b in zip(ys, ref)))
 hvv = jnp.dot(v, jax.hessian(mlp)(x0) @ v)
 print("second term = v^T H v:", bool(jnp.allclose(ys[1], hvv, rtol=1e-4)))
 
