@@ -49,6 +49,9 @@ __all__ = ["DisabledSafetyCheck", "Exported", "SerializationError", "SymbolicSco
            "register_pytree_node_serialization", "symbolic_args_specs", "symbolic_shape"]
 
 MAGIC = b"FGRADEXP"
+# the platforms an export may name (JAX's lowering platforms); fgrad's one program runs on any
+# of them that is the current one (`Exported.call` refuses the others, as JAX does)
+PLATFORMS = ("cpu", "cuda", "rocm", "tpu")
 FORMAT_VERSION = 1
 # JAX's calling convention version of the release fgrad follows (an attribute programs print)
 CALLING_CONVENTION_VERSION = 10
@@ -118,6 +121,19 @@ class Exported:
                 "function is staged at each call's concrete sizes (no single program)")
         return str(self._program)
 
+    @property
+    def mlir_module_serialized(self) -> bytes:
+        """The staged program as bytes (JAX's serialized StableHLO; fgrad's: `mlir_module`'s
+        text, UTF-8).
+
+        Example::
+
+            >>> import fgrad, fgrad.numpy as fnp
+            >>> b"sin" in export(fgrad.jit(fnp.sin))(1.0).mlir_module_serialized
+            True
+        """
+        return self.mlir_module().encode()
+
     def call(self, *args: Any, **kwargs: Any) -> Any:
         """Run the exported program on arguments of the exported structure and types (a
         ValueError names the first that differs); traceable, so it works under jit, grad
@@ -130,6 +146,10 @@ class Exported:
             >>> float(fgrad.grad(exp.call)(3.0))
             6.0
         """
+        here = _platform()
+        if here not in self.platforms:
+            raise ValueError(f"Function {self.fun_name!r} was exported for platforms {self.platforms!r} "
+                             f"but it is used on {(here,)!r} (export it with platforms= naming {here!r})")
         leaves, tree = tree_flatten((args, kwargs))
         if tree != self.in_tree:
             raise ValueError(f"Exported.call of {self.fun_name!r}: the arguments have structure {tree}, "
@@ -190,9 +210,11 @@ def export(fun_jit: Callable, *, platforms: Any = None, disabled_checks: Any = (
     if not hasattr(fun_jit, "lower"):
         raise TypeError("fgrad.export.export: the function to export must be the result of fgrad.jit "
                         f"(jax.jit), got {fun_jit!r}")
-    if platforms is not None and tuple(platforms) not in (("cpu",), ("cuda",)):
-        raise NotImplementedError(f"fgrad.export.export: platforms={platforms!r}; fgrad exports for the "
-                                  "platform it runs on only")
+    if platforms is not None:
+        unknown = [p for p in platforms if p not in PLATFORMS]
+        if unknown or not platforms:
+            raise ValueError(f"fgrad.export.export: platforms={platforms!r}: each must be one of {PLATFORMS} "
+                             "(JAX's lowering platforms)")
 
     def do_export(*args: Any, **kwargs: Any) -> Exported:
         plats = tuple(platforms) if platforms is not None else (_platform(),)
@@ -202,8 +224,8 @@ def export(fun_jit: Callable, *, platforms: Any = None, disabled_checks: Any = (
         lowered = fun_jit.lower(*args, **kwargs)
         closed = lowered._entry.closed
         program = ClosedJaxpr(closed.jaxpr, closed.consts)
-        in_avals = tuple(ShapedArray(v.aval.shape, v.aval.dtype) for v in closed.jaxpr.invars)
-        out_avals = tuple(ShapedArray(v.aval.shape, v.aval.dtype) for v in closed.jaxpr.outvars)
+        in_avals = tuple(_aval_of(v.aval) for v in closed.jaxpr.invars)
+        out_avals = tuple(_aval_of(v.aval) for v in closed.jaxpr.outvars)
         return Exported(lowered._fname, lowered.in_tree, closed.out_tree, in_avals, out_avals, program,
                         plats)
 
@@ -211,6 +233,12 @@ def export(fun_jit: Callable, *, platforms: Any = None, disabled_checks: Any = (
 
 
 # ---- symbolic shapes ----------------------------------------------------------------------
+
+
+def _aval_of(aval: Any) -> ShapedArray:
+    """An exported argument's or result's type: shape, dtype and weak type (JAX keeps a weakly
+    typed argument's ``weak_type=True``, as ``jnp.full(shape, 0.5)`` makes)."""
+    return ShapedArray(aval.shape, aval.dtype, bool(getattr(aval, "weak_type", False)))
 
 
 def _size(d: Any, env: dict[str, int]) -> int:
@@ -306,7 +334,7 @@ class _Polymorphic:
         check = self._avals(check_env)
         in_avals, out_avals = ([
             ShapedArray(tuple(self._fit(a.shape, k, j, base, moved, check, check_env, side)
-                              for k in range(len(a.shape))), a.dtype)
+                              for k in range(len(a.shape))), a.dtype, a.weak_type)
             for j, a in enumerate(avals)] for side, avals in enumerate((ins, outs)))
         self.cache[tuple(base[v] for v in self.variables)] = ClosedJaxpr(closed.jaxpr, closed.consts)
         return Exported(lowered._fname, lowered.in_tree, closed.out_tree, tuple(in_avals),
