@@ -456,14 +456,17 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     def lower(*args, **kwargs):
         """The `Lowered` program for these arguments (arrays, or `ShapeDtypeStruct` stand-ins:
         traced without touching the cache); its `Compiled` takes arguments of these types only."""
-        stand_ins = any(isinstance(x, ShapeDtypeStruct) for x in tree_flatten((args, kwargs))[0])
-        entry, flat = abstract(args, kwargs) if stand_ins else lookup(args, kwargs)
+        return trace(*args, **kwargs).lower()
+
+    def lowering(args, kwargs) -> tuple:
+        """`Lowered`'s arguments after (entry, flat, jitted, name) for a call: the dynamic
+        leaves of a later call, the argument tree, the static arguments, the donations."""
         full, full_kw, snums, tree, _ = dynamic(args, kwargs)
         static = (len(full), {i: full[i] for i in snums},
                   {k: v for k, v in full_kw.items() if k in static_argnames})
         donated = _donation_flags(full, full_kw, snums, static_argnames, donate_argnums, donate_argnames,
                                   pnames) if donating else None
-        return Lowered(entry, flat, call, fname, lambda a, k: dynamic(a, k)[4], tree, static, donated)
+        return (lambda a, k: dynamic(a, k)[4], tree, static, donated)
 
     def dynamic(args, kwargs):
         """``(args, kwargs, static positions, tree, flat dynamic leaves)`` of a call."""
@@ -495,7 +498,7 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         ``.out_info`` and ``.lower()``."""
         stand_ins = any(isinstance(x, ShapeDtypeStruct) for x in tree_flatten((args, kwargs))[0])
         entry, flat = abstract(args, kwargs) if stand_ins else lookup(args, kwargs)
-        return Traced(entry, flat, call, fname)
+        return Traced(entry, flat, call, fname, lowering(args, kwargs))
 
     def eval_shape(*args, **kwargs):
         """The output shapes/dtypes (`ShapeDtypeStruct` pytree) for these arguments (arrays or
@@ -710,9 +713,10 @@ class Traced:
         ShapeDtypeStruct(shape=(2,), dtype=float64)
     """
 
-    def __init__(self, entry, flat, jitted, fun_name: str) -> None:
+    def __init__(self, entry, flat, jitted, fun_name: str, lowering: tuple = ()) -> None:
         self._entry, self._flat, self._jitted = entry, flat, jitted
         self.fun_name = fun_name
+        self._lowering = lowering  # `Lowered`'s (leaves, in_tree, static, donated) for this call
 
     @property
     def jaxpr(self) -> ClosedJaxpr:
@@ -732,7 +736,9 @@ class Traced:
         return [v.aval for v in self._entry.closed.jaxpr.outvars]
 
     def lower(self, *, lowering_platforms: Any = None) -> Lowered:
-        return Lowered(self._entry, self._flat, self._jitted, self.fun_name)
+        """The `Lowered` program, as ``jit(f).lower`` with the traced call's arguments gives it
+        (the same argument tree, static arguments and donations)."""
+        return Lowered(self._entry, self._flat, self._jitted, self.fun_name, *self._lowering)
 
 
 class Compiled:
