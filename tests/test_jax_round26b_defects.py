@@ -39,7 +39,8 @@ def test_args_info_is_jax_stages_arg_info_with_donations():
     assert repr(x_info) == "ArgInfo(_aval=ShapedArray(float32[4,3]), donated=False)"
     assert (x_info.shape, x_info.dtype, x_info.donated) == ((4, 3), np.float32, False)
     by_name = fgrad.jit(lambda a, *, scale: a * scale, donate_argnames="scale").lower(fnp.ones(2), scale=2.0)
-    assert repr(by_name.args_info[1]["scale"]) == "ArgInfo(_aval=ShapedArray(float64[], weak_type=True), donated=True)"
+    assert repr(by_name.args_info[1]["scale"]) == (
+        "ArgInfo(_aval=ShapedArray(float64[], weak_type=True), donated=True)")
     assert fgrad.jit(_loss).lower(*SPECS).args_info == fgrad.jit(_loss).lower(*SPECS).args_info
 
 
@@ -128,7 +129,8 @@ def test_export_for_several_platforms_and_refusal_elsewhere():
     assert exp.platforms == ("cpu", "cuda")
     np.testing.assert_allclose(np.asarray(exp.call(fnp.ones(3))), 2 * np.sin(np.ones(3)))
     tpu = export.export(f, platforms=["tpu"])(fnp.ones(3))
-    with pytest.raises(ValueError, match=rf"exported for platforms \('tpu',\) but it is used on \('{here}',\)"):
+    refused = rf"exported for platforms \('tpu',\) but it is used on \('{here}',\)"
+    with pytest.raises(ValueError, match=refused):
         tpu.call(fnp.ones(3))
     with pytest.raises(ValueError, match="platforms="):
         export.export(f, platforms=["metal"])

@@ -64,7 +64,7 @@ lowered_step = step.lower(spec, batch, target)
 print("donated:", [a.donated for a in jax.tree.leaves(lowered_step.args_info)])
 compiled_step = lowered_step.compile()
 p = jax.tree.map(jnp.array, params)
-for i in range(5):
+for _ in range(5):
     p = compiled_step(p, xs, ys)
 print("loss after 5 steps:", loss(p, xs, ys))
 print("out_info:", jax.tree.map(lambda s: s.shape, compiled_step.out_info))

@@ -27,7 +27,8 @@ print("in_tree:", exp.in_tree)
 print("in_avals:", exp.in_avals)
 print("out_avals:", exp.out_avals, "out_tree:", exp.out_tree)
 print("platforms:", exp.platforms, "devices:", exp.nr_devices)
-print("calling convention:", exp.calling_convention_version >= export.minimum_supported_calling_convention_version)
+print("calling convention:",
+      exp.calling_convention_version >= export.minimum_supported_calling_convention_version)
 out = exp.call(params, x)
 print("call:", out.sum(axis=-1))
 print("same as jit:", bool(jnp.allclose(out, jax.jit(classifier)(params, x))))
@@ -70,7 +71,8 @@ a, c = export.symbolic_shape("a, c", constraints=("a >= c",))
 print("exprs:", a + c, 2 * a, a * c, a - 1)
 exp_m = export.export(jax.jit(lambda u, v: u[: v.shape[0]] * v))(
     jax.ShapeDtypeStruct((a,), jnp.float32), jax.ShapeDtypeStruct((c,), jnp.float32))
-print("constrained:", exp_m.out_avals, exp_m.call(jnp.arange(5.0, dtype=jnp.float32), jnp.full(3, 2.0, jnp.float32)))
+print("constrained:", exp_m.out_avals,
+      exp_m.call(jnp.arange(5.0, dtype=jnp.float32), jnp.full(3, 2.0, jnp.float32)))
 
 # several platforms in one export
 exp_p = export.export(jax.jit(classifier), platforms=["cpu", "cuda"])(params, x)

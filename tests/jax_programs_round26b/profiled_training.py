@@ -49,7 +49,7 @@ with jax.profiler.trace(log_dir):
     jax.block_until_ready(params)
 print("trace written:", os.path.isdir(log_dir) and len(os.listdir(log_dir)) > 0)
 
-for step in range(6):
+for _ in range(6):
     unprofiled, _ = update(unprofiled, x, y)
 print("same as unprofiled:", all(bool(jnp.array_equal(a, b)) for a, b in
                                  zip(jax.tree.leaves(params), jax.tree.leaves(unprofiled))))

@@ -49,7 +49,8 @@ def absolute(x):
 try:
     absolute(1.0)
 except errors.TracerBoolConversionError as e:
-    print("TracerBoolConversionError", isinstance(e, errors.ConcretizationTypeError), isinstance(e, TypeError))
+    print("TracerBoolConversionError", isinstance(e, errors.ConcretizationTypeError),
+          isinstance(e, TypeError))
 try:
     jax.jit(lambda x: np.asarray(x))(jnp.ones(2))
 except errors.TracerArrayConversionError as e:
