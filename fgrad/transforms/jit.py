@@ -788,7 +788,9 @@ class Compiled:
     def cost_analysis(self) -> dict[str, float]:
         """Estimated costs of one call (JAX's dict of XLA's estimates; fgrad counts its own
         program): ``"flops"`` (2 M N K per contraction, one per output element of every
-        other equation) and ``"bytes accessed"`` (the arguments and results)."""
+        other equation), ``"transcendentals"`` (one per element of ``exp``, ``tanh``, ``sin``
+        ..., which are not flops, as XLA counts) and ``"bytes accessed"`` (the arguments and
+        results)."""
         return self._lowered.cost_analysis()
 
     def memory_analysis(self) -> MemoryStats:
@@ -950,8 +952,9 @@ class Lowered:
     def cost_analysis(self) -> dict[str, float]:
         """Estimated costs of one call, before compiling (JAX's ``Lowered.cost_analysis()``,
         XLA's estimates; fgrad counts its own program): ``"flops"`` (2 M N K per contraction,
-        one per output element of every other equation) and ``"bytes accessed"`` (the
-        arguments and results).
+        one per output element of every other equation), ``"transcendentals"`` (one per
+        element of ``exp``, ``tanh``, ``sin`` ..., not flops, as XLA counts) and ``"bytes
+        accessed"`` (the arguments and results).
 
         Example::
 
