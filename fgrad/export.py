@@ -26,6 +26,7 @@ Example::
 from __future__ import annotations
 
 import base64
+import math
 import json
 from typing import Any, Callable, Sequence
 
@@ -370,7 +371,7 @@ class _Polymorphic:
         a constant dimension that differs, a variable below 1, or sizes that disagree)."""
         specs = ",".join(f"args[{i}].shape = {tuple(a.shape)}" for i, a in enumerate(in_avals))
         env: dict[str, int] = {}
-        shapes = []
+        shapes, symbolic = [], []
         for i, (x, want) in enumerate(zip(leaves, in_avals)):
             got = tuple(get_aval(x).shape)
             if len(got) != len(want.shape):
@@ -384,24 +385,14 @@ class _Polymorphic:
                             f"Shape mismatch for args[{i}].shape[{k}] (expected same constant): "
                             f"expected {tuple(want.shape)} and called with {got}")
                     continue
-                if len(d.terms) == 1 and d.terms.get(next(iter(d.terms))) == 1 and \
-                        len(next(iter(d.terms))) == 1 and next(iter(d.terms))[0][1] == 1:
-                    name = next(iter(d.terms))[0][0]
-                    if name not in env:
-                        if n < 1:
-                            raise ValueError(
-                                "Input shapes do not match the polymorphic shapes specification. "
-                                f"Expected value >= 1 for dimension variable {name!r}. Using the "
-                                f"following polymorphic shapes specifications: {specs}. Obtained "
-                                f"dimension variables: {name!r} = {n} from specification {name!r} "
-                                f"for dimension args[{i}].shape[{k}] (= {n})")
-                        env[name] = n
+                symbolic.append((i, k, d, n))
+        _solve_sizes(symbolic, env, specs)
         missing = [v for v in self.variables if v not in env]
         if missing:
             raise NotImplementedError(
                 f"Exported.call of {fun_name!r}: the dimension variables {missing} appear in no "
-                "argument dimension of their own (fgrad reads each variable from a dimension that "
-                "is that variable alone)")
+                "argument dimension fgrad can solve for them (a dimension linear in one unknown "
+                "variable, such as 'b' or '2*b + 1')")
         for i, want in enumerate(in_avals):
             for k, d in enumerate(want.shape):
                 if isinstance(d, DimExpr) and d.evaluate(env) != shapes[i][k]:
@@ -413,6 +404,44 @@ class _Polymorphic:
                         + ", ".join(f"{v!r} = {n}" for v, n in env.items()))
         self.scope.check(env, f"Exported.call of {fun_name!r}")
         return env
+
+
+def _solve_sizes(dims: list, env: dict[str, int], specs: str) -> None:
+    """Fill ``env`` with the dimension variables' values from ``(arg, axis, expression, size)``
+    of the arguments' symbolic dimensions: repeatedly, an expression whose one unknown
+    variable appears alone and to the first power (``b``, ``2*b + 1``, ``a*b`` once ``a`` is
+    known) gives it (JAX's ValueErrors for a remainder or a value below 1)."""
+    pending = list(dims)
+    while pending:
+        for entry in pending:
+            i, k, d, n = entry
+            unknown = {name for m in d.terms for name, _ in m if name not in env}
+            if len(unknown) != 1:
+                continue
+            v = unknown.pop()
+            powers = [dict(m).get(v, 0) for m in d.terms]
+            if any(p > 1 for p in powers):
+                continue  # v squared or higher: not solved (JAX solves linear equations only)
+            known = [c * math.prod(env[name] ** p for name, p in m if name != v) for m, c in d.terms.items()]
+            slope = sum(x for x, p in zip(known, powers) if p == 1)
+            rest = sum(x for x, p in zip(known, powers) if p == 0)
+            if slope == 0:
+                continue
+            value, remainder = divmod(n - rest, slope)
+            where = (f"Using the following polymorphic shapes specifications: {specs}. Obtained dimension "
+                     f"variables: {v!r} = {value} from specification {str(d)!r} for dimension "
+                     f"args[{i}].shape[{k}] (= {n})")
+            if remainder:
+                raise ValueError("Input shapes do not match the polymorphic shapes specification. Division "
+                                 f"had remainder {remainder} when computing the value of {v!r}. {where}")
+            if value < 1:
+                raise ValueError("Input shapes do not match the polymorphic shapes specification. "
+                                 f"Expected value >= 1 for dimension variable {v!r}. {where}")
+            env[v] = value
+            pending.remove(entry)
+            break
+        else:
+            return
 
 
 def symbolic_args_specs(args: Any, shapes_specs: Any, constraints: Sequence[str] = (),

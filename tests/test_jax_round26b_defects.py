@@ -137,6 +137,26 @@ def test_export_for_several_platforms_and_refusal_elsewhere():
     assert b"sin" in exp.mlir_module_serialized
 
 
+def test_exported_call_solves_linear_dimension_expressions():
+    """An argument of symbolic shape ``(2*k, 4)`` could not be called: fgrad read each
+    dimension variable only from a dimension that is the variable alone (NotImplementedError).
+    It now solves a dimension linear in one unknown variable, with JAX's ValueErrors for a
+    remainder and for a value below 1."""
+    spec = fgrad.ShapeDtypeStruct(export.symbolic_shape("2*k + 1, 3"), np.float32)
+    exp = export.export(fgrad.jit(lambda x: x[: x.shape[0] // 2].sum(0)))(spec)
+    assert exp.call(fnp.ones((7, 3), np.float32)).tolist() == [3.0, 3.0, 3.0]
+    with pytest.raises(ValueError, match="Division had remainder 1 when computing the value of 'k'"):
+        exp.call(fnp.ones((6, 3), np.float32))
+    with pytest.raises(ValueError, match="Expected value >= 1 for dimension variable 'k'"):
+        exp.call(fnp.ones((1, 3), np.float32))
+    a, b = export.symbolic_shape("a, b")
+    two = export.export(fgrad.jit(lambda x, y: x.sum() + y.sum()))(
+        fgrad.ShapeDtypeStruct((a, 2 * b), np.float32), fgrad.ShapeDtypeStruct((a + b,), np.float32))
+    assert float(two.call(fnp.ones((2, 4), np.float32), fnp.ones(4, np.float32))) == 12.0
+    with pytest.raises(ValueError, match="inconsistency"):
+        two.call(fnp.ones((2, 4), np.float32), fnp.ones(5, np.float32))
+
+
 # ---- sharding -----------------------------------------------------------------------------
 
 

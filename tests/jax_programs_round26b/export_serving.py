@@ -67,6 +67,13 @@ def concat_pairs(x):
 exp_c = export.export(jax.jit(concat_pairs))(jax.ShapeDtypeStruct(export.symbolic_shape("m, 4"), jnp.float32))
 print("concat:", exp_c.out_avals)
 print(exp_c.call(jnp.arange(8.0, dtype=jnp.float32).reshape(2, 4))[:3])
+pairs = export.export(jax.jit(lambda x: x[: x.shape[0] // 2] - x[x.shape[0] // 2:]))(
+    jax.ShapeDtypeStruct(export.symbolic_shape("2*k, 4"), jnp.float32))
+print("halves:", pairs.in_avals, pairs.out_avals, pairs.call(jnp.ones((6, 4), jnp.float32)).shape)
+try:
+    pairs.call(jnp.ones((5, 4), jnp.float32))
+except ValueError:
+    print("ValueError for an odd number of rows")
 a, c = export.symbolic_shape("a, c", constraints=("a >= c",))
 print("exprs:", a + c, 2 * a, a * c, a - 1)
 exp_m = export.export(jax.jit(lambda u, v: u[: v.shape[0]] * v))(
