@@ -19,9 +19,15 @@ from .core import x64_mode as _x64_mode
 from .core.array import FLOAT0, SUPPORTED_DTYPE_KINDS
 from .core.narrow_floats import dtype_kind
 from .core.weak_types import WEAK_SCALAR_TYPES
-from .numpy import bfloat16, finfo, iinfo, result_type
+import ml_dtypes
+
+from .numpy import finfo, iinfo, result_type
 from .numpy._dtypes import extended, issubdtype, prng_key
 from .numpy._promotion_checks import TypePromotionError
+
+# JAX's ``jax.dtypes.bfloat16`` is ml_dtypes' scalar type (``jax.numpy.bfloat16`` is the
+# array-making one, fgrad.numpy's)
+bfloat16 = ml_dtypes.bfloat16
 
 __all__ = ["bfloat16", "canonicalize_dtype", "extended", "finfo", "float0", "iinfo", "is_weakly_typed",
            "issubdtype", "itemsize_bits", "prng_key",

@@ -26,6 +26,7 @@ Example::
 from __future__ import annotations
 
 import base64
+import math
 import json
 from typing import Any, Callable, Sequence
 
@@ -49,6 +50,9 @@ __all__ = ["DisabledSafetyCheck", "Exported", "SerializationError", "SymbolicSco
            "register_pytree_node_serialization", "symbolic_args_specs", "symbolic_shape"]
 
 MAGIC = b"FGRADEXP"
+# the platforms an export may name (JAX's lowering platforms); fgrad's one program runs on any
+# of them that is the current one (`Exported.call` refuses the others, as JAX does)
+PLATFORMS = ("cpu", "cuda", "rocm", "tpu")
 FORMAT_VERSION = 1
 # JAX's calling convention version of the release fgrad follows (an attribute programs print)
 CALLING_CONVENTION_VERSION = 10
@@ -118,6 +122,19 @@ class Exported:
                 "function is staged at each call's concrete sizes (no single program)")
         return str(self._program)
 
+    @property
+    def mlir_module_serialized(self) -> bytes:
+        """The staged program as bytes (JAX's serialized StableHLO; fgrad's: `mlir_module`'s
+        text, UTF-8).
+
+        Example::
+
+            >>> import fgrad, fgrad.numpy as fnp
+            >>> b"sin" in export(fgrad.jit(fnp.sin))(1.0).mlir_module_serialized
+            True
+        """
+        return self.mlir_module().encode()
+
     def call(self, *args: Any, **kwargs: Any) -> Any:
         """Run the exported program on arguments of the exported structure and types (a
         ValueError names the first that differs); traceable, so it works under jit, grad
@@ -130,6 +147,10 @@ class Exported:
             >>> float(fgrad.grad(exp.call)(3.0))
             6.0
         """
+        here = _platform()
+        if here not in self.platforms:
+            raise ValueError(f"Function {self.fun_name!r} was exported for platforms {self.platforms!r} "
+                             f"but it is used on {(here,)!r} (export it with platforms= naming {here!r})")
         leaves, tree = tree_flatten((args, kwargs))
         if tree != self.in_tree:
             raise ValueError(f"Exported.call of {self.fun_name!r}: the arguments have structure {tree}, "
@@ -190,9 +211,11 @@ def export(fun_jit: Callable, *, platforms: Any = None, disabled_checks: Any = (
     if not hasattr(fun_jit, "lower"):
         raise TypeError("fgrad.export.export: the function to export must be the result of fgrad.jit "
                         f"(jax.jit), got {fun_jit!r}")
-    if platforms is not None and tuple(platforms) not in (("cpu",), ("cuda",)):
-        raise NotImplementedError(f"fgrad.export.export: platforms={platforms!r}; fgrad exports for the "
-                                  "platform it runs on only")
+    if platforms is not None:
+        unknown = [p for p in platforms if p not in PLATFORMS]
+        if unknown or not platforms:
+            raise ValueError(f"fgrad.export.export: platforms={platforms!r}: each must be one of {PLATFORMS} "
+                             "(JAX's lowering platforms)")
 
     def do_export(*args: Any, **kwargs: Any) -> Exported:
         plats = tuple(platforms) if platforms is not None else (_platform(),)
@@ -202,8 +225,8 @@ def export(fun_jit: Callable, *, platforms: Any = None, disabled_checks: Any = (
         lowered = fun_jit.lower(*args, **kwargs)
         closed = lowered._entry.closed
         program = ClosedJaxpr(closed.jaxpr, closed.consts)
-        in_avals = tuple(ShapedArray(v.aval.shape, v.aval.dtype) for v in closed.jaxpr.invars)
-        out_avals = tuple(ShapedArray(v.aval.shape, v.aval.dtype) for v in closed.jaxpr.outvars)
+        in_avals = tuple(_aval_of(v.aval) for v in closed.jaxpr.invars)
+        out_avals = tuple(_aval_of(v.aval) for v in closed.jaxpr.outvars)
         return Exported(lowered._fname, lowered.in_tree, closed.out_tree, in_avals, out_avals, program,
                         plats)
 
@@ -211,6 +234,12 @@ def export(fun_jit: Callable, *, platforms: Any = None, disabled_checks: Any = (
 
 
 # ---- symbolic shapes ----------------------------------------------------------------------
+
+
+def _aval_of(aval: Any) -> ShapedArray:
+    """An exported argument's or result's type: shape, dtype and weak type (JAX keeps a weakly
+    typed argument's ``weak_type=True``, as ``jnp.full(shape, 0.5)`` makes)."""
+    return ShapedArray(aval.shape, aval.dtype, bool(getattr(aval, "weak_type", False)))
 
 
 def _size(d: Any, env: dict[str, int]) -> int:
@@ -306,7 +335,7 @@ class _Polymorphic:
         check = self._avals(check_env)
         in_avals, out_avals = ([
             ShapedArray(tuple(self._fit(a.shape, k, j, base, moved, check, check_env, side)
-                              for k in range(len(a.shape))), a.dtype)
+                              for k in range(len(a.shape))), a.dtype, a.weak_type)
             for j, a in enumerate(avals)] for side, avals in enumerate((ins, outs)))
         self.cache[tuple(base[v] for v in self.variables)] = ClosedJaxpr(closed.jaxpr, closed.consts)
         return Exported(lowered._fname, lowered.in_tree, closed.out_tree, tuple(in_avals),
@@ -342,7 +371,7 @@ class _Polymorphic:
         a constant dimension that differs, a variable below 1, or sizes that disagree)."""
         specs = ",".join(f"args[{i}].shape = {tuple(a.shape)}" for i, a in enumerate(in_avals))
         env: dict[str, int] = {}
-        shapes = []
+        shapes, symbolic = [], []
         for i, (x, want) in enumerate(zip(leaves, in_avals)):
             got = tuple(get_aval(x).shape)
             if len(got) != len(want.shape):
@@ -356,24 +385,14 @@ class _Polymorphic:
                             f"Shape mismatch for args[{i}].shape[{k}] (expected same constant): "
                             f"expected {tuple(want.shape)} and called with {got}")
                     continue
-                if len(d.terms) == 1 and d.terms.get(next(iter(d.terms))) == 1 and \
-                        len(next(iter(d.terms))) == 1 and next(iter(d.terms))[0][1] == 1:
-                    name = next(iter(d.terms))[0][0]
-                    if name not in env:
-                        if n < 1:
-                            raise ValueError(
-                                "Input shapes do not match the polymorphic shapes specification. "
-                                f"Expected value >= 1 for dimension variable {name!r}. Using the "
-                                f"following polymorphic shapes specifications: {specs}. Obtained "
-                                f"dimension variables: {name!r} = {n} from specification {name!r} "
-                                f"for dimension args[{i}].shape[{k}] (= {n})")
-                        env[name] = n
+                symbolic.append((i, k, d, n))
+        _solve_sizes(symbolic, env, specs)
         missing = [v for v in self.variables if v not in env]
         if missing:
             raise NotImplementedError(
                 f"Exported.call of {fun_name!r}: the dimension variables {missing} appear in no "
-                "argument dimension of their own (fgrad reads each variable from a dimension that "
-                "is that variable alone)")
+                "argument dimension fgrad can solve for them (a dimension linear in one unknown "
+                "variable, such as 'b' or '2*b + 1')")
         for i, want in enumerate(in_avals):
             for k, d in enumerate(want.shape):
                 if isinstance(d, DimExpr) and d.evaluate(env) != shapes[i][k]:
@@ -385,6 +404,44 @@ class _Polymorphic:
                         + ", ".join(f"{v!r} = {n}" for v, n in env.items()))
         self.scope.check(env, f"Exported.call of {fun_name!r}")
         return env
+
+
+def _solve_sizes(dims: list, env: dict[str, int], specs: str) -> None:
+    """Fill ``env`` with the dimension variables' values from ``(arg, axis, expression, size)``
+    of the arguments' symbolic dimensions: repeatedly, an expression whose one unknown
+    variable appears alone and to the first power (``b``, ``2*b + 1``, ``a*b`` once ``a`` is
+    known) gives it (JAX's ValueErrors for a remainder or a value below 1)."""
+    pending = list(dims)
+    while pending:
+        for entry in pending:
+            i, k, d, n = entry
+            unknown = {name for m in d.terms for name, _ in m if name not in env}
+            if len(unknown) != 1:
+                continue
+            v = unknown.pop()
+            powers = [dict(m).get(v, 0) for m in d.terms]
+            if any(p > 1 for p in powers):
+                continue  # v squared or higher: not solved (JAX solves linear equations only)
+            known = [c * math.prod(env[name] ** p for name, p in m if name != v) for m, c in d.terms.items()]
+            slope = sum(x for x, p in zip(known, powers) if p == 1)
+            rest = sum(x for x, p in zip(known, powers) if p == 0)
+            if slope == 0:
+                continue
+            value, remainder = divmod(n - rest, slope)
+            where = (f"Using the following polymorphic shapes specifications: {specs}. Obtained dimension "
+                     f"variables: {v!r} = {value} from specification {str(d)!r} for dimension "
+                     f"args[{i}].shape[{k}] (= {n})")
+            if remainder:
+                raise ValueError("Input shapes do not match the polymorphic shapes specification. Division "
+                                 f"had remainder {remainder} when computing the value of {v!r}. {where}")
+            if value < 1:
+                raise ValueError("Input shapes do not match the polymorphic shapes specification. "
+                                 f"Expected value >= 1 for dimension variable {v!r}. {where}")
+            env[v] = value
+            pending.remove(entry)
+            break
+        else:
+            return
 
 
 def symbolic_args_specs(args: Any, shapes_specs: Any, constraints: Sequence[str] = (),

@@ -212,6 +212,7 @@ class profile:
 # ----------------------------------------------------------------------------------------
 # jax.profiler's names
 
+# the trace start_trace began (its errors are JAX's messages, which programs print)
 _active: dict[str, Any] = {}
 
 
@@ -229,7 +230,7 @@ def start_trace(log_dir: str | os.PathLike, create_perfetto_link: bool = False,
         True
     """
     if _active:
-        raise RuntimeError("fgrad.profiler: a trace is already being collected; stop_trace() it first")
+        raise RuntimeError("Profile has already been started. Only one profile may be run at a time.")
     block = profile()
     _active.update(block=block, result=block.__enter__(), log_dir=os.fspath(log_dir))
 
@@ -253,7 +254,7 @@ def stop_trace() -> None:
 
 def _finish_trace() -> Profile:
     if not _active:
-        raise RuntimeError("fgrad.profiler: no trace is being collected (call start_trace first)")
+        raise RuntimeError("No profile started")
     block, result, log_dir = _active.pop("block"), _active.pop("result"), _active.pop("log_dir")
     block.__exit__(None, None, None)
     os.makedirs(log_dir, exist_ok=True)

@@ -30,7 +30,7 @@ import numpy as np
 
 from ._config import flag
 from .backends import Device, Sharding, SingleDeviceSharding, default_device
-from .core.array import ShapeDtypeStruct
+from .core.array import ShapedArray
 from .core import sharding_flow
 from .core.placement import device_put
 
@@ -131,9 +131,11 @@ class AbstractMesh:
     def __hash__(self) -> int:
         return hash((self.axis_sizes, self.axis_names, self.axis_types))
 
-    def __repr__(self) -> str:  # JAX's: Mesh('x': 1, 'y': 1, axis_types=(Explicit, Explicit))
+    def __str__(self) -> str:  # JAX's: Mesh('x': 1, 'y': 1, axis_types=(Explicit, Explicit))
         sizes = ", ".join(f"{n!r}: {s}" for n, s in self.shape.items())
         return f"{type(self).__name__}({sizes}, axis_types={tuple(self.axis_types)!r})"
+
+    __repr__ = __str__
 
 
 class Mesh(AbstractMesh):
@@ -164,6 +166,10 @@ class Mesh(AbstractMesh):
         super().__init__(grid.shape, names, axis_types)
         self.devices = grid
         self._previous: list = []
+
+    def __repr__(self) -> str:  # JAX's (its str is the short form, which NamedSharding shows)
+        return (f"Mesh(axis_sizes={self.axis_sizes}, axis_names={self.axis_names!r}, "
+                f"axis_types={tuple(self.axis_types)!r})")
 
     @property
     def device_ids(self) -> np.ndarray:
@@ -387,10 +393,6 @@ class NamedSharding(Sharding):
     def is_fully_replicated(self) -> bool:
         return True
 
-    def shard_shape(self, global_shape: Sequence[int]) -> tuple[int, ...]:
-        """The shape of one shard: the whole array, as each mesh axis has size 1."""
-        return tuple(global_shape)
-
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, NamedSharding) and self.mesh == other.mesh
                 and self.spec == other.spec)
@@ -399,7 +401,7 @@ class NamedSharding(Sharding):
         return hash((self.mesh, self.spec))
 
     def __repr__(self) -> str:
-        return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r}, memory_kind={self.memory_kind})"
+        return f"NamedSharding(mesh={self.mesh}, spec={self.spec!r}, memory_kind={self.memory_kind})"
 
 
 def _one_device(sharding: Any, what: str) -> Device:
@@ -538,15 +540,35 @@ def make_single_device_sharding(device: Device, *, memory_kind: str | None = Non
     return SingleDeviceSharding(device, memory_kind=memory_kind)
 
 
-def typeof(x: Any) -> ShapeDtypeStruct:
-    """The abstract type of ``x`` (JAX's ``jax.typeof``): its shape, dtype, weak type and
-    sharding (a `NamedSharding` over the current abstract mesh, with an empty spec).
+class _TypedAval(ShapedArray):
+    """What `typeof` returns: a `ShapedArray` (``float32[2,3]`` as text, as JAX's) that also
+    carries the value's ``sharding``.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> t = typeof(fnp.ones(2))
+        >>> str(t), t.sharding.spec
+        ('float64[2]', P())
+    """
+
+    __slots__ = ("sharding",)
+
+    def __init__(self, shape: Sequence[int], dtype: Any, weak_type: bool, sharding: Sharding) -> None:
+        super().__init__(shape, dtype, weak_type)
+        self.sharding = sharding
+
+
+def typeof(x: Any) -> _TypedAval:
+    """The abstract type of ``x`` (JAX's ``jax.typeof``): a `ShapedArray` -- shape, dtype,
+    weak type -- with its sharding (a `NamedSharding` over the current abstract mesh, with an
+    empty spec).
 
     Example::
 
         >>> import fgrad.numpy as fnp
         >>> typeof(fnp.ones((2, 3), "float32"))
-        ShapeDtypeStruct(shape=(2, 3), dtype=float32)
+        ShapedArray(float32[2,3])
     """
     aval = getattr(x, "aval", None)
     if aval is None:
@@ -554,8 +576,7 @@ def typeof(x: Any) -> ShapeDtypeStruct:
         shape, dtype, weak = arr.shape, arr.dtype, isinstance(x, (bool, int, float, complex))
     else:
         shape, dtype, weak = aval.shape, aval.dtype, aval.weak_type
-    return ShapeDtypeStruct(shape, dtype, weak_type=weak,
-                            sharding=NamedSharding(get_abstract_mesh(), PartitionSpec()))
+    return _TypedAval(shape, dtype, weak, NamedSharding(get_abstract_mesh(), PartitionSpec()))
 
 
 def _named(mesh: AbstractMesh, entries: tuple) -> NamedSharding:

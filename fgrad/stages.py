@@ -13,36 +13,12 @@ Example::
     (True, Array(6., dtype=float64, weak_type=True))
 """
 
-from __future__ import annotations
+import typing as _typing
 
-import dataclasses
-from typing import Any
+from .transforms.jit import ArgInfo, Compiled, Lowered, Traced, Wrapped
 
-from .transforms.jit import Compiled, Lowered, Traced, Wrapped
+__all__ = ["ArgInfo", "Compiled", "CompilerOptions", "Lowered", "Traced", "Wrapped"]
 
-__all__ = ["ArgInfo", "Compiled", "Lowered", "Traced", "Wrapped"]
-
-
-@dataclasses.dataclass(frozen=True)
-class ArgInfo:
-    """An argument's abstract value and whether it is donated (JAX's ``jax.stages.ArgInfo``,
-    what ``Lowered.args_info`` holds per argument).
-
-    Example::
-
-        >>> import fgrad, numpy as np
-        >>> info = ArgInfo(fgrad.ShapedArray((2,), np.float32), False)
-        >>> info.shape, info.dtype, info.donated
-        ((2,), dtype('float32'), False)
-    """
-
-    _aval: Any
-    donated: bool
-
-    @property
-    def shape(self) -> tuple:
-        return self._aval.shape
-
-    @property
-    def dtype(self) -> Any:
-        return self._aval.dtype
+# the options ``Lowered.compile(compiler_options=...)`` takes (JAX's ``jax.stages.CompilerOptions``:
+# XLA flag names to values; fgrad's compiler has no XLA flags and ignores them)
+CompilerOptions = dict[str, _typing.Any]

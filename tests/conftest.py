@@ -39,7 +39,7 @@ collect_ignore_glob = ["mpi_programs/*", "optax_programs/*", "jax_sparse_program
                        "jax_programs_round20/*", "jax_programs_round21/*", "jax_programs_round22/*",
                        "jax_programs_round23/*", "jax_programs_round23b/*", "jax_programs_round24/*",
                        "jax_programs_round24b/*", "jax_programs_round25/*",
-                       "jax_programs_round25b/*", "jax_programs_round26a/*",
+                       "jax_programs_round25b/*", "jax_programs_round26a/*", "jax_programs_round26b/*",
                        "torch_programs_round21/*", "torch_programs_round22/*", "torch_programs_round22b/*",
                        "torch_programs_round23/*", "torch_programs_round24/*", "torch_programs_round25/*"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -28,7 +29,9 @@ def test_stax_reexports():
 
 
 def test_dtypes_names():
-    assert fgrad.dtypes.bfloat16 is fnp.bfloat16
+    # JAX 0.10.2: jax.dtypes.bfloat16 is ml_dtypes' scalar type, jax.numpy.bfloat16 the array-making one
+    assert fgrad.dtypes.bfloat16 is ml_dtypes.bfloat16 and fnp.bfloat16 is not ml_dtypes.bfloat16
+    assert np.dtype(fgrad.dtypes.bfloat16) == np.dtype(fnp.bfloat16)
     assert fgrad.dtypes.itemsize_bits("float32") == 32 and fgrad.dtypes.itemsize_bits(bool) == 8
     with pytest.raises(ValueError):
         fgrad.dtypes.itemsize_bits(fgrad.dtypes.float0)

@@ -39,6 +39,7 @@ import importlib
 import os
 import threading
 import warnings
+from typing import Sequence
 
 import numpy as np
 
@@ -144,6 +145,31 @@ class Sharding:
     """
 
     __slots__ = ()
+
+    def shard_shape(self, global_shape: Sequence[int]) -> tuple[int, ...]:
+        """The shape of one shard of an array of ``global_shape``: the whole array (one device)."""
+        return tuple(global_shape)
+
+    def devices_indices_map(self, global_shape: Sequence[int]) -> dict:
+        """Each device's index into an array of ``global_shape`` (JAX's
+        ``Sharding.devices_indices_map``): the whole array, ``slice(None)`` per axis.
+
+        Example::
+
+            >>> import fgrad.numpy as jnp
+            >>> list(jnp.ones((2, 3)).sharding.devices_indices_map((2, 3)).values())
+            [(slice(None, None, None), slice(None, None, None))]
+        """
+        return {d: (slice(None),) * len(global_shape) for d in self.device_set}
+
+    def addressable_devices_indices_map(self, global_shape: Sequence[int]) -> dict:
+        """`devices_indices_map` of the devices this process addresses (all of fgrad's)."""
+        return self.devices_indices_map(global_shape)
+
+    def is_equivalent_to(self, other: "Sharding", ndim: int) -> bool:
+        """Whether ``other`` places an array of ``ndim`` axes the same way: on the same device
+        (fgrad's shardings keep an array whole)."""
+        return isinstance(other, Sharding) and self.device_set == other.device_set
 
 
 class SingleDeviceSharding(Sharding):

@@ -32,7 +32,7 @@ import numpy as np
 from .._config import on_option_change, trace_context
 from .._lru import CLOCK, LRU, LRUGroup
 from ..backends import SingleDeviceSharding, default_backend, default_device, mismatch_error, xp_of
-from ..core.array import ArrayImpl, ShapeDtypeStruct, Tracer, get_aval, wrap
+from ..core.array import ArrayImpl, ShapeDtypeStruct, ShapedArray, Tracer, get_aval, wrap
 from ..core import sharding_flow, x64_mode
 from ..core.constants import host_array
 from ..core.ir import ClosedJaxpr, Jaxpr
@@ -190,13 +190,29 @@ class _Entry:
         self.weak = weak if any(weak) else None  # the weakly typed outputs
 
 
-def _donated_leaves(args: tuple, kwargs: dict, donate_argnums: tuple, donate_argnames: tuple,
-                    pnames: list) -> list:
-    """The arrays of a call's donated arguments (by position or by name, passed either way)."""
-    nargs = len(args)
+def _donated_arguments(nargs: int, donate_argnums: tuple, donate_argnames: tuple,
+                       pnames: list) -> tuple[set, set]:
+    """(positions, names) of a call's donated arguments, given by position or by name."""
     positions = {i % nargs for i in donate_argnums if -nargs <= i < nargs}
     positions |= {pnames.index(n) for n in donate_argnames if n in pnames and pnames.index(n) < nargs}
     names = set(donate_argnames) | {pnames[i] for i in donate_argnums if 0 <= i < len(pnames)}
+    return positions, names
+
+
+def _donation_flags(args: tuple, kwargs: dict, snums: tuple, static_argnames: tuple, donate_argnums: tuple,
+                    donate_argnames: tuple, pnames: list) -> list[bool]:
+    """Whether each dynamic leaf of a call (in the order of its flat dynamic arguments) is
+    part of a donated argument (``Lowered.args_info``'s ``donated``)."""
+    positions, names = _donated_arguments(len(args), donate_argnums, donate_argnames, pnames)
+    flags = [i in positions for i, a in enumerate(args) if i not in snums for _ in tree_flatten(a)[0]]
+    return flags + [k in names for k in sorted(kwargs) if k not in static_argnames
+                    for _ in tree_flatten(kwargs[k])[0]]  # (a dict's leaves go in key order)
+
+
+def _donated_leaves(args: tuple, kwargs: dict, donate_argnums: tuple, donate_argnames: tuple,
+                    pnames: list) -> list:
+    """The arrays of a call's donated arguments (by position or by name, passed either way)."""
+    positions, names = _donated_arguments(len(args), donate_argnums, donate_argnames, pnames)
     kept = [a for i, a in enumerate(args) if i not in positions] + \
         [v for k, v in kwargs.items() if k not in names]
     trees = [args[i] for i in sorted(positions)] + [v for k, v in kwargs.items() if k in names]
@@ -440,12 +456,17 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     def lower(*args, **kwargs):
         """The `Lowered` program for these arguments (arrays, or `ShapeDtypeStruct` stand-ins:
         traced without touching the cache); its `Compiled` takes arguments of these types only."""
-        stand_ins = any(isinstance(x, ShapeDtypeStruct) for x in tree_flatten((args, kwargs))[0])
-        entry, flat = abstract(args, kwargs) if stand_ins else lookup(args, kwargs)
+        return trace(*args, **kwargs).lower()
+
+    def lowering(args, kwargs) -> tuple:
+        """`Lowered`'s arguments after (entry, flat, jitted, name) for a call: the dynamic
+        leaves of a later call, the argument tree, the static arguments, the donations."""
         full, full_kw, snums, tree, _ = dynamic(args, kwargs)
         static = (len(full), {i: full[i] for i in snums},
                   {k: v for k, v in full_kw.items() if k in static_argnames})
-        return Lowered(entry, flat, call, fname, lambda a, k: dynamic(a, k)[4], tree, static)
+        donated = _donation_flags(full, full_kw, snums, static_argnames, donate_argnums, donate_argnames,
+                                  pnames) if donating else None
+        return (lambda a, k: dynamic(a, k)[4], tree, static, donated)
 
     def dynamic(args, kwargs):
         """``(args, kwargs, static positions, tree, flat dynamic leaves)`` of a call."""
@@ -477,7 +498,7 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
         ``.out_info`` and ``.lower()``."""
         stand_ins = any(isinstance(x, ShapeDtypeStruct) for x in tree_flatten((args, kwargs))[0])
         entry, flat = abstract(args, kwargs) if stand_ins else lookup(args, kwargs)
-        return Traced(entry, flat, call, fname)
+        return Traced(entry, flat, call, fname, lowering(args, kwargs))
 
     def eval_shape(*args, **kwargs):
         """The output shapes/dtypes (`ShapeDtypeStruct` pytree) for these arguments (arrays or
@@ -692,9 +713,10 @@ class Traced:
         ShapeDtypeStruct(shape=(2,), dtype=float64)
     """
 
-    def __init__(self, entry, flat, jitted, fun_name: str) -> None:
+    def __init__(self, entry, flat, jitted, fun_name: str, lowering: tuple = ()) -> None:
         self._entry, self._flat, self._jitted = entry, flat, jitted
         self.fun_name = fun_name
+        self._lowering = lowering  # `Lowered`'s (leaves, in_tree, static, donated) for this call
 
     @property
     def jaxpr(self) -> ClosedJaxpr:
@@ -714,7 +736,9 @@ class Traced:
         return [v.aval for v in self._entry.closed.jaxpr.outvars]
 
     def lower(self, *, lowering_platforms: Any = None) -> Lowered:
-        return Lowered(self._entry, self._flat, self._jitted, self.fun_name)
+        """The `Lowered` program, as ``jit(f).lower`` with the traced call's arguments gives it
+        (the same argument tree, static arguments and donations)."""
+        return Lowered(self._entry, self._flat, self._jitted, self.fun_name, *self._lowering)
 
 
 class Compiled:
@@ -764,7 +788,9 @@ class Compiled:
     def cost_analysis(self) -> dict[str, float]:
         """Estimated costs of one call (JAX's dict of XLA's estimates; fgrad counts its own
         program): ``"flops"`` (2 M N K per contraction, one per output element of every
-        other equation) and ``"bytes accessed"`` (the arguments and results)."""
+        other equation), ``"transcendentals"`` (one per element of ``exp``, ``tanh``, ``sin``
+        ..., which are not flops, as XLA counts) and ``"bytes accessed"`` (the arguments and
+        results)."""
         return self._lowered.cost_analysis()
 
     def memory_analysis(self) -> MemoryStats:
@@ -800,7 +826,8 @@ class Compiled:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.__dict__["_executable"], name)
 
-    def as_text(self) -> str:
+    def as_text(self, *, debug_info: bool = False) -> str:
+        """The compiled program's source (JAX's optimized HLO text; fgrad's generated code)."""
         return self._executable.as_text()
 
     def __repr__(self) -> str:
@@ -808,22 +835,42 @@ class Compiled:
 
 
 class ArgInfo:
-    """An argument of a lowered program (JAX's ``jax.stages.ArgInfo``): ``shape``,
-    ``dtype`` and whether it is ``donated``.
+    """An argument of a lowered program (JAX's ``jax.stages.ArgInfo``): its abstract value
+    (``_aval``, a `ShapedArray`: ``shape``, ``dtype``, weak type) and whether it is
+    ``donated`` (``jit(..., donate_argnums=...)``).
 
     Example::
 
         >>> import fgrad, fgrad.numpy as jnp
-        >>> fgrad.jit(lambda x: x).lower(jnp.ones(2)).args_info[0][0]
-        ArgInfo(shape=(2,), dtype=float64, donated=False)
+        >>> fgrad.jit(lambda x: x, donate_argnums=0).lower(jnp.ones(2)).args_info[0][0]
+        ArgInfo(_aval=ShapedArray(float64[2]), donated=True)
     """
 
-    def __init__(self, shape: tuple, dtype: Any, donated: bool = False) -> None:
-        self.shape, self.dtype, self.donated = tuple(shape), np.dtype(dtype), donated
-        self._aval = ShapeDtypeStruct(self.shape, self.dtype)
+    __slots__ = ("_aval", "donated")
+
+    def __init__(self, _aval: Any, donated: bool = False) -> None:
+        self._aval, self.donated = _aval, bool(donated)
+
+    shape = property(lambda self: tuple(self._aval.shape), doc="The argument's shape.")
+    dtype = property(lambda self: np.dtype(self._aval.dtype), doc="The argument's dtype.")
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is ArgInfo and (self._aval, self.donated) == (other._aval, other.donated)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.donated))
 
     def __repr__(self) -> str:
-        return f"ArgInfo(shape={self.shape}, dtype={self.dtype}, donated={self.donated})"
+        return f"ArgInfo(_aval={self._aval!r}, donated={self.donated})"
+
+
+def _arg_aval(x) -> ShapedArray:
+    """The `ShapedArray` (weak type included) of an argument leaf: an array, a Python
+    scalar or a `ShapeDtypeStruct`."""
+    if isinstance(x, ShapeDtypeStruct):
+        return ShapedArray(tuple(x.shape), np.dtype(x.dtype), bool(getattr(x, "weak_type", False)))
+    av = get_aval(x)
+    return ShapedArray(tuple(av.shape), np.dtype(av.dtype), bool(getattr(av, "weak_type", False)))
 
 
 def _shape_dtype(x) -> tuple:
@@ -854,7 +901,8 @@ class Lowered:
     """
 
     def __init__(self, entry, flat, jitted=None, fname: str = "fn", leaves=None, in_tree=None,
-                 static=None) -> None:
+                 static=None, donated: list[bool] | None = None) -> None:
+        self._donated = donated if donated is not None else [False] * len(flat)
         self._entry, self._flat, self._jitted, self._fname = entry, flat, jitted, fname
         self._static = static  # (number of positional arguments, static ones by position, by name)
         self._leaves = leaves  # (args, kwargs) -> the call's flat dynamic leaves
@@ -878,7 +926,8 @@ class Lowered:
     @property
     def args_info(self) -> Any:
         """The dynamic arguments' `ArgInfo` (shape, dtype, donated) in the tree ``in_tree``."""
-        return tree_unflatten(self._in_tree, [ArgInfo(*_shape_dtype(x)) for x in self._flat])
+        infos = [ArgInfo(_arg_aval(x), d) for x, d in zip(self._flat, self._donated)]
+        return tree_unflatten(self._in_tree, infos)
 
     @property
     def jaxpr(self) -> Jaxpr:
@@ -903,8 +952,9 @@ class Lowered:
     def cost_analysis(self) -> dict[str, float]:
         """Estimated costs of one call, before compiling (JAX's ``Lowered.cost_analysis()``,
         XLA's estimates; fgrad counts its own program): ``"flops"`` (2 M N K per contraction,
-        one per output element of every other equation) and ``"bytes accessed"`` (the
-        arguments and results).
+        one per output element of every other equation), ``"transcendentals"`` (one per
+        element of ``exp``, ``tanh``, ``sin`` ..., not flops, as XLA counts) and ``"bytes
+        accessed"`` (the arguments and results).
 
         Example::
 
@@ -919,8 +969,10 @@ class Lowered:
     def optimized(self):
         return self.compile().program
 
-    def as_text(self) -> str:
-        return str(self.jaxpr)
+    def as_text(self, dialect: str | None = None, *, debug_info: bool = False) -> str:
+        """The program as text: its jaxpr, or for a ``dialect`` (``"hlo"``, ``"stablehlo"``)
+        the optimized program in HLO's layout (`compiler_ir`; fgrad has no XLA)."""
+        return str(self.jaxpr) if dialect is None else str(self.compiler_ir(dialect))
 
     def compiler_ir(self, dialect: str | None = None) -> CompilerIR:
         """The optimized program in HLO's text layout (``.as_hlo_text()``, ``str()``), for
