@@ -300,6 +300,9 @@ def _arange(start, stop=None, step=None, dtype=None):
                 "fgrad.numpy.arange needs concrete bounds (its output shape depends on them); "
                 "got a traced value. Pass the bound as a static argument."
             )
+    bounds = [v for v in (start, stop, step) if v is not None]
+    if dtype is None and any(hasattr(v, "dtype") for v in bounds):
+        dtype = result_type(*bounds)  # JAX: the bounds' dtype (arange(int32 5) is int32), Python ints weak
     start, stop, step = (_py_bound(v) for v in (start, stop, step))
     if stop is None:
         if step is None:

@@ -1,0 +1,120 @@
+"""JAX semantics where fgrad differed (round 26: the joint type of joined and selected
+arrays, `arange`'s dtype, the new fuzz runs). Each test runs the same program on fgrad and
+-- when installed -- on JAX (x64 mode, fgrad's default), and compares both with the answer
+stored here (taken from JAX 0.10.2 by running the same snippet). See docs/jax-semantics.md
+"Round 26"."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from _peers import jax_faces
+
+FACES = jax_faces()
+face = pytest.mark.parametrize("name,jax,jnp,lax", FACES, ids=[f[0] for f in FACES])
+COND = np.array([True, False])
+
+
+# -- the joint type of joined/selected arrays: JAX's promote_dtypes, weak type included --------
+
+
+def _u64(jnp):
+    return jnp.asarray(np.array([8, 4], np.uint64))
+
+
+def _i64(jnp):
+    return jnp.asarray(np.array([4, -8], np.int64))
+
+
+def _i32(jnp):
+    return jnp.asarray(np.array([1, 2], np.int32))
+
+
+JOINS = {  # name -> (program of (jax, jnp), JAX 0.10.2's dtype and weak type)
+    "where_u64_i64": (lambda jax, jnp: jnp.where(COND, _u64(jnp), _i64(jnp)), ("float64", True)),
+    "where_u64_i64_jit": (lambda jax, jnp: jax.jit(lambda a, b: jnp.where(COND, a, b))(_u64(jnp), _i64(jnp)),
+                          ("float64", True)),
+    "concatenate_u64_i64": (lambda jax, jnp: jnp.concatenate([_u64(jnp), _i64(jnp)]), ("float64", True)),
+    "concatenate_u64_i64_jit": (lambda jax, jnp: jax.jit(lambda a, b: jnp.concatenate([a, b]))(
+        _u64(jnp), _i64(jnp)), ("float64", True)),
+    "stack_u64_i64": (lambda jax, jnp: jnp.stack([_u64(jnp), _i64(jnp)]), ("float64", True)),
+    "hstack_u64_i64": (lambda jax, jnp: jnp.hstack([_u64(jnp), _i64(jnp)]), ("float64", True)),
+    "vstack_u64_i64": (lambda jax, jnp: jnp.vstack([_u64(jnp), _i64(jnp)]), ("float64", True)),
+    "column_stack_u64_i64": (lambda jax, jnp: jnp.column_stack([_u64(jnp), _i64(jnp)]), ("float64", True)),
+    "append_u64_i64": (lambda jax, jnp: jnp.append(_u64(jnp), _i64(jnp)), ("float64", True)),
+    "block_u64_i64": (lambda jax, jnp: jnp.block([_u64(jnp), _i64(jnp)]), ("float64", True)),
+    "diff_prepend_u64_i64": (lambda jax, jnp: jnp.diff(_u64(jnp), prepend=_i64(jnp)), ("float64", True)),
+    "select_u64_i64": (lambda jax, jnp: jnp.select([COND], [_u64(jnp)], _i64(jnp)), ("float64", True)),
+    "select_u64_i64_jit": (lambda jax, jnp: jax.jit(lambda a, b: jnp.select([COND], [a], b))(
+        _u64(jnp), _i64(jnp)), ("float64", True)),
+    "dot_u64_i64": (lambda jax, jnp: jnp.dot(_u64(jnp), _i64(jnp)), ("float64", True)),
+    "union1d_u64_i64": (lambda jax, jnp: jnp.union1d(_u64(jnp), _i64(jnp)), ("float64", True)),
+    "intersect1d_u64_i64": (lambda jax, jnp: jnp.intersect1d(_u64(jnp), _i64(jnp)), ("float64", True)),
+    "isin_u64_i64": (lambda jax, jnp: jnp.isin(_u64(jnp), _i64(jnp)), ("bool", False)),
+    # weak, so a float32 operand keeps float32 (fgrad gave float64)
+    "concatenate_u64_i64_plus_f32": (lambda jax, jnp: jnp.concatenate([_u64(jnp), _i64(jnp)])
+                                     + jnp.ones(4, "float32"), ("float32", False)),
+    # an integer or bool array joined with a Python float/int: JAX's weak join
+    "stack_i32_weak_float": (lambda jax, jnp: jnp.stack([_i32(jnp)[0], jnp.asarray(2.5)]), ("float64", True)),
+    "concatenate_i32_weak_float": (lambda jax, jnp: jnp.concatenate([_i32(jnp), jnp.atleast_1d(2.5)]),
+                                   ("float64", True)),
+    "concatenate_i32_weak_complex_jit": (lambda jax, jnp: jax.jit(lambda a, b: jnp.concatenate(
+        [a, jnp.atleast_1d(b)]))(_i32(jnp), jnp.asarray(1j)), ("complex128", True)),
+    "concatenate_bool_weak_int": (lambda jax, jnp: jnp.concatenate([jnp.asarray(COND), jnp.atleast_1d(3)]),
+                                  ("int64", True)),
+    "select_int8_python_float_default": (lambda jax, jnp: jnp.select([COND], [jnp.ones(2, "int8")], 1.5),
+                                         ("float64", True)),
+    "select_int8_python_int_default": (lambda jax, jnp: jnp.select([COND], [jnp.ones(2, "int8")], 3),
+                                       ("int8", False)),
+    "stack_same_dtypes_strong": (lambda jax, jnp: jnp.stack([jnp.ones(2, "int8"), jnp.ones(2, "int8")]),
+                                 ("int8", False)),
+    "stack_python_floats": (lambda jax, jnp: jnp.stack([1.0, 2.5]), ("float64", True)),
+    # JAX's arange takes its bounds' dtype (fgrad's was the default int whatever the bounds)
+    "arange_int32_bound": (lambda jax, jnp: jnp.arange(jnp.asarray(np.int32(5))), ("int32", False)),
+    "arange_numpy_uint8_bound": (lambda jax, jnp: jnp.arange(np.uint8(1), 5), ("uint8", False)),
+    "arange_int16_int8_bounds": (lambda jax, jnp: jnp.arange(jnp.asarray(np.int16(1)),
+                                                             jnp.asarray(np.int8(5))), ("int16", False)),
+    "arange_u64_i64_bounds": (lambda jax, jnp: jnp.arange(jnp.asarray(np.uint64(7)),
+                                                          jnp.asarray(np.int64(3)), -1), ("float64", False)),
+    "arange_python_ints": (lambda jax, jnp: jnp.arange(1, 5), ("int64", False)),
+}
+
+
+@face
+@pytest.mark.parametrize("case", sorted(JOINS))
+def test_joined_and_selected_arrays_take_jax_joint_type(case, name, jax, jnp, lax):
+    """``concatenate``/``stack``/``select``/``where``/set operations promote their operands
+    together as JAX's ``promote_dtypes``, weak type included: ``uint64`` with a signed
+    integer is the weak float ``f*``, an integer array with a Python float a weak float; fgrad
+    made the joint dtype strong (and ``where``'s eagerly), so a later float32 operand widened
+    to float64. ``arange`` takes its bounds' dtype."""
+    program, (dtype, weak) = JOINS[case]
+    out = program(jax, jnp)
+    assert (out.dtype.name, bool(out.weak_type)) == (dtype, weak)
+
+
+@face
+def test_joined_values_are_unchanged(name, jax, jnp, lax):
+    """The joint type changes no value: uint64 and int64 entries become their float64s."""
+    np.testing.assert_array_equal(np.asarray(jnp.concatenate([_u64(jnp), _i64(jnp)])), [8.0, 4.0, 4.0, -8.0])
+    np.testing.assert_array_equal(np.asarray(jnp.where(COND, _u64(jnp), _i64(jnp))), [8.0, -8.0])
+    down = jnp.arange(jnp.asarray(np.uint64(7)), jnp.asarray(np.int64(3)), -1)
+    np.testing.assert_array_equal(np.asarray(down), [7.0, 6.0, 5.0, 4.0])
+
+
+@face
+@pytest.mark.parametrize("op", ["concatenate", "stack", "select"])
+def test_joined_types_in_32_bit_mode(op, name, jax, jnp, lax):
+    """In 32-bit mode an int32 array joined with a Python float is a weak float32, and
+    uint32 with int32 a strong int32 (JAX canonicalizes their int64 join)."""
+    join = {"concatenate": lambda a, b: jnp.concatenate([a, jnp.atleast_1d(b)]),
+            "stack": lambda a, b: jnp.stack([a[0], jnp.asarray(b)]),
+            "select": lambda a, b: jnp.select([COND], [a], b)}[op]
+    with jax.enable_x64(False):
+        x = jnp.asarray(np.array([1, 2], np.int32))
+        out = join(x, 2.5)
+        assert (out.dtype.name, bool(out.weak_type)) == ("float32", True)
+        out = join(x.astype("uint32"), jnp.asarray(np.array([3, 4], np.int32)) if op != "stack" else
+                   jnp.asarray(np.int32(3)))
+        assert (out.dtype.name, bool(out.weak_type)) == ("int32", False)
