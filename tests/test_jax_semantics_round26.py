@@ -166,3 +166,31 @@ def test_slogdet_tangent_of_an_ill_conditioned_2x2_matrix(name, jax, jnp, lax):
         exact = float((t00 * a11 - t01 * a10 - t10 * a01 + t11 * a00) / det)
         cond = float((abs(a00 * a11) + abs(a01 * a10)) / abs(det))
         assert abs(got[k] - exact) <= cond * np.finfo(float).eps * abs(exact), k
+
+
+# -- floating arange with a step: start + step * iota, each operation rounded once -------------
+
+ARANGES = {  # (args, dtype, x64) -> JAX 0.10.2's values
+    "x32": ((-1.42, 3.0, 0.862), None, False,
+            [-1.4199999570846558, -0.5579999685287476, 0.30400002002716064, 1.1660000085830688,
+             2.0279998779296875, 2.8899998664855957]),
+    "x32_float16_descending": ((0.3, -2.0, -0.35), "float16", False,
+                               [0.300048828125, -0.04998779296875, -0.39990234375, -0.75, -1.099609375,
+                                -1.4501953125, -1.7998046875]),
+    "x64": ((-1.42, 3.0, 0.862), None, True,
+            [-1.42, -0.5579999999999999, 0.30400000000000005, 1.166, 2.028, 2.8899999999999997]),
+}
+
+
+@face
+@pytest.mark.parametrize("case", sorted(ARANGES))
+def test_float_arange_with_a_step_is_jax_values(case, name, jax, jnp, lax):
+    """JAX's ``arange(start, stop, step)`` of floats is ``start + step * iota`` in the dtype
+    (float32 for narrower ones); fgrad's NumPy ``arange`` steps by ``(start + step) - start``
+    rounded, whose error grows along the range (in 32-bit mode 203 of 300 random ranges differed
+    from JAX, by up to 26 ulps of the largest value, where JAX's values are within 2)."""
+    args, dtype, x64, want = ARANGES[case]
+    with jax.enable_x64(x64):
+        out = jnp.arange(*args, dtype=dtype)
+        assert out.dtype == np.dtype(dtype or ("float64" if x64 else "float32"))
+        np.testing.assert_array_equal(np.asarray(out).astype(float), want)
