@@ -333,9 +333,6 @@ DEVIATIONS = {
     'power(0.0, 0.0)/g3_x': (('ok', 0.0), "d/dx x**y at y = 0 is 0 (x**0 = 1; PyTorch too), JAX: NaN; the mixed d2/dxdy does not exist at (0, 0) (+inf along y -> 0+): fgrad's select gives 0, JAX NaN"),
     'power(0.0, 0.0)/gxy': (('ok', 0.0), "d/dx x**y at y = 0 is 0 (x**0 = 1; PyTorch too), JAX: NaN; the mixed d2/dxdy does not exist at (0, 0) (+inf along y -> 0+): fgrad's select gives 0, JAX NaN"),
     'power(0.0, 2.0)/g3_x': (('ok', 0.0), "d3/dx3 x**2 = 0 (JAX's float-exponent rule: NaN at 0)"),
-    'slogdet_singular/g': (('ok', [[-inf, inf], [inf, -inf]]), "log|det A| of a singular A: the gradient A^-T does not exist (cof(A)/det(A) -> +-inf, its sign that of the side det -> 0 from); fgrad solves A^T x = I by the LU of A^T, JAX transposes the LU of A: opposite one-sided limits"),
-    'slogdet_singular/jvp': (('ok', nan), "log|det A| of a singular A: the gradient A^-T does not exist; JAX's LU gives +-inf, fgrad NaN"),
-    'slogdet_singular/hvp': (('ok', [[nan, nan], [nan, nan]]), "log|det A| of a singular A: the gradient A^-T does not exist; JAX's LU gives +-inf, fgrad NaN"),
     'hypot_line/gg': (('ok', [nan, 0.0]), "sqrt(5) |v| has no second derivative at 0: reverse-over-reverse gives NaN, JAX 0 (forward-over-reverse gives JAX's 0)"),
 }
 

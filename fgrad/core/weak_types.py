@@ -78,6 +78,32 @@ def unsigned_meets_signed_64(strong: list) -> bool:
         dtype_kind(d) == "u" and np.dtype(d).itemsize == 8 for d in strong)
 
 
+def join_typed(typed: list) -> tuple[np.dtype, bool]:
+    """The dtype and weak type that operands of the ``(dtype, weak_type)`` pairs ``typed``
+    promote to together (JAX's ``_lattice_result_type``, as ``promote_dtypes`` before
+    ``concatenate``/``stack``/``select``/``where``): the strong dtypes' promotion, which a
+    weak one raises only to its own kind; weak ones alone give theirs.
+
+    Example::
+
+        >>> join_typed([(np.dtype("int32"), False), (np.dtype("float64"), True)])  # [i32, 1.5]
+        (dtype('float64'), True)
+        >>> join_typed([(np.dtype("uint64"), False), (np.dtype("int64"), False)])
+        (dtype('float64'), True)
+    """
+    strong = [dt for dt, w in typed if not w]
+    weak = [dt for dt, w in typed if w]
+    if not strong:
+        return np.result_type(*weak), True
+    top = strong[0]
+    for d in strong[1:]:
+        top = promote_types(top, d)
+    for w in weak:
+        target = cast_target([top], w)
+        top = w if target is None else target
+    return top, join_is_weak(strong, weak)
+
+
 def cast_target(strong: list, weak_dtype: np.dtype) -> np.dtype | None:
     """The dtype a weak *array* of ``weak_dtype`` must be cast to before it meets operands of
     the ``strong`` dtypes, or None when NumPy's promotion already gives JAX's result.

@@ -21,9 +21,8 @@ import sys
 
 import numpy as np
 from ..core.narrow_floats import dtype_kind as _dtype_kind
-from ..core.narrow_floats import promote_types as _promote_types
 from ..core.weak_types import WEAK_SCALAR_TYPES as _WEAK_SCALARS
-from ..core.weak_types import cast_target as _cast_target
+from ..core.weak_types import join_typed as _join_typed
 from ..core.x64_mode import canonical_dtype
 
 from ..core.array import ArrayImpl, Tracer, get_aval, wrap
@@ -141,17 +140,7 @@ def _result_dtype(arrays):
 
 def _join_dtypes(typed):
     """`_result_dtype` of ``(dtype, weak_type)`` pairs."""
-    strong = [dt for dt, w in typed if not w]
-    weak = [dt for dt, w in typed if w]
-    if not strong:
-        return np.result_type(*weak)
-    top = strong[0]
-    for d in strong[1:]:
-        top = _promote_types(top, d)
-    for w in weak:
-        target = _cast_target([top], w)
-        top = w if target is None else target
-    return top
+    return _join_typed(typed)[0]
 
 
 def _cast(x, dtype):
@@ -852,8 +841,7 @@ def concatenate(arrays: ArrayLike | Sequence[ArrayLike], axis: int | None = 0, o
     if any(_ndim(x) == 0 for x in xs):
         raise ValueError("concatenate: zero-dimensional arrays cannot be concatenated")
     axis = normalize_axis(axis, _ndim(xs[0]), "concatenate")
-    dt = np.dtype(dtype) if dtype is not None else _result_dtype(xs)
-    xs = [_cast(x, dt) for x in xs]
+    xs = [_cast(x, np.dtype(dtype)) for x in xs] if dtype is not None else ew.promote_joined(xs)
     return ST.concatenate(xs, axis)
 
 
@@ -876,8 +864,8 @@ def stack(arrays: ArrayLike | Sequence[ArrayLike], axis: int = 0, out: None = No
         if _shape(x) != shp:
             raise ValueError(f"stack: all input arrays must have the same shape, got {shp} and {_shape(x)}")
     axis = normalize_axis(axis, len(shp) + 1, "stack")
-    dt = np.dtype(dtype) if dtype is not None else _result_dtype(xs)
-    return ST.stack([_cast(x, dt) for x in xs], axis)  # JAX's stack primitive
+    xs = [_cast(x, np.dtype(dtype)) for x in xs] if dtype is not None else ew.promote_joined(xs)
+    return ST.stack(xs, axis)  # JAX's stack primitive
 
 
 def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
@@ -1580,15 +1568,13 @@ def select(condlist: ArrayLike | Sequence[ArrayLike], choicelist: ArrayLike | Se
     for c in conds:
         if _dtype(c) != np.bool_:
             raise TypeError(f"select: condlist entries must be boolean, got {_dtype(c)}")
-    choices = [_arr(c) for c in choicelist]
-    dt = _result_dtype(choices + [_arr(default)] if not isinstance(default, (int, float, complex, bool))
-                       else choices)
-    out = _arr(default) if isinstance(default, (ArrayImpl, Tracer)) else np.asarray(default).astype(dt)
-    out = _cast(_arr(out), dt)
+    # JAX's promote_dtypes(default, *choices): a Python default is weak
+    out, *choices = ew.promote_joined([_weak_arr(v) if type(v) in _WEAK_SCALARS else _arr(v)
+                                     for v in [default, *choicelist]])
     shp = np.broadcast_shapes(*[_shape(c) for c in conds + choices], _shape(out))
     out = shape_ops.broadcast_to(out, shp)
     for c, v in reversed(list(zip(conds, choices, strict=True))):
-        out = ew.select(c, _cast(v, dt), out)
+        out = ew.select(c, v, out)
     return out
 
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..core.array import get_aval
 from ..ops.bits import stop_gradient
+from ..ops.elementwise import promote_joined, strip_weak
 import fgrad.numpy._building_blocks as fnp
 from ._indexing import _concrete
 
@@ -62,7 +63,7 @@ def isin(element: ArrayLike, test_elements: ArrayLike, assume_unique: bool = Fal
     else:
         s = fnp.sort(t)
         i = fnp.clip(fnp.searchsorted(s, e), 0, n - 1)
-        found = fnp.equal(fnp.take(s, i), e)
+        found = strip_weak(fnp.equal(fnp.take(s, i), e))  # (JAX's found is a reduction's: strong)
     return fnp.logical_not(found) if invert else found
 
 
@@ -150,8 +151,7 @@ def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, ret
     """
     ar1, ar2 = _without_derivative_unless(assume_unique, size, ar1, ar2)
     a1, a2 = fnp.ravel(fnp.asarray(ar1)), fnp.ravel(fnp.asarray(ar2))
-    dt = np.result_type(get_aval(a1).dtype, get_aval(a2).dtype)
-    a1, a2 = fnp.astype(a1, dt), fnp.astype(a2, dt)
+    a1, a2 = promote_joined([a1, a2])  # JAX's promote_dtypes: uint64 with int64 is a weak float
     order1 = fnp.argsort(a1)
     s1 = fnp.take(a1, order1)
     first = fnp.ones(get_aval(s1).shape, bool) if assume_unique else _first_of_runs(s1)

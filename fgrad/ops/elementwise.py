@@ -22,7 +22,7 @@ from ..core import native_casts as _native_casts
 from ..core.array import ArrayImpl, ShapedArray, Tracer, get_aval, make_aval, wrap
 from ..core import x64_mode
 from ..core.inexact import inexact_join, to_numeric_dtype
-from ..core.weak_types import cast_target, join_is_weak, unsigned_meets_signed_64
+from ..core.weak_types import cast_target, join_is_weak, join_typed, unsigned_meets_signed_64
 from .xla_math import XLA_MATH, called_from_torch_face
 from ..core.weak_types import level as weak_level
 from ..core.constants import zeros_like
@@ -155,7 +155,8 @@ _INT_FLOAT_TARGET: dict = {}
 def lattice_pair(a, b):
     """``a`` and ``b`` (strongly typed) cast to JAX's joint dtype where NumPy's rule gives
     another: an integer meeting a float or complex type takes that type (``int32`` with
-    ``float32`` is float32, not float64); as they are otherwise.
+    ``float32`` is float32, not float64), and ``uint64`` meeting a signed integer is the
+    weak float ``f*`` (both become weakly typed float64); as they are otherwise.
 
     Example::
 
@@ -170,11 +171,32 @@ def lattice_pair(a, b):
     da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
     if da is None or db is None or da == db or _weakness(a) or _weakness(b):
         return a, b
+    if isinstance(da, np.dtype) and isinstance(db, np.dtype) and unsigned_meets_signed_64((da, db)):
+        f64 = np.dtype(np.float64)  # JAX's weak float f*: no integer type holds both
+        return convert_element_type(a, f64, weak_type=True), convert_element_type(b, f64, weak_type=True)
     target = _int_float_target(da, db)
     if target is None:
         return a, b
     return (a if da == target else convert_element_type(a, target),
             b if db == target else convert_element_type(b, target))
+
+
+def promote_joined(arrays) -> list:
+    """``arrays`` cast to their joint dtype *and* weak type (JAX's ``promote_dtypes``, as
+    ``concatenate``/``stack``/``select``/``intersect1d`` promote): weak where the lattice join
+    is (``int32`` with a Python float, ``uint64`` with ``int64``: `core.weak_types.join_typed`),
+    strong otherwise; an operand already of that type is returned as it is.
+
+    Example::
+
+        >>> import fgrad.numpy as fnp
+        >>> [(x.dtype.name, x.weak_type) for x in promote_joined([fnp.ones(2, "int32"), fnp.asarray(1.5)])]
+        [('float64', True), ('float64', True)]
+    """
+    avals = [get_aval(a) for a in arrays]
+    dt, weak = join_typed([(a.dtype, a.weak_type) for a in avals])
+    return [x if (a.dtype, a.weak_type) == (dt, weak) else convert_element_type(x, dt, weak_type=weak)
+            for x, a in zip(arrays, avals, strict=True)]
 
 
 def _int_float_target(da, db):

@@ -38,6 +38,7 @@ from ..core.rules import defbatch, defbilinear, defjvp_rule, deflinear_in, is_un
 from .elementwise import add, conj, convert_element_type, div, eq, mul, neg, promote_weak, real, sub
 from .reductions import reduce_sum
 from .shape import bdim_to_front, broadcast_in_dim, moveaxis, reshape, transpose
+from .sorting import take_static
 from . import _host_lapack
 from ._scipy import scipy_module, scipy_version
 
@@ -1027,11 +1028,32 @@ def _slogdet_jvp(primals, tangents):
     # d log det A = tr(A^-1 dA); the sign of a real determinant is locally constant
     (a,), (ta,) = primals, tangents
     sign, logdet = slogdet_p.bind(a)
-    t = reduce_sum(_diag(solve_p.bind(a, ta)), (_ndim(a) - 2,))
+    if _shape(a)[-1] <= 2:
+        t = _small_logdet_tangent(a, ta)
+    else:
+        t = reduce_sum(_diag(solve_p.bind(a, ta)), (_ndim(a) - 2,))
     if _dtype(a).kind == "c":
         tr = real(t)
         return [sign, logdet], [mul(sign, sub(t, tr)), tr]
     return [sign, logdet], [None, t]
+
+
+def _small_logdet_tangent(a, ta):
+    """``tr(adj(A) dA) / det(A)`` for 1x1 and 2x2 matrices, in JAX's closed form and order
+    (``(dA00 A11 - dA01 A10 - dA10 A01 + dA11 A00) / (A00 A11 - A01 A10)``). The adjugate is
+    finite everywhere, so at an exactly singular matrix the tangent is an infinity wherever
+    ``tr(adj(A) dA) != 0``, as the limit ``1/eps`` of ``d/deps log|det(A + eps dA)|`` (the LU
+    solve's ``A^-1 dA`` gave NaN: a zero column of ``dA`` solved to 0/0)."""
+    def at(x, i, j):
+        return reshape(take_static(take_static(x, [i], _ndim(x) - 2), [j], _ndim(x) - 1), _shape(x)[:-2])
+
+    if _shape(a)[-1] == 1:
+        return div(at(ta, 0, 0), at(a, 0, 0))
+    a00, a01, a10, a11 = at(a, 0, 0), at(a, 0, 1), at(a, 1, 0), at(a, 1, 1)
+    det = sub(mul(a00, a11), mul(a01, a10))
+    num = add(sub(sub(mul(at(ta, 0, 0), a11), mul(at(ta, 0, 1), a10)), mul(at(ta, 1, 0), a01)),
+              mul(at(ta, 1, 1), a00))
+    return div(num, det)
 
 
 defjvp_rule(slogdet_p, _slogdet_jvp)
