@@ -67,10 +67,11 @@ def blas_address(char: str) -> int | None:
     capsule = cython_blas.__pyx_capi__.get(char + "trsm")
     if capsule is None:  # pragma: no cover - every SciPy has them
         return None
-    get_name = ctypes.pythonapi.PyCapsule_GetName
-    get_name.argtypes, get_name.restype = [ctypes.py_object], ctypes.c_char_p
-    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    get_pointer.argtypes, get_pointer.restype = [ctypes.py_object, ctypes.c_char_p], ctypes.c_void_p
+    # private prototypes (setting argtypes on `ctypes.pythonapi`'s shared functions would
+    # change them for every other user)
+    get_name = ctypes.PYFUNCTYPE(ctypes.c_char_p, ctypes.py_object)(("PyCapsule_GetName", ctypes.pythonapi))
+    get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+        ("PyCapsule_GetPointer", ctypes.pythonapi))
     return get_pointer(capsule, get_name(capsule))
 
 
