@@ -557,3 +557,50 @@ def test_per_channel_operands_bit_equal(shape):
     if ON_HOST and HAS_CC:
         sources = [v.c_source for k, v in fgrad.jit(f).lower(x, b).compile().ns.items() if k.startswith("nk")]
         assert any("(r % " in s for s in sources)
+
+
+@pytest.mark.skipif(not ON_HOST, reason="a device backend's constants are device arrays (no native kernel)")
+def test_folded_transposed_constant_is_bound_c_ordered_once():
+    """A folded constant a kernel reads transposed (the Hessian's ``Aᵀ``) is read-only, and
+    the kernel is handed a C-ordered copy bound at build time (its runner copied the 16 KB
+    view on every call): the same bits as the NumPy code."""
+    from fgrad.compile.codegen import frozen
+
+    A = RNG.standard_normal((64, 64)).astype(np.float32) / 8
+    f = fgrad.jit(fgrad.hessian(lambda v: fnp.sum(fnp.tanh(fnp.asarray(A) @ v) ** 2)))
+    x = _f32_values((64,))
+    for _ in range(native_kernels.COMPILE_AFTER + 1):
+        got = f(x)
+    exe = f.lower(x).compile()
+    _expect_native(_ran_native(exe))
+    folded = [v for k, v in exe.ns.items() if k.startswith("c") and isinstance(v, np.ndarray)
+              and v.shape == (64, 64) and not v.flags.c_contiguous]
+    assert folded and all(frozen(c) for c in folded)
+    copies = [v for k, v in exe.ns.items() if k.startswith("c") and isinstance(v, np.ndarray)
+              and v.flags.c_contiguous and not v.flags.writeable
+              and any(np.array_equal(v, c) for c in folded)]
+    assert copies
+    fgrad.config.update("native_loops", False)
+    try:
+        _assert_bits(got, fgrad.jit(fgrad.hessian(lambda v: fnp.sum(fnp.tanh(fnp.asarray(A) @ v) ** 2)))(x))
+    finally:
+        fgrad.config.update("native_loops", None)
+
+
+@pytest.mark.skipif(not ON_HOST, reason="a device backend copies the constant to the device")
+def test_constant_viewing_writeable_data_is_read_at_each_call():
+    """A constant that views a writeable NumPy array (a closure over the user's data) is not
+    snapshotted by the C-ordered binding: a later write into the data shows in the next
+    call, as it does in the NumPy code."""
+    A = RNG.standard_normal((64, 64)).astype(np.float32)
+    f = fgrad.jit(lambda v: fnp.tanh(v * A.T) * 2.0 + v)
+    x = _f32_values((64, 64))
+    for _ in range(native_kernels.COMPILE_AFTER + 1):
+        before = np.asarray(f(x))
+    _expect_native(_ran_native(f.lower(x).compile()))
+    A *= 0.5
+    after = np.asarray(f(x))
+    with np.errstate(all="ignore"):
+        want = np.tanh(x * A.T) * np.float32(2.0) + x
+    np.testing.assert_allclose(after, want, rtol=1e-6)
+    assert not np.array_equal(before, after, equal_nan=True)

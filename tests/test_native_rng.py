@@ -193,6 +193,28 @@ def test_erf_inv_kernel_equals_numpy_on_every_normal_input(stride):
 
 
 @needs_cc
+@pytest.mark.parametrize("stride", [pytest.param(1, marks=pytest.mark.slow), 509])
+def test_erf_inv_kernel_central_polynomial_on_its_whole_domain(stride):
+    """The kernel evaluates the central polynomial with float32 fused multiply-adds, NumPy with
+    each step ``float32(double(p) * t + c)``: the same float32 for every ``w`` in [0, 5) (every
+    ``stride``-th float32 there; stride 1 is all 1.08e9, as checked in session 26). ``w`` is
+    handed to the second loop as the double ``-w``, with ``y = 0.5``: the result is ``p / 2``."""
+    post = native_rng._kernel(native_rng._erf_inv_source(tuple(special._GILES_CENTRAL),
+                                                         tuple(special._GILES_TAIL)),
+                              "erf_inv_post", [native_rng._P, native_rng._P, native_rng._P, native_rng._L])
+    end, part = int(F32(5).view(np.uint32)), stride << 22
+    for start in range(0, end, part):
+        w = np.arange(start, min(start + part, end), stride, dtype=np.uint32).view(F32)
+        d, y, got = -w.astype(np.float64), np.full(w.size, F32(0.5)), np.empty(w.size, F32)
+        post(y.ctypes.data, d.ctypes.data, got.ctypes.data, w.size)
+        t = (w - F32(2.5)).astype(np.float64)
+        p = np.full(w.size, F32(special._GILES_CENTRAL[0]))
+        for c in special._GILES_CENTRAL[1:]:
+            p = (p.astype(np.float64) * t + np.float64(F32(c))).astype(F32)
+        np.testing.assert_array_equal(_bits(got), _bits(p * F32(0.5)))
+
+
+@needs_cc
 @on_host
 @pytest.mark.parametrize("dt", [np.float32, np.float16])
 def test_erf_inv_kernel_equals_numpy_on_probe_values(dt):

@@ -1,7 +1,8 @@
 """Batched triangular solves (issue 16, `docs/speed-linalg.md`): the batched Gaussian density
 ``multivariate_normal.logpdf`` with its gradient (one Cholesky factor broadcast over 256
-points) and ``solve_triangular`` over a stack of 256 different factors, each under ``jit``
-side by side with ``jax.jit``; the numpy column is SciPy's ``solve_triangular``."""
+points), ``solve_triangular`` over a stack of 256 different factors and the density's value
+and gradient over 256 different covariances, each under ``jit`` side by side with ``jax.jit``;
+the numpy column is SciPy's ``solve_triangular``."""
 
 from __future__ import annotations
 
@@ -90,3 +91,27 @@ class StackedTriangularSolve(_LinalgVsJax):
         import scipy.linalg as sla
 
         return lambda: sla.solve_triangular(self.a, self.b, lower=True, check_finite=False)
+
+
+@register
+class StackedGaussianLogpdfGrad(_LinalgVsJax):
+    name = "mvn_logpdf_stack_grad"
+    short = "jit: mvn logpdf stack + grad"
+    title = ("`jit(value_and_grad)` of `sum(multivariate_normal.logpdf(x, 0, cov))` in `cov`: 256 different "
+             "8 × 8 covariances, one point each (float64)")
+    goals = [("jax", 3.0)]
+    notes = {"jax": "`jax.jit(jax.value_and_grad(f))`"}
+    rtol, atol = 1e-9, 1e-12
+
+    def setup(self):
+        rng = np.random.default_rng(0)
+        m = rng.standard_normal((256, 8, 8))
+        self.cov = m @ np.swapaxes(m, -1, -2) + 8 * np.eye(8)
+        self.x = rng.standard_normal((256, 8))
+
+    def _run(self, lib, m, scipy):
+        f = lib.jit(lib.value_and_grad(
+            lambda cov, x: m.sum(scipy.stats.multivariate_normal.logpdf(x, m.zeros(8), cov))))
+        cov, x = m.asarray(self.cov), m.asarray(self.x)
+        return lambda: np.asarray(block(f(cov, x)[1]))
+

@@ -299,6 +299,25 @@ def pairwise_leaves(n: int, block: int):
     return tuple(out)
 
 
+def frozen(x: np.ndarray) -> bool:
+    """Whether no one can write into ``x``'s memory any more: ``x`` and every array it is a
+    view of are read-only NumPy arrays (fgrad Arrays' buffers, constant folding's results,
+    `passes.Forward.try_fold`), so a copy made now stays equal to it.  A view of a writeable
+    array (a user's NumPy data, a shim tensor's buffer) or of another object is not.
+
+    >>> a = np.arange(4.0); a.flags.writeable = False
+    >>> frozen(a.reshape(2, 2).T), frozen(np.arange(4.0)[::2])
+    (True, False)
+    """
+    while isinstance(x, np.ndarray):
+        if x.flags.writeable:
+            return False
+        if x.base is None:
+            return True
+        x = x.base
+    return False
+
+
 def _lit_expr(v):
     t = type(v)
     if t is bool or t is int:
@@ -749,7 +768,7 @@ class Gen:
         if row_sum:
             escaping = escaping + [node.reduction.outvars[0]]
         outs = [self.names[v] for v in escaping]
-        args = [self.names[a] for a in ext] + [given[v] for v in escaping if v in given]
+        args = [self.native_operand(a) for a in ext] + [given[v] for v in escaping if v in given]
         esc = set(escaping)
         views = set(self.views.values())  # (scratch views are unpacked once per call: kept)
         internal = sorted({n for v, n in self.names.items()
@@ -767,6 +786,22 @@ class Gen:
         self.lines.extend("    " + ln for ln in numpy_lines)
         if node.reduction is not None and not row_sum:
             self.emit_direct(node.reduction)
+
+    def native_operand(self, a) -> str:
+        """The name a native kernel reads ``a`` by: a program constant that is not C-ordered
+        (a folded transpose) but can never change (`frozen`) is bound once as a C-ordered
+        copy, which the kernel's runner would otherwise make on every call."""
+        value = self.prog.consts.get(a) if a in self.prog.consts else None
+        if type(value) is not np.ndarray or value.flags.c_contiguous or not frozen(value):
+            return self.names[a]
+        key = ("c-ordered", id(value))
+        name = self.const_ids.get(key)
+        if name is None:
+            copy = np.ascontiguousarray(value)
+            copy.flags.writeable = False
+            name = self.fresh("c")
+            self.const_ids[key], self.ns[name] = name, copy
+        return name
 
     def emit_direct(self, e) -> None:
         ins = [self.expr(a) for a in e.invars]

@@ -363,6 +363,10 @@ class _Rewriter:
             else:
                 if not hasattr(r, "dtype"):
                     r = np.asarray(r, av.dtype)
+                if type(r) is np.ndarray and r.base is None and not any(r is x for x in vals):
+                    # the fold's own new array: no one else may write into it (`codegen.frozen`
+                    # then lets a native kernel read a C-ordered copy bound once)
+                    r.flags.writeable = False
                 nv = Var(ShapedArray(av.shape, r.dtype, False) if r.dtype != av.dtype else av)
                 self.prog.constvars.append(nv)
                 self.prog.consts[nv] = r

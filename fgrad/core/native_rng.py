@@ -348,18 +348,20 @@ def _erf_inv_source(central: tuple, tail: tuple) -> str:
         steps = [f"p = {_f32(coefs[0])};"]
         steps += [f"p = (float)((double)p * {var} + {_f64(np.float32(c))});" for c in coefs[1:]]
         return " ".join(steps)
+
+    # the central polynomial step by step over a chunk of values, each step one vectorized
+    # pass of independent lanes, in float32 fused multiply-adds: for every float32 ``w`` in
+    # [0, 5) (its whole domain) ``fmaf(p, t, c)`` equals ``float32(double(p) * t + c)``
+    # (checked exhaustively, docs/speed-random.md, session 26); the tail keeps the doubles
+    chunk_steps = "\n".join(f"        for (long j = 0; j < m; j++) p[j] = fmaf(p[j], t[j], {_f32(c)});"
+                            for c in central[1:])
     return _HEADER + f"""
 CLONES void erf_inv_pre(const float *y, double *d, long n) {{
     for (long i = 0; i < n; i++) {{ float x = y[i]; d[i] = (double)(-(x * x)); }}
 }}
-CLONES void erf_inv_post(const float *y, const double *d, float *out, long n) {{
+static void erf_inv_tails(const float *y, const double *d, float *out, long n) {{
     float p;
-    for (long i = 0; i < n; i++) {{        /* the central polynomial everywhere (vectorized) */
-        double t = (double)((float)(-d[i]) - {_f32(2.5)});
-        {horner("t", central)}
-        out[i] = p * y[i];
-    }}
-    for (long i = 0; i < n; i++) {{        /* then the tail one and +-1 on the few others */
+    for (long i = 0; i < n; i++) {{        /* the tail polynomial and +-1 on the few others */
         float x = y[i], w = (float)(-d[i]);
         if (w >= {_f32(5.0)}) {{
             double t = (double)(sqrtf(w) - {_f32(3.0)});
@@ -367,6 +369,24 @@ CLONES void erf_inv_post(const float *y, const double *d, float *out, long n) {{
             out[i] = p * x;
         }}
         if (fabsf(x) == {_f32(1.0)}) out[i] = x * F32(0x7f800000u);
+    }}
+}}
+#define ERF_INV_CHUNK 256
+CLONES_FMA void erf_inv_post(const float *y, const double *d, float *out, long n) {{
+    float p[ERF_INV_CHUNK], t[ERF_INV_CHUNK];
+    for (long s = 0; s < n; s += ERF_INV_CHUNK) {{   /* the central polynomial everywhere */
+        const long m = n - s < ERF_INV_CHUNK ? n - s : ERF_INV_CHUNK;
+        const double *ds = d + s;
+        for (long j = 0; j < m; j++) {{ t[j] = (float)(-ds[j]) - {_f32(2.5)}; p[j] = {_f32(central[0])}; }}
+{chunk_steps}
+        for (long j = 0; j < m; j++) out[s + j] = p[j] * y[s + j];
+        for (long b = 0; b < m; b += 16) {{    /* groups of 16 with a tail value or +-1 */
+            const long e = m - b < 16 ? m - b : 16;
+            int special = 0;
+            for (long j = b; j < b + e; j++)
+                special |= ((float)(-ds[j]) >= {_f32(5.0)}) | (fabsf(y[s + j]) == {_f32(1.0)});
+            if (special) erf_inv_tails(y + s + b, ds + b, out + s + b, e);
+        }}
     }}
 }}
 """

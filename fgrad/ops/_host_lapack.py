@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..core import native_trsm
 from ._scipy import scipy_module
 
 _LAPACK_TYPES = frozenset("fdFD")  # float32, float64, complex64, complex128
@@ -188,10 +189,33 @@ def triangular_solve(xp, a, b, left_side: bool, lower: bool, transpose_a: bool, 
     flip, kw = _trsm_args(mats[0], left_side, lower, transpose_a, unit_diagonal)
     if flip:
         mats = np.swapaxes(mats, -1, -2)
-    out = np.empty(rhss.shape, b.dtype)
-    for i, singular in enumerate(_zero_diagonal(a, unit_diagonal).reshape(-1).tolist()):
-        out[i] = np.nan if singular else trsm(1.0, mats[i], rhss[i], **kw)
+    singular = _zero_diagonal(a, unit_diagonal).reshape(-1)
+    out = _trsm_native(mats, rhss, kw)
+    if out is None:
+        out = np.empty(rhss.shape, b.dtype)
+        for i, zero in enumerate(singular.tolist()):
+            out[i] = np.nan if zero else trsm(1.0, mats[i], rhss[i], **kw)
+    elif singular.any():
+        out[singular] = np.nan
     return out.reshape(b.shape)
+
+
+def _trsm_native(mats: np.ndarray, rhss: np.ndarray, kw: dict) -> np.ndarray | None:
+    """The solves of ``trsm(1.0, mats[i], rhss[i], **kw)`` for every ``i`` in one C loop
+    (`core.native_trsm`: the same BLAS routine with the same arguments as SciPy's wrapper
+    passes, so the same bits), None where it cannot run (the caller loops in Python)."""
+    char = {"f": "s", "d": "d", "F": "c", "D": "z"}[mats.dtype.char]
+    address = native_trsm.blas_address(char)
+    if address is None or len(mats) < 2:
+        return None
+    # column-major matrices, as SciPy's wrapper hands them over: the F-ordered stack's memory
+    a = np.ascontiguousarray(np.swapaxes(mats, -1, -2))
+    x = np.array(np.swapaxes(rhss, -1, -2), order="C")  # (count, cols, rows): each B column-major
+    flags = ("R" if kw["side"] else "L", "L" if kw["lower"] else "U", "T" if kw["trans_a"] else "N",
+             "U" if kw["diag"] else "N")
+    if not native_trsm.trsm_stack(address, char, *flags, a, x):
+        return None
+    return np.swapaxes(x, -1, -2)
 
 
 def eigh(xp, a, min_size: int = 64):
