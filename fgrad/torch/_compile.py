@@ -370,10 +370,12 @@ class _Entry:
     """A compiled signature: its program and what it needs to stay valid."""
 
     __slots__ = ("jf", "aot", "n_out", "out_spec", "out_statics", "mutated", "uses_rng", "modules",
-                 "consts", "fallback")
+                 "consts", "fallback", "held_outs", "first_outs")
 
     def __init__(self) -> None:
         self.fallback = None
+        self.held_outs = None  # per output: True where the program hands back memory it keeps
+        self.first_outs = None  # the first call's raw outputs, compared with the second call's
         self.modules = ()
         self.consts = ()
         self.aot = {}
@@ -387,6 +389,26 @@ class _Entry:
             if (0 if vc is None else vc.v) != v:
                 return False
         return True
+
+
+def _held_outputs(entry: _Entry, raws: list) -> list:
+    """Per output of a compiled call: whether its memory may outlive the call in the program
+    (a constant made while tracing, `torch.arange(4.0) * 2`, or a buffer an executable reuses)
+    and must be copied before the caller may write to it.  Unknown on the first call (every
+    output is copied, the raw ones kept); the second call's outputs that overlap the first's
+    are the held ones, for good."""
+    if entry.held_outs is not None:
+        return entry.held_outs
+    if entry.first_outs is None:
+        entry.first_outs = raws
+        return [True] * len(raws)
+    first, entry.first_outs = entry.first_outs, None
+    held = []
+    for b in raws:
+        may_share = _dev.xp_of(b).may_share_memory
+        held.append(any(type(f) is type(b) and may_share(b, f) for f in first))
+    entry.held_outs = held
+    return held
 
 
 class _CompiledNode(G.Node):
@@ -730,14 +752,12 @@ class _Compiled:
             with _dev.cpu_default():
                 outs = entry.jf(rkey, *[_dispatch.fgrad_value(t) for t in inputs])
         in_bufs = {id(b) for b in bufs}
-        tensors = []
+        raws = []
         for o in outs:
             b = o._buf if type(o) is ArrayImpl else o
-            if type(b) is not _nd and type(b) not in _DEV:  # a NumPy scalar
-                b = np.asarray(b)
-            elif id(b) in in_bufs:
-                b = b.copy()
-            tensors.append(_wrap(b))
+            raws.append(np.asarray(b) if type(b) is not _nd and type(b) not in _DEV else b)  # NumPy scalars
+        held = _held_outputs(entry, raws)
+        tensors = [_wrap(b.copy() if (keep or id(b) in in_bufs) else b) for b, keep in zip(raws, held)]
         n = entry.n_out
         if diff:
             if entry.mutated:  # a residual that is a buffer written back below: keep its old value

@@ -654,3 +654,21 @@ def test_functional_call_under_an_outer_no_grad_still_differentiates():
     with torch.no_grad():
         g = fgrad.grad(lambda p: functional_call(lin, p, (torch.ones(3, 2),)).sum())(p)
     np.testing.assert_allclose(np.asarray(g["weight"]), [[3.0, 3.0]])
+
+
+@pytest.mark.parametrize("make", [lambda T: T.arange(4.0) * 2, lambda T: T.arange(4.0), lambda T: T.ones(4)],
+                         ids=["folded", "constant", "creation"])
+def test_outputs_made_while_tracing_are_new_tensors_at_every_call(make):
+    """A compiled function's output computed from no input was the program's one constant
+    buffer: writing to one call's result changed every later call's (1,3,5,7 then 2,4,6,8 ...).
+    PyTorch returns a new tensor per call."""
+    f = torch.compile(lambda x: (x + 1, make(torch)))
+    want = make(torch).tolist()
+    for _ in range(4):
+        a, b = f(torch.ones(2))
+        assert b.tolist() == want
+        b.add_(1)
+        a.add_(1)
+    x = torch.ones(2)
+    a, _ = f(x)
+    assert a.tolist() == [2.0, 2.0] and x.tolist() == [1.0, 1.0]
