@@ -1,0 +1,90 @@
+"""Defects found by round 26 of the PyTorch programs (tests/torch_programs_round26/,
+docs/torch-programs-round26.md), each pinned by an independent computation (ordinary autograd
+of the analytic formula) or by PyTorch's numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+import fgrad.torch as torch
+from fgrad.torch import func
+
+
+def _layer():
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(3, 2).double()
+    return lin, torch.tensor([0.3, -1.2, 0.8], dtype=torch.float64)
+
+
+def _jacobian_by_formula(lin, x):
+    """d tanh(W x + b) / dx = diag(1 - y^2) W, by ordinary autograd-tracked ops."""
+    y = torch.tanh(lin(x))
+    return (1 - y ** 2)[:, None] * lin.weight
+
+
+def _param_grads(loss, lin):
+    return [g.detach() for g in torch.autograd.grad(loss, [lin.weight, lin.bias])]
+
+
+@pytest.mark.parametrize("transform", ["jacrev", "jacfwd"])
+def test_a_jacobian_of_a_module_closed_over_trains_its_parameters(transform):
+    """``jacrev(lambda x: model(x))(x)`` closes over the model's parameters: PyTorch records
+    the Jacobian in autograd, so a Jacobian penalty's gradient reaches them.  fgrad traced the
+    function in ``x`` only: the Jacobian had no grad_fn, and ``(loss + penalty).backward()``
+    silently dropped the penalty's gradient."""
+    lin, x = _layer()
+    J = getattr(func, transform)(lambda t: torch.tanh(lin(t)))(x)
+    assert J.requires_grad and J.grad_fn is not None
+    got = _param_grads(lin(x).sum() + (J ** 2).sum(), lin)
+    want = _param_grads(lin(x).sum() + (_jacobian_by_formula(lin, x) ** 2).sum(), lin)
+    for g, w in zip(got, want):
+        assert torch.allclose(g, w, rtol=1e-12, atol=1e-14)
+
+
+def test_grad_vmap_hessian_of_closures_are_recorded():
+    """The same for ``grad`` (an input-gradient penalty), ``vmap`` and ``hessian``."""
+    lin, x = _layer()
+    g = func.grad(lambda t: torch.tanh(lin(t)).sum())(x)
+    want = _jacobian_by_formula(lin, x).sum(0)
+    assert torch.allclose(g, want, rtol=1e-12)
+    for a, b in zip(_param_grads((g ** 2).sum(), lin), _param_grads((want ** 2).sum(), lin)):
+        assert torch.allclose(a, b, rtol=1e-12, atol=1e-14)
+    xs = torch.stack([x, 2 * x])
+    v = func.vmap(lambda t: lin(t))(xs)
+    for a, b in zip(_param_grads((v ** 3).sum(), lin), _param_grads((lin(xs) ** 3).sum(), lin)):
+        assert torch.allclose(a, b, rtol=1e-12, atol=1e-14)
+    w = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+    H = func.hessian(lambda t: w * (t ** 3).sum())(x)  # 6 w diag(x)
+    (dw,) = torch.autograd.grad(H.trace(), w)
+    assert torch.allclose(dw, 6 * x.sum())
+
+
+def test_vjp_and_jvp_record_primals_and_closures():
+    """``torch.func.vjp``/``jvp`` results take part in autograd (closed-over parameters and
+    primals that require grad), as PyTorch's."""
+    lin, x = _layer()
+    ones = torch.ones(2, dtype=torch.float64)
+    out, pull = func.vjp(lambda t: torch.tanh(lin(t)), x)
+    (gx,) = pull(ones)
+    assert out.requires_grad and gx.requires_grad
+    want = ones @ _jacobian_by_formula(lin, x)
+    assert torch.allclose(gx, want, rtol=1e-12)
+    for a, b in zip(_param_grads(gx.sum() + out.sum(), lin),
+                    _param_grads(want.sum() + torch.tanh(lin(x)).sum(), lin)):
+        assert torch.allclose(a, b, rtol=1e-12, atol=1e-14)
+    t = torch.tensor([1.0, 0.5, -2.0], dtype=torch.float64)
+    o, jt = func.jvp(lambda u: torch.tanh(lin(u)), (x,), (t,))
+    assert jt.requires_grad
+    for a, b in zip(_param_grads(jt.sum(), lin), _param_grads((_jacobian_by_formula(lin, x) @ t).sum(), lin)):
+        assert torch.allclose(a, b, rtol=1e-12, atol=1e-14)
+    xr = x.clone().requires_grad_()
+    (gp,) = func.vjp(lambda u: (u ** 3).sum(), xr)[1](torch.tensor(1.0, dtype=torch.float64))
+    (d2,) = torch.autograd.grad(gp.sum(), xr)  # d/dx sum 3 x^2 = 6 x
+    assert torch.allclose(d2, 6 * x)
+
+
+def test_closures_under_no_grad_stay_unrecorded():
+    lin, x = _layer()
+    with torch.no_grad():
+        assert not func.jacrev(lambda t: lin(t))(x).requires_grad
+    assert not func.jacrev(lambda t: t * 2)(x).requires_grad
