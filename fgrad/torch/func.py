@@ -60,8 +60,9 @@ def _from_array(a: typing.Any) -> Tensor:
     itself)."""
     if isinstance(a, Tensor):
         return a
-    if type(a) is ArrayImpl:
-        return _wrap(a._buf)
+    if type(a) is ArrayImpl:  # (a reduction's value may hold a NumPy scalar: a Tensor holds an array)
+        b = a._buf
+        return _wrap(b if type(b) is _nd or type(b) in _DEV else np.asarray(b))
     if isinstance(a, Tracer):
         return _wrap(a)
     if isinstance(a, np.ndarray) or type(a) in _DEV:
@@ -500,7 +501,14 @@ def linearize(func: collections.abc.Callable[..., typing.Any], *primals: typing.
         >>> out, jvp_fn(torch.ones(2))
         (tensor([0.8415, 0.9093]), tensor([ 0.5403, -0.4161]))
     """
-    out, f_jvp = _forward_marked(fgrad.linearize)(_tensor_fn(func), *_to_arrays(primals))
+    tfn = _tensor_fn(func)
+    tracked = _tracked_args(primals)
+    res, closed = _noting_closures(lambda: _forward_marked(fgrad.linearize)(tfn, *_to_arrays(primals)), tracked)
+    out, f_jvp = res
+    if tracked or closed:  # autograd records the forward and every jvp_fn call (PyTorch's)
+        out = _call(tfn, tfn, primals)
+        jvp_at = _forward_marked(fgrad.jvp)
+        f_jvp = None
 
     def jvp_fn(*tangents: typing.Any) -> typing.Any:
         if len(tangents) != len(primals):
@@ -510,6 +518,8 @@ def linearize(func: collections.abc.Callable[..., typing.Any], *primals: typing.
             if isinstance(p, Tensor) and isinstance(t, Tensor) and tuple(p.shape) != tuple(t.shape):
                 raise RuntimeError(f"linearize: tangent of shape {list(t.shape)} for a primal of shape "
                                    f"{list(p.shape)}: they must match")
+        if f_jvp is None:
+            return _call(lambda p, t: jvp_at(tfn, tuple(p), tuple(t))[1], tfn, (tuple(primals), tangents))
         return _to_tensors(f_jvp(*_to_arrays(tangents)))
 
     return _to_tensors(out), jvp_fn

@@ -88,3 +88,32 @@ def test_closures_under_no_grad_stay_unrecorded():
     with torch.no_grad():
         assert not func.jacrev(lambda t: lin(t))(x).requires_grad
     assert not func.jacrev(lambda t: t * 2)(x).requires_grad
+
+
+def test_grad_and_values_value_is_an_ordinary_tensor_in_autograd():
+    """``grad_and_value``'s value (a reduction) came back as a Tensor over a NumPy scalar,
+    which the dispatcher took for a traced (functional) tensor: every op on it ran unrecorded,
+    so ``value * w + w`` gave ``w.grad == 1`` instead of ``value + 1``."""
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64)
+    g, value = func.grad_and_value(lambda t: (t ** 2).sum())(x)
+    assert value.item() == 5.0 and g.tolist() == [2.0, 4.0]
+    w = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+    (value * w + w).backward()
+    assert w.grad.item() == 6.0
+    xr = x.clone().requires_grad_()
+    _, value = func.grad_and_value(lambda t: (t ** 2).sum())(xr)
+    (dx,) = torch.autograd.grad(value * 2, xr)
+    assert dx.tolist() == [4.0, 8.0]
+
+
+def test_linearize_records_closures():
+    lin, x = _layer()
+    out, jvp_fn = func.linearize(lambda t: torch.tanh(lin(t)), x)
+    t = torch.tensor([1.0, 0.5, -2.0], dtype=torch.float64)
+    jt = jvp_fn(t)
+    assert out.requires_grad and jt.requires_grad
+    for a, b in zip(_param_grads(jt.sum() + out.sum(), lin),
+                    _param_grads((_jacobian_by_formula(lin, x) @ t).sum() + torch.tanh(lin(x)).sum(), lin)):
+        assert torch.allclose(a, b, rtol=1e-12, atol=1e-14)
+    with torch.no_grad():
+        assert not func.linearize(lambda u: torch.tanh(lin(u)), x)[1](t).requires_grad
