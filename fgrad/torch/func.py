@@ -503,8 +503,8 @@ def linearize(func: collections.abc.Callable[..., typing.Any], *primals: typing.
     """
     tfn = _tensor_fn(func)
     tracked = _tracked_args(primals)
-    res, closed = _noting_closures(lambda: _forward_marked(fgrad.linearize)(tfn, *_to_arrays(primals)), tracked)
-    out, f_jvp = res
+    linearized = _forward_marked(fgrad.linearize)
+    (out, f_jvp), closed = _noting_closures(lambda: linearized(tfn, *_to_arrays(primals)), tracked)
     if tracked or closed:  # autograd records the forward and every jvp_fn call (PyTorch's)
         out = _call(tfn, tfn, primals)
         jvp_at = _forward_marked(fgrad.jvp)
