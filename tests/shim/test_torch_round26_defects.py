@@ -117,3 +117,20 @@ def test_linearize_records_closures():
         assert torch.allclose(a, b, rtol=1e-12, atol=1e-14)
     with torch.no_grad():
         assert not func.linearize(lambda u: torch.tanh(lin(u)), x)[1](t).requires_grad
+
+
+def test_forward_over_reverse_through_dual_tensors_is_refused_by_name():
+    """``autograd.grad(f(dual), dual)`` (PyTorch's forward-over-reverse Hessian-vector
+    product) failed with "appears to not have been used in the graph"; fgrad does not record
+    reverse mode through dual tensors, so it now says so and names the torch.func
+    composition that computes the same product."""
+    import fgrad.torch.autograd.forward_ad as fwAD
+
+    q = torch.tensor([0.1, 0.7], dtype=torch.float64)
+    v = torch.tensor([1.0, -1.0], dtype=torch.float64)
+    with fwAD.dual_level():
+        qd = fwAD.make_dual(q.clone().requires_grad_(), v)
+        with pytest.raises(NotImplementedError, match="forward-over-reverse.*torch.func.jvp"):
+            torch.autograd.grad(qd.sin().sum(), qd, create_graph=True)
+    _, hv = func.jvp(func.grad(lambda t: t.sin().sum()), (q,), (v,))
+    assert torch.allclose(hv, -q.sin() * v)
