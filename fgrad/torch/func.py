@@ -31,7 +31,7 @@ import typing
 import numpy as np
 
 from ..core.array import Array, ArrayImpl, Tracer, wrap
-from ._device import DEV as _DEV
+from ._device import DEV as _DEV, cpu_default as _cpu_default
 from ._ops_shape import stack as _stack
 from ._tensor import Tensor, _wrap
 from ._tensor import refresh_functional_view as _refresh_view
@@ -259,7 +259,9 @@ class _Transformed(_Function):
             return ([v for v, d in zip(leaves, meta["diff"]) if d],
                     [v for v, d in zip(leaves, meta["diff"]) if not d])
 
-        diff_out, ctx.f_vjp, other = fgrad.vjp(fn, *(_to_array(t) for t in tracked), has_aux=True)
+        ctx.host = all(type(t._buf) is _nd for t in tracked)  # (CPU tensors: host constants)
+        with _cpu_default() if ctx.host else contextlib.nullcontext():
+            diff_out, ctx.f_vjp, other = fgrad.vjp(fn, *(_to_array(t) for t in tracked), has_aux=True)
         ctx.diff = meta["diff"]
         diff_out, other = iter(diff_out), iter(other)
         return tuple(_from_array(next(diff_out) if d else next(other)) for d in meta["diff"])
@@ -267,7 +269,9 @@ class _Transformed(_Function):
     @staticmethod
     def backward(ctx, *grads):
         cts = [conj_if_complex(_to_array(g)) for g, d in zip(grads, ctx.diff) if d]
-        return (None, None, None, *(_from_array(conj_if_complex(g)) for g in ctx.f_vjp(cts)))
+        with _cpu_default() if ctx.host else contextlib.nullcontext():
+            pulled = ctx.f_vjp(cts)
+        return (None, None, None, *(_from_array(conj_if_complex(g)) for g in pulled))
 
 
 def _call(transformed, tfn, args, extra_orders=()):
