@@ -134,3 +134,48 @@ def test_forward_over_reverse_through_dual_tensors_is_refused_by_name():
             torch.autograd.grad(qd.sin().sum(), qd, create_graph=True)
     _, hv = func.jvp(func.grad(lambda t: t.sin().sum()), (q,), (v,))
     assert torch.allclose(hv, -q.sin() * v)
+
+
+# -- torch.autograd.functional: outputs or inputs without a derivative -----------------------
+# (fgrad raised "element 0 of tensors does not require grad" where PyTorch gives zeros, and
+# ignored strict=True; PyTorch 2.13's values and messages)
+
+AF = torch.autograd.functional
+_X = torch.tensor([1.0, 2.0], dtype=torch.float64)
+_Y = torch.tensor([3.0], dtype=torch.float64)
+
+
+def _const(a):
+    return torch.ones(2, dtype=torch.float64)
+
+
+def test_autograd_functional_gives_zeros_for_what_does_not_depend_on_the_inputs():
+    assert AF.jacobian(_const, _X).tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    assert AF.vjp(_const, _X, _X)[1].tolist() == [0.0, 0.0]
+    assert AF.jvp(_const, _X, _X)[1].tolist() == [0.0, 0.0]
+    _, (h_a, h_b) = AF.hvp(lambda a, b: (a ** 3).sum(), (_X, _Y), (_X, _Y))
+    assert h_a.tolist() == [6.0, 24.0] and h_b.tolist() == [0.0]
+    assert AF.hvp(lambda a: a.sum() * 2, _X, _X)[1].tolist() == [0.0, 0.0]
+    (haa, hab), (hba, hbb) = AF.hessian(lambda a, b: (a ** 3).sum(), (_X, _Y))
+    assert haa.tolist() == [[6.0, 0.0], [0.0, 12.0]] and hab.tolist() == [[0.0], [0.0]]
+    assert hba.tolist() == [[0.0, 0.0]] and hbb.tolist() == [[0.0]]
+    _, (v_a, v_b) = AF.vhp(lambda a, b: (a ** 3).sum() * b.sum(), (_X, _Y), (_X, _Y))
+    assert v_a.tolist() == [27.0, 108.0] and v_b.tolist() == [27.0]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: AF.jacobian(_const, _X, strict=True), "Output 0 of the user-provided function does not require"),
+    (lambda: AF.jacobian(lambda a, b: a * 2, (_X, _Y), strict=True),
+     "Output 0 of the user-provided function is independent of input 1"),
+    (lambda: AF.hvp(lambda a: a.sum() * 2, _X, _X, strict=True),
+     "found that the jacobian of the user-provided function with respect to input 0 is independent"),
+    (lambda: AF.hessian(lambda a: a.sum(), _X, strict=True),
+     "found that the jacobian of the user-provided function with respect to input 0 is independent"),
+    (lambda: AF.vjp(lambda a, b: a * 2, (_X, _Y), torch.ones(2, dtype=torch.float64), strict=True),
+     "The output of the user-provided function is independent of input 1"),
+    (lambda: AF.jvp(lambda a, b: a * 2, (_X, _Y), (_X, _Y), strict=True),
+     "The output of the user-provided function is independent of input 1"),
+])
+def test_autograd_functional_strict_mode_refuses_independence(call, message):
+    with pytest.raises(RuntimeError, match=message):
+        call()
