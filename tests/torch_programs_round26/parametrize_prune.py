@@ -71,7 +71,7 @@ A_true = B @ B.T + torch.eye(4)
 xs = torch.randn(200, 4)
 ys = 0.5 * (xs @ A_true * xs).sum(-1)
 opt = torch.optim.Adam(quad.parameters(), lr=0.05)
-for step in range(300):
+for _ in range(300):
     loss = F.mse_loss(quad(xs), ys)
     opt.zero_grad()
     loss.backward()
@@ -135,7 +135,7 @@ for rnd in range(4):
     print(f"round {rnd} sparsity {zeros / total:.4f} loss {loss:.8f} acc {acc:.4f}")
     prune.global_unstructured(layers, pruning_method=prune.L1Unstructured, amount=0.4)
     with torch.no_grad():  # rewind the surviving weights to their initial values
-        for i, (m, n) in enumerate(layers):
+        for i, (m, _) in enumerate(layers):
             m.weight_orig.copy_(init_state[f"{[0, 2, 4][i]}.weight"])
             m.bias.copy_(init_state[f"{[0, 2, 4][i]}.bias"])
 print("state_dict keys:", sorted(net.state_dict())[:4])

@@ -43,7 +43,7 @@ opt = torch.optim.Adam(p, lr=0.1)
 sch = S.OneCycleLR(opt, max_lr=0.5, total_steps=12, anneal_strategy="linear", three_phase=True, div_factor=10, final_div_factor=100)
 lr_seq = []
 b1 = []
-for i in range(11):
+for _ in range(11):
     opt.step()
     sch.step()
     lr_seq.append(opt.param_groups[0]["lr"])
