@@ -64,6 +64,7 @@ from ._device import DEV as _DEV
 from ._storage import memory_order as _memory_order
 from ._tensor import Size, Tensor, _wrap, refresh_functional_view
 from .autograd import graph as G
+from ._func_captures import SEEN as _CAPTURES, note as _note_capture
 from .autograd.grad_mode import STATE
 from ._dual_state import LEVEL as _DUAL
 from ._dual_marks import mark_no_reverse, requires_reverse
@@ -397,6 +398,8 @@ def run_functional(fn, args, multi=False):
     the CUDA device and no tracer: the op runs there and is recorded (`_op_dev`)."""
     if on_device(args):
         return _op_dev("Backward0", ("fn", fn), fn, args, multi, None)
+    if _CAPTURES[0] is not None:  # a torch.func transform notes the tensors it closes over
+        _note_capture(args)
     with cpu_default():
         out = fn(*fgrad_values(args))
     if not STATE.enabled:  # under no_grad, traced values carry no derivative (as PyTorch's)

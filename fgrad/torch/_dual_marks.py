@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._dual_state import NO_REVERSE as _NO_REVERSE
 from ._tensor import Tensor
 from .autograd import graph as G
 
@@ -20,9 +21,7 @@ class ForwardADBackward0(G.Node):
     def _apply(self, cts, create_graph: bool):
         raise NotImplementedError(
             "backward through a forward-AD computation (a result of ops on dual tensors made "
-            "from tensors that require grad): fgrad does not record reverse mode through "
-            "torch.autograd.forward_ad; compose torch.func transforms instead (e.g. "
-            "torch.func.jacrev(lambda x: torch.func.jvp(f, (x,), (v,))[1]))")
+            f"from tensors that require grad): {_NO_REVERSE}")
 
 
 def mark_no_reverse(t: Tensor) -> Tensor:
@@ -38,3 +37,4 @@ def requires_reverse(args: Any) -> bool:
         if isinstance(a, Tensor) and (a._rg or a._gfn is not None):
             return True
     return False
+

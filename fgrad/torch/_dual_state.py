@@ -30,3 +30,8 @@ class DualLevel:
 
 
 LEVEL = DualLevel()
+
+# why reverse mode through dual tensors is refused, and what to write instead
+NO_REVERSE = ("fgrad does not record reverse mode through torch.autograd.forward_ad; compose torch.func "
+              "transforms instead (e.g. torch.func.jacrev(lambda x: torch.func.jvp(f, (x,), (v,))[1]), or "
+              "torch.func.jvp(torch.func.grad(f), (x,), (v,)) for a Hessian-vector product)")

@@ -31,7 +31,7 @@ import typing
 import numpy as np
 
 from ..core.array import Array, ArrayImpl, Tracer, wrap
-from ._device import DEV as _DEV
+from ._device import DEV as _DEV, cpu_default as _cpu_default
 from ._ops_shape import stack as _stack
 from ._tensor import Tensor, _wrap
 from ._tensor import refresh_functional_view as _refresh_view
@@ -39,6 +39,7 @@ from ..transforms.jvp_trace import FORWARD_MARK as _FORWARD_MARK
 from .autograd.complex_cotangents import conj_if_complex
 from .autograd.function import Function as _Function
 from .autograd.grad_mode import STATE as _GRAD, enable_grad
+from ._func_captures import SEEN as _CAPTURES, start as _start_capture
 from ..core.narrow_floats import dtype_kind as _dtype_kind
 import fgrad
 
@@ -59,8 +60,9 @@ def _from_array(a: typing.Any) -> Tensor:
     itself)."""
     if isinstance(a, Tensor):
         return a
-    if type(a) is ArrayImpl:
-        return _wrap(a._buf)
+    if type(a) is ArrayImpl:  # (a reduction's value may hold a NumPy scalar: a Tensor holds an array)
+        b = a._buf
+        return _wrap(b if type(b) is _nd or type(b) in _DEV else np.asarray(b))
     if isinstance(a, Tracer):
         return _wrap(a)
     if isinstance(a, np.ndarray) or type(a) in _DEV:
@@ -238,17 +240,28 @@ class _Transformed(_Function):
 
     @staticmethod
     def forward(ctx, transformed, args, meta, *tracked):
-        where = {id(t): k for k, t in enumerate(tracked)}
+        closed = meta.get("closed", [])  # tensors the function closes over: the last inputs
+        where = {id(t): k for k, t in enumerate(tracked[:len(tracked) - len(closed)])}
 
         def fn(*arrays):
             full = _simple_map(lambda a: arrays[where[id(a)]] if id(a) in where
                                else _to_array(a) if isinstance(a, Tensor) else a, args)
-            leaves, meta["tree"] = fgrad.tree_util.tree_flatten(transformed(*full))
+            bufs = [t._buf for t in closed]
+            try:  # the closed-over tensors hold the traced inputs while the function runs
+                for t, a in zip(closed, arrays[len(arrays) - len(closed):]):
+                    t._buf = a
+                res = transformed(*full)
+            finally:
+                for t, b in zip(closed, bufs):
+                    t._buf = b
+            leaves, meta["tree"] = fgrad.tree_util.tree_flatten(res)
             meta["diff"] = [_dtype_kind(v.dtype) in "fc" for v in leaves]
             return ([v for v, d in zip(leaves, meta["diff"]) if d],
                     [v for v, d in zip(leaves, meta["diff"]) if not d])
 
-        diff_out, ctx.f_vjp, other = fgrad.vjp(fn, *(_to_array(t) for t in tracked), has_aux=True)
+        ctx.host = all(type(t._buf) is _nd for t in tracked)  # (CPU tensors: host constants)
+        with _cpu_default() if ctx.host else contextlib.nullcontext():
+            diff_out, ctx.f_vjp, other = fgrad.vjp(fn, *(_to_array(t) for t in tracked), has_aux=True)
         ctx.diff = meta["diff"]
         diff_out, other = iter(diff_out), iter(other)
         return tuple(_from_array(next(diff_out) if d else next(other)) for d in meta["diff"])
@@ -256,7 +269,9 @@ class _Transformed(_Function):
     @staticmethod
     def backward(ctx, *grads):
         cts = [conj_if_complex(_to_array(g)) for g, d in zip(grads, ctx.diff) if d]
-        return (None, None, None, *(_from_array(conj_if_complex(g)) for g in ctx.f_vjp(cts)))
+        with _cpu_default() if ctx.host else contextlib.nullcontext():
+            pulled = ctx.f_vjp(cts)
+        return (None, None, None, *(_from_array(conj_if_complex(g)) for g in pulled))
 
 
 def _call(transformed, tfn, args, extra_orders=()):
@@ -264,18 +279,51 @@ def _call(transformed, tfn, args, extra_orders=()):
     Tensors ``args``: Tensors out, dicts in PyTorch's key order, and recorded by autograd
     when an input requires grad."""
     orders = _key_orders(args, *extra_orders)
-    tracked: list = []
-    if _GRAD.enabled:
-        _simple_map(lambda a: tracked.append(a) if _concrete_leaf_needing_grad(a) else None, args)
-    if tracked:
-        meta: dict = {}
-        flat = _Transformed.apply(transformed, args, meta, *tracked)
-        out = fgrad.tree_util.tree_unflatten(meta["tree"], list(flat))
-    else:
-        out = _to_tensors(transformed(*_to_arrays(args)))
+    tracked = _tracked_args(args)
+    out, closed = _noting_closures(lambda: _run_recorded(transformed, args, tracked, []), tracked)
+    if closed:  # run again with them as inputs of the autograd node, as PyTorch records them
+        del out
+        _start_capture()  # (inner transforms note nothing)
+        try:
+            out = _run_recorded(transformed, args, tracked, closed)
+        finally:
+            _CAPTURES[0] = None
     for k, v in tfn.orders.items():
         orders.setdefault(k, v)
     return _in_order(out, orders)
+
+
+def _tracked_args(args) -> list:
+    """The concrete Tensors requiring grad among ``args`` (none under no_grad)."""
+    tracked: list = []
+    if _GRAD.enabled:
+        _simple_map(lambda a: tracked.append(a) if _concrete_leaf_needing_grad(a) else None, args)
+    return tracked
+
+
+def _noting_closures(run, tracked: list) -> tuple:
+    """``(run(), closed)``: ``closed`` lists the Tensors requiring grad, other than
+    ``tracked``, that the ops ``run`` ran read from outside the traced function (`_func_captures`);
+    empty under no_grad and inside another transform (the outermost one notes them)."""
+    if not _GRAD.enabled or _CAPTURES[0] is not None:
+        return run(), []
+    seen = _start_capture()
+    try:
+        out = run()
+    finally:
+        _CAPTURES[0] = None
+    ids = {id(t) for t in tracked}
+    return out, [t for t in list(seen.values()) if id(t) not in ids]
+
+
+def _run_recorded(transformed, args, tracked: list, closed: list):
+    """``transformed`` on ``args`` as Tensors, one autograd node when tensors among
+    ``tracked`` (arguments) or ``closed`` (tensors the function closes over) require grad."""
+    if not tracked and not closed:
+        return _to_tensors(transformed(*_to_arrays(args)))
+    meta: dict = {"closed": closed}
+    flat = _Transformed.apply(transformed, args, meta, *tracked, *closed)
+    return fgrad.tree_util.tree_unflatten(meta["tree"], list(flat))
 
 
 def _to_arrays(args):
@@ -392,7 +440,11 @@ def hessian(func: collections.abc.Callable[..., typing.Any],
 def vjp(func: collections.abc.Callable[..., typing.Any], *primals: typing.Any,
         has_aux: bool = False) -> tuple[typing.Any, ...]:
 
-    res = fgrad.vjp(_tensor_fn(func), *_to_arrays(primals), has_aux=has_aux)
+    tfn = _tensor_fn(func)
+    tracked = _tracked_args(primals)
+    res, closed = _noting_closures(lambda: fgrad.vjp(tfn, *_to_arrays(primals), has_aux=has_aux), tracked)
+    if tracked or closed:  # autograd records the forward and every vjp_fn call (PyTorch's)
+        return _recorded_vjp(tfn, primals, has_aux)
     out, f_vjp = res[0], res[1]
 
     def vjp_fn(ct):
@@ -401,6 +453,23 @@ def vjp(func: collections.abc.Callable[..., typing.Any], *primals: typing.Any,
     if has_aux:
         return _to_tensors(out), vjp_fn, _to_tensors(res[2])
     return _to_tensors(out), vjp_fn
+
+
+def _recorded_vjp(tfn, primals: tuple, has_aux: bool) -> tuple:
+    """`vjp` when the primals or tensors the function closes over require grad: the forward
+    and each ``vjp_fn`` call are transforms recorded by autograd (`_call`), ``vjp_fn``
+    differentiating the function again at the primals."""
+    res = _call(tfn, tfn, primals)
+    out = res[0] if has_aux else res
+    primal_fn = (lambda *a: tfn(*a)[0]) if has_aux else tfn
+
+    def pulled(p, ct):
+        return _torch_convention(fgrad.vjp(primal_fn, *p)[1](_torch_convention(ct)))
+
+    def vjp_fn(ct):
+        return _call(pulled, tfn, (tuple(primals), ct))
+
+    return (out, vjp_fn, res[1]) if has_aux else (out, vjp_fn)
 
 
 def jvp(func: collections.abc.Callable[..., typing.Any], primals: tuple[typing.Any, ...],
@@ -418,10 +487,10 @@ def jvp(func: collections.abc.Callable[..., typing.Any], primals: tuple[typing.A
         raise NotImplementedError("torch.func.jvp(strict=True): fgrad does not track whether an output "
                                   "is independent of the inputs; call with strict=False (its tangent is "
                                   "then zero)")
-    res = _forward_marked(fgrad.jvp)(
-        _tensor_fn(func), tuple(_to_arrays(primals)), tuple(_to_arrays(tangents)), has_aux=has_aux
-    )
-    return _to_tensors(res)
+    tfn = _tensor_fn(func)
+    res = _call(lambda p, t: _forward_marked(fgrad.jvp)(tfn, tuple(p), tuple(t), has_aux=has_aux), tfn,
+                (tuple(primals), tuple(tangents)))
+    return tuple(res)
 
 
 def linearize(func: collections.abc.Callable[..., typing.Any], *primals: typing.Any
@@ -436,7 +505,14 @@ def linearize(func: collections.abc.Callable[..., typing.Any], *primals: typing.
         >>> out, jvp_fn(torch.ones(2))
         (tensor([0.8415, 0.9093]), tensor([ 0.5403, -0.4161]))
     """
-    out, f_jvp = _forward_marked(fgrad.linearize)(_tensor_fn(func), *_to_arrays(primals))
+    tfn = _tensor_fn(func)
+    tracked = _tracked_args(primals)
+    linearized = _forward_marked(fgrad.linearize)
+    (out, f_jvp), closed = _noting_closures(lambda: linearized(tfn, *_to_arrays(primals)), tracked)
+    if tracked or closed:  # autograd records the forward and every jvp_fn call (PyTorch's)
+        out = _call(tfn, tfn, primals)
+        jvp_at = _forward_marked(fgrad.jvp)
+        f_jvp = None
 
     def jvp_fn(*tangents: typing.Any) -> typing.Any:
         if len(tangents) != len(primals):
@@ -446,6 +522,8 @@ def linearize(func: collections.abc.Callable[..., typing.Any], *primals: typing.
             if isinstance(p, Tensor) and isinstance(t, Tensor) and tuple(p.shape) != tuple(t.shape):
                 raise RuntimeError(f"linearize: tangent of shape {list(t.shape)} for a primal of shape "
                                    f"{list(p.shape)}: they must match")
+        if f_jvp is None:
+            return _call(lambda p, t: jvp_at(tfn, tuple(p), tuple(t))[1], tfn, (tuple(primals), tangents))
         return _to_tensors(f_jvp(*_to_arrays(tangents)))
 
     return _to_tensors(out), jvp_fn

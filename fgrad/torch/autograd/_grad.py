@@ -16,6 +16,8 @@ from .._device import DEV as _DEV
 from .._ops_creation import tensor as _tensor_of
 from .._ops_creation import zeros_like as _zeros_like
 from .._tensor import Tensor, _wrap
+from .._dual_state import LEVEL as _DUAL_LEVEL, NO_REVERSE as _NO_REVERSE
+from ...transforms.jvp_trace import JVPTracer
 from fgrad.torch.types import TensorOrTensors
 from collections.abc import Sequence
 
@@ -167,6 +169,21 @@ def _batched(outs, ins, grads, retain_graph, create_graph, allow_unused, materia
                  for col, t in zip(zip(*rows, strict=True), ins, strict=True))
 
 
+def refuse_dual_inputs(inputs: Sequence) -> None:
+    """``grad`` with respect to a dual tensor (forward-over-reverse, which PyTorch supports):
+    refused naming the reason, instead of "not used in the graph".
+
+    Example::
+
+        >>> refuse_dual_inputs([])
+    """
+    for i, t in enumerate(inputs):
+        if isinstance(t, Tensor) and type(t._buf) is JVPTracer and t._buf._trace is _DUAL_LEVEL.trace:
+            raise NotImplementedError(
+                f"torch.autograd.grad: input {i} is a dual tensor of torch.autograd.forward_ad "
+                f"(forward-over-reverse): {_NO_REVERSE}")
+
+
 def grad(outputs: TensorOrTensors,
          inputs: TensorOrTensors | graph.GradientEdge | Sequence[Tensor | graph.GradientEdge],
          grad_outputs: TensorOrTensors | None = None,
@@ -209,6 +226,8 @@ def grad(outputs: TensorOrTensors,
             raise TypeError(f"grad(): inputs must be Tensors, got {type(t).__name__} at index {i}")
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if _DUAL_LEVEL.trace is not None:
+        refuse_dual_inputs(ins)
     if retain_graph is None:
         retain_graph = create_graph
     if is_grads_batched:

@@ -50,6 +50,7 @@ import fgrad.torch._device as _dev
 import fgrad.torch._dtypes as D
 from .._device import DEV as _DEV
 from .._tensor import Tensor, _alias, _wrap
+from .._func_captures import SEEN as _CAPTURES, note as _note_capture
 from .._storage import VersionCounter as _VC
 from ...core.quiet import quiet
 from .complex_cotangents import conj_if_complex, torch_convention
@@ -952,6 +953,8 @@ def record(name: str, key: Any, fn: Callable[..., Any], args: Any, outs: Any, ed
         >>> callable(graph.record)
         True
     """
+    if _CAPTURES[0] is not None:  # a torch.func transform notes closed-over tensors
+        _note_capture(args)
     diff = ()
     avals = []
     tens = []  # the positions of the Tensor arguments (the default edges)
@@ -1134,6 +1137,8 @@ def record_linear(name: str, x: Tensor, out: Tensor, host_transpose: Callable,
     """
     if not STATE.enabled or not (x._rg or x._gfn is not None):
         return
+    if _CAPTURES[0] is not None:
+        _note_capture((x,))
     node = node_class(name, _LinearNode)()
     node._t_host = host_transpose
     node._t_tensor = tensor_transpose
@@ -1158,6 +1163,8 @@ def record_per_call(name: str, fn: Callable[..., Any], args: Any, outs: Any, edg
     """
     if not STATE.enabled:
         return None
+    if _CAPTURES[0] is not None:
+        _note_capture(args)
     diff = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor)
                  and (a._rg or a._gfn is not None) and _dtype_kind(a._buf.dtype) in "fc")
     if not diff:
