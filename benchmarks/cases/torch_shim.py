@@ -253,15 +253,28 @@ class TorchGRUStep(TorchLSTMStep):
         return _gru_step(torch, self.params, self.x, self.y)
 
 
-def _gelu_fwd_bwd(t, x):
+def _gelu_fwd_bwd(t, x, name: str = "gelu"):
+    """An activation ``t.nn.functional.<name>``'s forward and the backward of its sum."""
+    xt = t.from_numpy(x.copy()).requires_grad_()
+    act = getattr(t.nn.functional, name)
+
+    def run():
+        xt.grad = None
+        y = act(xt)
+        y.sum().backward()
+        return y.detach(), xt.grad.detach()
+
+    return run
+
+
+def _gelu_no_grad(t, x):
+    """GELU's forward under ``no_grad`` on an input that requires grad (evaluation)."""
     xt = t.from_numpy(x.copy()).requires_grad_()
     gelu = t.nn.functional.gelu
 
     def run():
-        xt.grad = None
-        y = gelu(xt)
-        y.sum().backward()
-        return y.detach(), xt.grad.detach()
+        with t.no_grad():
+            return gelu(xt)
 
     return run
 
@@ -288,6 +301,37 @@ class TorchGELU(Case):
         import torch
 
         return _gelu_fwd_bwd(torch, self.x)
+
+
+@register
+class TorchReLU(TorchGELU):
+    name = "torch_relu"
+    short = "fgrad.torch ReLU fwd+bwd"
+    title = "`fgrad.torch.nn.functional.relu` forward and backward, 256 × 1024 (float32)"
+    rtol, atol = 0.0, 0.0
+
+    def fgrad(self):
+        return _gelu_fwd_bwd(_fgrad_torch(), self.x, "relu")
+
+    def torch(self):
+        import torch
+
+        return _gelu_fwd_bwd(torch, self.x, "relu")
+
+
+@register
+class TorchGELUNoGrad(TorchGELU):
+    name = "torch_gelu_no_grad"
+    short = "fgrad.torch GELU under no_grad"
+    title = "`fgrad.torch.nn.functional.gelu` (erf form) under `no_grad`, 256 × 1024 (float32)"
+
+    def fgrad(self):
+        return _gelu_no_grad(_fgrad_torch(), self.x)
+
+    def torch(self):
+        import torch
+
+        return _gelu_no_grad(torch, self.x)
 
 
 def _batch_norm_step(t, x, g, backward: bool):

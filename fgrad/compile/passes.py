@@ -135,6 +135,51 @@ def inline_jit_calls(jaxpr: Jaxpr, consts: list) -> tuple[Jaxpr, list]:
     return prog.to_jaxpr(), [prog.consts[v] for v in prog.constvars]
 
 
+def uniform_select_constants(jaxpr: Jaxpr, consts: list) -> tuple[Jaxpr, list]:
+    """``(jaxpr, consts)`` where a constant array holding one value everywhere (the zeros of
+    a ``select_n`` transpose: ReLU's backward ``where(x <= 0, 0, g)``) and read only as a
+    value operand of ``select_n`` becomes that value as a literal: a native kernel then
+    reads one number instead of a whole array, and NumPy's ``where`` broadcasts it; the same
+    pair when there is none.  The shim's backward programs (`fgrad.torch`).
+
+    Example::
+
+        >>> import numpy as np, fgrad
+        >>> from fgrad.torch._conventions import relu
+        >>> cj = fgrad.make_jaxpr(fgrad.grad(lambda x: relu(x).sum()))(np.ones(3, np.float32))
+        >>> j, c = uniform_select_constants(cj.jaxpr, cj.consts)
+        >>> j.eqns[-1].invars[2], len(c)
+        (Literal(0.0), 0)
+    """
+    uniform = {}
+    for v, c in zip(jaxpr.constvars, consts):
+        b = getattr(c, "_buf", c)
+        if (type(b) is np.ndarray and b.ndim and b.size and b.dtype.kind in "biuf"
+                and b.dtype.itemsize in (1, 2, 4, 8)):
+            bits = b.reshape(-1).view(f"u{b.dtype.itemsize}")  # (bit patterns: -0.0 is not 0.0)
+            if (bits == bits[0]).all():
+                uniform[v] = b.reshape(-1)[0]  # (a NumPy scalar: its dtype and bits)
+    if not uniform:
+        return jaxpr, consts
+    for e in jaxpr.eqns:  # read anywhere but as a select's value: kept
+        for k, a in enumerate(e.invars):
+            if a in uniform and (e.prim.name != "select_n" or k == 0):
+                del uniform[a]
+    for a in jaxpr.outvars:
+        uniform.pop(a, None)
+    if not uniform:
+        return jaxpr, consts
+    eqns = []
+    for e in jaxpr.eqns:
+        if any(type(a) is not Literal and a in uniform for a in e.invars):
+            ins = [Literal(uniform[a], ShapedArray((), a.aval.dtype))
+                   if type(a) is not Literal and a in uniform else a for a in e.invars]
+            e = Eqn(e.prim, ins, e.outvars, e.params, e.source, e.name_stack)
+        eqns.append(e)
+    kept = [(v, c) for v, c in zip(jaxpr.constvars, consts) if v not in uniform]
+    return (Jaxpr([v for v, _ in kept], jaxpr.invars, eqns, jaxpr.outvars), [c for _, c in kept])
+
+
 def inline(jaxpr: Jaxpr, consts, callee: Callable = _callee) -> Program:
     """A `Program` equal to ``jaxpr`` (with constant values ``consts``) with every nested
     jit call replaced by its body (``callee``: which equations are calls, `_callee` or

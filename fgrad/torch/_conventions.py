@@ -32,7 +32,7 @@ import numpy as np
 import fgrad.numpy as fnp
 from fgrad import lax
 from fgrad.ops.cumulative import cumlogsumexp as _cumlogsumexp
-from fgrad.ops.elementwise import div as _div, pow_ as _pow, sign as _sign
+from fgrad.ops.elementwise import div as _div, pow_ as _pow, select as _select, sign as _sign
 from fgrad.ops import windowed as _windowed
 from fgrad.transforms.ad import jvp
 from fgrad.transforms.custom import SymbolicZero, custom_jvp
@@ -229,13 +229,16 @@ def _abs_torch_jvp(primals, tangents):
 def relu(x):
     """``max(x, 0)`` with PyTorch's values: ``relu(nan) = nan``, ``relu(-0.0) = -0.0``, every
     other non-positive input (``-inf`` too) gives ``+0`` (``x * (x > 0)`` would give ``-0``
-    and NaN).  The derivative is PyTorch's mask ``not x <= 0``: 0 at 0, and the gradient
-    passes through at NaN.
+    and NaN).  The derivative is PyTorch's ``threshold_backward``, a select: the gradient
+    where ``not x <= 0`` (it passes at NaN), else 0 -- also for a NaN or infinite gradient
+    (a product with a mask would give NaN there).
 
     >>> import numpy as np, fgrad
     >>> relu(np.array([-np.inf, -2.0, np.nan, 3.0]))
     Array([ 0.,  0., nan,  3.], dtype=float64)
     >>> float(fgrad.grad(relu)(np.float64(0.0)))
+    0.0
+    >>> float(fgrad.grad(lambda v: relu(v) * np.inf)(np.float64(-1.0)))
     0.0
     """
     # max(0, x) returns its second operand on a tie: relu(-0.0) = -0.0.  One ufunc, with the
@@ -249,28 +252,12 @@ def relu(x):
 @relu.defjvp
 def _relu_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
-    mask = ~(x <= 0)  # PyTorch's threshold_backward: NaN passes the gradient
-    return relu(x), t * lax.stop_gradient(mask.astype(t.dtype))  # one multiplication backward
+    # one select_n, which the host programs' native kernels compute as a vector blend
+    return relu(x), _select(x <= 0, 0.0, t)
 
 
-@custom_jvp
-def relu_select(x):
-    """`relu` whose derivative is PyTorch's ``threshold_backward`` to the letter, a select: a
-    NaN or infinite gradient at ``x <= 0`` gives 0 (`relu`'s product gives NaN there; it is
-    kept for speed, a select costs NumPy about 30x).  For compositions whose gradient meets
-    ``inf`` at a zero input in PyTorch's own formula (``lp_pool``'s ``pow(0, 1/p)``).
-
-    >>> import numpy as np, fgrad
-    >>> float(fgrad.grad(lambda v: relu_select(v) * np.inf)(np.float64(0.0)))
-    0.0
-    """
-    return relu(x)
-
-
-@relu_select.defjvp
-def _relu_select_jvp(primals, tangents):
-    (x,), (t,) = primals, tangents
-    return relu(x), fnp.where(x <= 0, fnp.zeros_like(t), t)
+# `relu` whose derivative is a select (now `relu` itself; kept for its callers' names)
+relu_select = relu
 
 
 @custom_jvp

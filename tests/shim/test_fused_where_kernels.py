@@ -23,6 +23,7 @@ from fgrad.torch.autograd import graph
 RNG = np.random.default_rng(2525)
 
 OPS = {
+    "relu": lambda v: F.relu(v),
     "leaky_relu": lambda v: F.leaky_relu(v, 0.2),
     "leaky_relu_slope_3": lambda v: F.leaky_relu(v, 3.0),
     "clamp": lambda v: v.clamp(-0.5, 0.75),

@@ -39,7 +39,7 @@ from ...core.narrow_floats import dtype_kind as _dtype_kind
 from ..._lru import CLOCK as _CLOCK, LRU
 from ...core.array import ArrayImpl, ShapedArray, Tracer, wrap
 from ...compile.native_kernels import straight_line_kernel
-from ...compile.passes import inline_jit_calls
+from ...compile.passes import inline_jit_calls, uniform_select_constants
 from ...core.executor import straight_line
 from ...core.ir import eval_jaxpr
 from ...core.logs import get_logger
@@ -569,6 +569,7 @@ def _build_program(fn, avals, diff, multi, zero_cts: frozenset = frozenset(), re
         return None
     jaxpr, consts, in_used, out_used, ct_used = staged
     jaxpr, consts = inline_jit_calls(jaxpr, consts)  # (nested jit calls fuse with the rest)
+    jaxpr, consts = uniform_select_constants(jaxpr, consts)  # (ReLU's select reads no zeros array)
     p = _Prog()
     p.source = (fn, avals, multi)
     p.variants = {}

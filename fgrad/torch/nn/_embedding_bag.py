@@ -186,6 +186,8 @@ def embedding_bag(
             top = fnp.max(block, axis=1)
             return fnp.where(empty, fnp.zeros_like(top), top)
 
+        if _host_node_ok(weight):
+            return _max_on_host(weight, picks, rows, member)
         if _per_call_ok(weight):
             return _per_call(fn_max, (weight,))
         return defop(
@@ -198,8 +200,7 @@ def embedding_bag(
     counts = None
     if mode == "mean":  # PyTorch divides each bag's sum by its count (not a product by 1/count)
         counts = np.maximum(member.sum(axis=1), 1)[:, None].astype(np.float64)
-    wb = buf(weight)
-    if LINEAR_NODES and type(wb) is np.ndarray and wb.dtype in _HOST_DTYPES and not _profile_state.recorder:
+    if _host_node_ok(weight):
         return _bags_on_host(weight, table, counts)
     key = ("embedding_bag" if counts is None else "embedding_bag_mean", table)
 
@@ -213,13 +214,22 @@ def embedding_bag(
 # added to the bags' sums: PyTorch's sums start from +0, so an empty bag (or one of padding
 # only) is +0, where the map's zero-weighted entries of negative rows summed to -0
 _POSITIVE_ZERO = 0.0
-# sums and means of host float32/float64 weights run `_bags_on_host` (False: the staged `defop`)
+# sums and means of host float32/float64 weights run `_bags_on_host`, maxima `_max_on_host` (False:
+# the staged `defop`, or `_per_call` for maxima)
 LINEAR_NODES = True
 _HOST_DTYPES = frozenset(map(np.dtype, (np.float32, np.float64)))
 # the latest bag maps, so that a batch seen again (an evaluation loop, a replayed epoch) reuses
 # its map's transposed map and sparse matrix (built on the first backward) instead of new ones
 _RECENT: dict = {}
 _RECENT_SIZE = 256
+
+
+def _host_node_ok(weight: Tensor) -> bool:
+    """Whether the bags of ``weight`` run directly on the host with a node linear in the
+    cotangent (`_bags_on_host`, `_max_on_host`): host float32/float64, no profiler recording."""
+    wb = buf(weight)
+    return (LINEAR_NODES and type(wb) is np.ndarray and wb.dtype in _HOST_DTYPES
+            and not _profile_state.recorder)
 
 
 def _recent(table: AxisMap) -> AxisMap:
@@ -279,6 +289,55 @@ def _bags_on_host(weight: Tensor, table: AxisMap, counts) -> Tensor:
             return resample(g if c is None else g / c.astype(g.dtype), table.transposed(), 0)
 
         return defop("EmbeddingBagBackwardBackward0", ("embedding_bag_t", table, c is None), fn_t, (ct,))
+
+    _graph.record_linear("EmbeddingBagBackward0", weight, res, host_transpose, tensor_transpose)
+    return res
+
+
+def _max_on_host(weight: Tensor, picks: AxisMap, rows: np.ndarray, member: np.ndarray) -> Tensor:
+    """The bags' maxima of host ``weight`` computed directly -- the gathered ``(bags, longest,
+    dim)`` block, padding at ``-inf``, its maximum along the bag, empty bags ``+0`` -- and
+    recorded as a node linear in the cotangent (`graph.record_linear`): with the block's
+    maxima fixed by the forward (as PyTorch's saved ``max_indices``), the backward is the
+    transpose of ``fn_max``'s derivative, in the order the linearized VJP of `_per_call`
+    computes it: the cotangent ``+0`` at empty bags, divided by each maximum's number of
+    ties (the padding counted where a bag's maximum is ``-inf``, as ``reduce_max``'s rule),
+    placed at the ties, zero at the padding, and summed into the rows in position order
+    (the transposed selection map).  No VJP is traced per call; ``create_graph``
+    differentiates the transpose (linear in the cotangent) per call."""
+    wb = buf(weight)
+    bags, width = rows.shape
+    with np.errstate(all="ignore"):  # IEEE special values silently, as the programs
+        block = np.where(member[:, :, None], wb[rows], -np.inf).astype(wb.dtype, copy=False)
+        top = np.maximum.reduce(block, axis=1)
+        empty = ~member.any(axis=1)
+        out = np.where(empty[:, None], wb.dtype.type(0), top)
+    res = wrap(out)
+
+    flat_rows = rows.reshape(-1)
+    ties = block == top[:, None, :]  # (a padding cell ties where a bag's maximum is -inf)
+    counts = np.add.reduce(ties, axis=1)
+    inside = member[:, :, None]
+
+    def host_transpose(ct):
+        with np.errstate(all="ignore"):
+            share = np.where(empty[:, None], ct.dtype.type(0), ct) / counts.astype(ct.dtype)
+            # (a product with the ties, as `reduce_max`'s rule: an infinite share gives NaN
+            # at a member that is not the maximum, as the per-call path)
+            g = np.where(inside, share[:, None, :] * ties.astype(ct.dtype), ct.dtype.type(0))
+            # each row's terms summed from +0 in position order: the transposed map's sums
+            gw = np.zeros(wb.shape, ct.dtype)
+            np.add.at(gw, flat_rows, g.reshape(bags * width, -1))
+            return gw
+
+    def fn_t(c):  # the same on Tensors (create_graph), linear in the cotangent
+        share = fnp.where(empty[:, None], fnp.zeros_like(c), c) / counts.astype(c.dtype)
+        g = fnp.where(inside, fnp.reshape(share, (bags, 1, -1)) * ties.astype(c.dtype),
+                      fnp.zeros_like(c)[:, None, :])
+        return resample(fnp.reshape(g, (bags * width, -1)), picks.transposed(), 0)
+
+    def tensor_transpose(ct: Tensor) -> Tensor:
+        return _per_call(fn_t, (ct,))
 
     _graph.record_linear("EmbeddingBagBackward0", weight, res, host_transpose, tensor_transpose)
     return res
