@@ -104,6 +104,16 @@ class SparseCsrTensor(SparseTensor):
     def to_sparse_csr(self, dense_dim: int | None = None) -> "SparseCsrTensor":
         return self
 
+    # the copies that keep the sparsity pattern keep the CSR layout (as PyTorch)
+    def detach(self) -> "SparseCsrTensor":
+        return SparseCsrTensor.from_coo(self.to_sparse_coo().detach())
+
+    def clone(self, *, memory_format: Any = None) -> "SparseCsrTensor":
+        return SparseCsrTensor.from_coo(self.to_sparse_coo().clone())
+
+    def to(self, *args: Any, **kwargs: Any) -> "SparseCsrTensor":
+        return SparseCsrTensor.from_coo(self.to_sparse_coo().to(*args, **kwargs))
+
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         with no_grad():
             crow = repr(self.crow_indices())
