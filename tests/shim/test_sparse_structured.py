@@ -213,3 +213,58 @@ def test_csr_copies_keep_the_csr_layout():
         assert copy.layout is torch.sparse_csr and copy.crow_indices().tolist() == [0, 2, 2, 4]
     assert not inp.detach().requires_grad and inp.clone().requires_grad
     assert inp.to(torch.float32).values().dtype == torch.float32
+
+
+# spsolve: PyTorch 2.13's CPU build has no kernel for it, so the stored and live references
+# are torch.linalg.solve on the dense matrix (float64), loss sum(x * [1, 2, 3, 4])
+SPSOLVE_CROW, SPSOLVE_COL = [0, 2, 5, 6, 8], [0, 1, 0, 1, 3, 2, 1, 3]
+SPSOLVE_VALUES = [4.0, 1.0, 1.0, 3.0, 0.5, 2.0, 0.5, 5.0]
+SPSOLVE_X = [0.46296296296296297, -0.8518518518518519, 1.5, 0.1851851851851852]
+SPSOLVE_GRAD_VALUES = [-0.05787037037037037, 0.10648148148148148, -0.23148148148148148, 0.42592592592592593,
+                       -0.0925925925925926, -2.25, 0.6388888888888888, -0.1388888888888889]
+SPSOLVE_GRAD_OTHER = [0.125, 0.5, 1.5, 0.7499999999999999]
+
+
+def _spsolve_inputs(lib):
+    vals = lib.tensor(SPSOLVE_VALUES, dtype=lib.float64, requires_grad=True)
+    b = lib.tensor([1.0, -2.0, 3.0, 0.5], dtype=lib.float64, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch's sparse-invariants notice
+        a = lib.sparse_csr_tensor(lib.tensor(SPSOLVE_CROW), lib.tensor(SPSOLVE_COL), vals, (4, 4))
+    return a, vals, b
+
+
+def test_spsolve_matches_stored_solution_and_gradients():
+    a, vals, b = _spsolve_inputs(torch)
+    x = torch.sparse.spsolve(a, b)
+    np.testing.assert_allclose(x.detach().numpy(), SPSOLVE_X, rtol=1e-14)
+    (x * torch.arange(1.0, 5.0, dtype=torch.float64)).sum().backward()
+    np.testing.assert_allclose(vals.grad.numpy(), SPSOLVE_GRAD_VALUES, rtol=1e-13)
+    np.testing.assert_allclose(b.grad.numpy(), SPSOLVE_GRAD_OTHER, rtol=1e-13)
+
+
+def test_spsolve_matches_live_dense_solve_and_pytorch_cpu_refuses():
+    peer = _peer()
+    a, _, b = _spsolve_inputs(peer)
+    want = peer.linalg.solve(a.to_dense(), b)
+    got = torch.sparse.spsolve(_spsolve_inputs(torch)[0], _spsolve_inputs(torch)[2])
+    np.testing.assert_allclose(got.detach().numpy(), want.detach().numpy(), rtol=1e-14)
+    with pytest.raises(NotImplementedError, match="aten::_spsolve"):
+        peer.sparse.spsolve(a.detach(), b.detach())
+
+
+def test_spsolve_matrix_right_hand_side_and_errors():
+    a, _, b = _spsolve_inputs(torch)
+    rhs = torch.stack([b.detach(), 2 * b.detach()], 1)
+    x = torch.sparse.spsolve(a.detach(), rhs)
+    np.testing.assert_allclose((a.detach().to_dense() @ x).numpy(), rhs.numpy(), rtol=1e-13, atol=1e-14)
+    with pytest.raises(NotImplementedError, match="aten::_spsolve.*to_sparse_csr"):
+        torch.sparse.spsolve(a.detach().to_dense(), b)
+    with pytest.raises(RuntimeError, match="only left=True"):
+        torch.sparse.spsolve(a, b, left=False)
+    with pytest.raises(RuntimeError, match="must be a square matrix, got 2x3"):
+        torch.sparse.spsolve(torch.ones(2, 3, dtype=torch.float64).to_sparse_csr(), b[:2])
+    with pytest.raises(RuntimeError, match="other.shape\\[0\\] must be 4"):
+        torch.sparse.spsolve(a, b[:3])
+    with pytest.raises(RuntimeError, match="same dtype, but got Double and Float"):
+        torch.sparse.spsolve(a, b.float())

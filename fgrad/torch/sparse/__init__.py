@@ -22,12 +22,12 @@ from ._csr import SparseCsrTensor, is_sparse_csr, sparse_csr, sparse_csr_tensor,
 from ._faces import addmm_face, matmul_face, mm_face, mv_face, sparse_mask
 from ._legacy import legacy_constructors
 from ._ops import addmm, log_softmax, mm, softmax, sum  # noqa: A004 (torch.sparse.sum)
-from ._structured import sampled_addmm, spdiags
+from ._structured import sampled_addmm, spdiags, spsolve
 from collections.abc import Callable
 
 __all__ = ["SparseCsrTensor", "SparseTensor", "addmm",
            "sparse_csr", "sparse_csr_tensor", "check_sparse_tensor_invariants", "log_softmax", "mm",
-           "sampled_addmm", "softmax", "spdiags",
+           "sampled_addmm", "softmax", "spdiags", "spsolve",
            "sparse_coo", "sparse_coo_tensor", "sum"]
 
 

@@ -22,10 +22,11 @@ import fgrad.torch._dtypes as D
 from .._layout import sparse_coo, sparse_csr, strided
 from .._ops_creation import tensor as _tensor
 from .._tensor import Tensor
+from ..linalg import solve as _solve
 from ._coo import SparseTensor
 from ._csr import SparseCsrTensor, _host_ints
 
-__all__ = ["sampled_addmm", "spdiags"]
+__all__ = ["sampled_addmm", "spdiags", "spsolve"]
 
 _LAYOUT_NAMES = {strided: "Strided", sparse_coo: "Sparse", sparse_csr: "SparseCsr"}
 
@@ -146,3 +147,39 @@ def sampled_addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1.
     products = (mat1[_index(rows, mat1)] * mat2.t()[_index(cols, mat2)]).sum(-1)
     values = input._sp_val * beta + products * alpha
     return SparseCsrTensor.from_coo(SparseTensor.make(input._sp_ind, values, input._sp_shape, True))
+
+
+def spsolve(input: Tensor, other: Tensor, *, left: bool = True) -> Tensor:  # noqa: A002
+    """The solution ``x`` of ``input @ x = other`` for a square sparse CSR matrix ``input`` and
+    a dense right-hand side ``other`` of shape ``(n,)`` (or ``(n, k)``), as
+    ``torch.linalg.solve`` on ``input``'s dense form: differentiable in ``input``'s stored
+    values and in ``other``.  Only ``left=True`` exists (as PyTorch).  PyTorch 2.13 implements
+    this on CUDA only (its CPU build raises ``NotImplementedError``); fgrad.torch solves on
+    every device.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> a = torch.tensor([[4.0, 1.0], [0.0, 2.0]]).to_sparse_csr()
+        >>> torch.sparse.spsolve(a, torch.tensor([6.0, 4.0]))
+        tensor([1., 2.])
+    """
+    if not left:
+        raise RuntimeError("torch.sparse.spsolve: only left=True is supported (solve input @ out = other)")
+    if not isinstance(input, SparseCsrTensor):
+        backend = "SparseCPU" if isinstance(input, SparseTensor) else "CPU"
+        raise NotImplementedError(
+            f"Could not run 'aten::_spsolve' with arguments from the '{backend}' backend "
+            "(torch.sparse.spsolve: input must be a sparse CSR matrix; convert it with .to_sparse_csr())")
+    if not isinstance(other, Tensor) or isinstance(other, SparseTensor) or other.dim() not in (1, 2):
+        raise RuntimeError("torch.sparse.spsolve: other must be a dense vector (n,) or matrix (n, k)")
+    n, m = input.shape
+    if n != m:
+        raise RuntimeError(f"torch.sparse.spsolve: input must be a square matrix, got {n}x{m}")
+    if other.shape[0] != n:
+        raise RuntimeError(f"torch.sparse.spsolve: input ({n}x{n}) and other {tuple(other.shape)} do not "
+                           f"match: other.shape[0] must be {n}")
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"torch.sparse.spsolve: expected input and other to have the same dtype, but got "
+                           f"{input.dtype._legacy} and {other.dtype._legacy}")
+    return _solve(input.to_dense(), other)
