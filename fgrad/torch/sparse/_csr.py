@@ -217,9 +217,16 @@ def to_sparse_csr(self: Tensor, dense_dim: int | None = None) -> SparseCsrTensor
     return SparseCsrTensor.from_coo(coo)
 
 
+def layout_name(t: Tensor) -> str:
+    """PyTorch's name of ``t``'s layout in its kernel errors: Strided, Sparse or SparseCsr."""
+    if isinstance(t, SparseCsrTensor):
+        return "SparseCsr"
+    return "Sparse" if isinstance(t, SparseTensor) else "Strided"
+
+
 def is_sparse_csr(self: Tensor) -> bool:
     return False
 
 
-__all__ = ["SparseCsrTensor", "is_sparse_csr", "sparse_coo", "sparse_csr", "sparse_csr_tensor",
+__all__ = ["SparseCsrTensor", "is_sparse_csr", "layout_name", "sparse_coo", "sparse_csr", "sparse_csr_tensor",
            "to_sparse_csr"]

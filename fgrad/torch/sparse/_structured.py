@@ -24,7 +24,7 @@ from .._ops_creation import tensor as _tensor
 from .._tensor import Tensor
 from ..linalg import solve as _solve
 from ._coo import SparseTensor
-from ._csr import SparseCsrTensor, _host_ints
+from ._csr import SparseCsrTensor, _host_ints, layout_name
 
 __all__ = ["sampled_addmm", "spdiags", "spsolve"]
 
@@ -91,12 +91,6 @@ def spdiags(diagonals: Tensor, offsets: Tensor, shape: Any, layout: Any = None) 
     return SparseCsrTensor.from_coo(coo) if layout is sparse_csr else coo
 
 
-def _layout_name(t: Tensor) -> str:
-    if isinstance(t, SparseCsrTensor):
-        return "SparseCsr"
-    return "Sparse" if isinstance(t, SparseTensor) else "Strided"
-
-
 def sampled_addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1.0,  # noqa: A002
                   alpha: float = 1.0, out: Tensor | None = None) -> SparseCsrTensor:
     """``beta * input + alpha * (mat1 @ mat2)`` evaluated only at the stored entries of the
@@ -123,7 +117,7 @@ def sampled_addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1.
             ".to_sparse_csr())")
     for name, m in (("mat1", mat1), ("mat2", mat2)):
         if not isinstance(m, Tensor) or isinstance(m, SparseTensor):
-            got = _layout_name(m) if isinstance(m, Tensor) else type(m).__name__
+            got = layout_name(m) if isinstance(m, Tensor) else type(m).__name__
             raise RuntimeError(f"sampled_addmm: Expected {name} to have strided layout, but got {got}")
         if m.dim() != 2:
             raise RuntimeError(f"sampled_addmm: Expected {name} to be a matrix, got {m.dim()}-D tensor")
