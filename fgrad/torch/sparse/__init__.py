@@ -18,15 +18,16 @@ from typing import Any
 
 from .._tensor import Tensor
 from ._coo import SparseTensor, dense_to_dense, sparse_coo, sparse_coo_tensor, to_sparse
-from ._csr import SparseCsrTensor, is_sparse_csr, sparse_csr, sparse_csr_tensor, to_sparse_csr
+from ._csr import SparseCsrTensor, is_sparse_csr, layout_name, sparse_csr, sparse_csr_tensor, to_sparse_csr
 from ._faces import addmm_face, matmul_face, mm_face, mv_face, sparse_mask
 from ._legacy import legacy_constructors
 from ._ops import addmm, log_softmax, mm, softmax, sum  # noqa: A004 (torch.sparse.sum)
+from ._structured import sampled_addmm, spdiags, spsolve
 from collections.abc import Callable
 
 __all__ = ["SparseCsrTensor", "SparseTensor", "addmm",
            "sparse_csr", "sparse_csr_tensor", "check_sparse_tensor_invariants", "log_softmax", "mm",
-           "softmax",
+           "sampled_addmm", "softmax", "spdiags", "spsolve",
            "sparse_coo", "sparse_coo_tensor", "sum"]
 
 
@@ -99,15 +100,9 @@ Tensor.mv = mv_face(Tensor.mv)
 
 # the sparse-only methods on a tensor of another layout: PyTorch's errors (sparse_dim/dense_dim
 # answer 0 and ndim for a dense tensor)
-def _layout_name(t: Tensor) -> str:
-    if isinstance(t, SparseCsrTensor):
-        return "SparseCsr"
-    return "Sparse" if isinstance(t, SparseTensor) else "Strided"
-
-
 def _wrong_layout(name: str, wanted: str) -> Any:
     def method(self: Tensor) -> Any:
-        raise RuntimeError(f"{name} expected {wanted} layout but got {_layout_name(self)}")
+        raise RuntimeError(f"{name} expected {wanted} layout but got {layout_name(self)}")
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"``{name}()`` of a sparse {wanted}; other layouts raise PyTorch's RuntimeError.\n\n"

@@ -104,6 +104,16 @@ class SparseCsrTensor(SparseTensor):
     def to_sparse_csr(self, dense_dim: int | None = None) -> "SparseCsrTensor":
         return self
 
+    # the copies that keep the sparsity pattern keep the CSR layout (as PyTorch)
+    def detach(self) -> "SparseCsrTensor":
+        return SparseCsrTensor.from_coo(self.to_sparse_coo().detach())
+
+    def clone(self, *, memory_format: Any = None) -> "SparseCsrTensor":
+        return SparseCsrTensor.from_coo(self.to_sparse_coo().clone())
+
+    def to(self, *args: Any, **kwargs: Any) -> "SparseCsrTensor":
+        return SparseCsrTensor.from_coo(self.to_sparse_coo().to(*args, **kwargs))
+
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         with no_grad():
             crow = repr(self.crow_indices())
@@ -207,9 +217,16 @@ def to_sparse_csr(self: Tensor, dense_dim: int | None = None) -> SparseCsrTensor
     return SparseCsrTensor.from_coo(coo)
 
 
+def layout_name(t: Tensor) -> str:
+    """PyTorch's name of ``t``'s layout in its kernel errors: Strided, Sparse or SparseCsr."""
+    if isinstance(t, SparseCsrTensor):
+        return "SparseCsr"
+    return "Sparse" if isinstance(t, SparseTensor) else "Strided"
+
+
 def is_sparse_csr(self: Tensor) -> bool:
     return False
 
 
-__all__ = ["SparseCsrTensor", "is_sparse_csr", "sparse_coo", "sparse_csr", "sparse_csr_tensor",
+__all__ = ["SparseCsrTensor", "is_sparse_csr", "layout_name", "sparse_coo", "sparse_csr", "sparse_csr_tensor",
            "to_sparse_csr"]
