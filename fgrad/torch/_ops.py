@@ -1972,8 +1972,10 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
     if dim is None:
         flat = b.reshape(-1)
         n = flat.size
-        if n == 0:
-            return result_tensor(np.asarray(np.nan, b.dtype))
+        if n == 0:  # NaN in the dtype (an integer gets C's conversion of NaN, as PyTorch's kernel)
+            with np.errstate(invalid="ignore"):
+                empty = result_tensor(np.asarray(np.nan).astype(b.dtype))
+            return _select_flat(input, empty) if _dtype_kind(b.dtype) in "fc" else empty
         order = _sort_idx(flat, 0, False)
         if _dtype_kind(b.dtype) == "f" and np.isnan(flat).any():
             v = np.asarray(np.nan, b.dtype)
@@ -2084,8 +2086,19 @@ def _cumulative_wide(op, x, d):
     return ew.convert_element_type(op(ew.convert_element_type(x, wide), axis=d), x.dtype)
 
 
+def _check_cumulative_kernel(name: str, input: Tensor, dtype: DType | None, out: Tensor | None) -> None:
+    """PyTorch's CPU ``cumsum``/``cumprod`` kernels have no bool version: a bool result (``dtype``
+    or ``out``) of a non-empty tensor with dims raises ``NotImplementedError``, before autograd's
+    checks (a bool input's default result is int64)."""
+    b = input._buf
+    res = out.dtype if out is not None and dtype is None else dtype
+    if res is not None and D.to_np(res) == np.bool_ and b.ndim and b.size:
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
+
+
 def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
+    _check_cumulative_kernel("cumsum", input, dtype, out)
     odt = _accumulate_dtype(input, dtype)
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
 
@@ -2104,6 +2117,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor |
 
 def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
+    _check_cumulative_kernel("cumprod", input, dtype, out)
     odt = _accumulate_dtype(input, dtype)
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
 
@@ -2124,6 +2138,10 @@ def _cum_extreme(name, gname, input, dim, better):
     b = input._buf
     if b.ndim == 0 and dim not in (0, -1):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    if b.size == 0 and b.ndim:  # PyTorch checks no dim of an empty tensor: the result is as empty
+        idx = _cst(np.zeros(b.shape, _i64), b)
+        vals = _select_along(name, gname, input, idx, 0, True)
+        return return_type(name)(vals, result_tensor(idx.copy()))
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     if b.ndim == 0:
         return return_type(name)(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))
