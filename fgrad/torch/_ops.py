@@ -521,10 +521,15 @@ def _rpow(x, base, out=None):
 
 
 def float_power(input: TensorOrScalar, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+    # both in double precision, complex128 if either is complex (a complex exponent cast to
+    # float64 lost its imaginary part)
+    complex_ = builtins.any(v.is_complex() if isinstance(v, Tensor) else isinstance(v, builtins.complex)
+                           for v in (input, exponent))
+    dt = D.complex128 if complex_ else D.float64
     if isinstance(input, Tensor):
-        input = input.to(D.float64) if not input.is_complex() else input.to(D.complex128)
-    if isinstance(exponent, Tensor):
-        exponent = exponent.to(D.float64)
+        input = input.to(dt)
+    if isinstance(exponent, Tensor):  # a real exponent stays real (PyTorch's complex ** real bits)
+        exponent = exponent.to(D.complex128 if exponent.is_complex() else D.float64)
     return pow(input, exponent, out=out)
 
 

@@ -367,3 +367,57 @@ def test_nearest_grid_sample_gives_the_grid_a_zero_gradient():
     g_image, g_grid = ft.autograd.grad(out.sum(), (image, grid))
     assert g_grid.shape == grid.shape and not g_grid.any()
     assert g_image.sum().item() == 4.0
+
+
+# -- float_power with a complex exponent ------------------------------------------------------
+# (fgrad cast the exponent to float64, dropping its imaginary part: a silently wrong value)
+
+_Z = [-0.15602532 - 2.1855524j, 1.5 + 0.5j]
+_W = [2.5 - 0.509452j, -1.0 + 2.0j]
+
+
+def _float_power_grads(T):
+    x = T.tensor([2.0, 0.5], dtype=T.float64, requires_grad=True)
+    e = T.tensor(_W, dtype=T.complex128, requires_grad=True)
+    gx, ge = T.autograd.grad(T.view_as_real(T.float_power(x, e)).sum(), (x, e))
+    return [gx.tolist(), T.view_as_real(ge).tolist()]
+
+
+_FLOAT_POWER = {
+    "complex64 ** complex64": lambda T: T.view_as_real(T.float_power(
+        T.tensor(_Z, dtype=T.complex64), T.tensor(_W, dtype=T.complex64))).tolist(),
+    "real ** complex": lambda T: T.view_as_real(T.float_power(
+        T.tensor([2.0, 0.5]), T.tensor(_W, dtype=T.complex64))).tolist(),
+    "complex ** real": lambda T: T.view_as_real(T.float_power(
+        T.tensor(_Z, dtype=T.complex64), T.tensor([2.0, 0.5]))).tolist(),
+    "number ** complex": lambda T: T.view_as_real(T.float_power(2.0, T.tensor(_W))).tolist(),
+    "real ** complex number": lambda T: T.view_as_real(T.float_power(T.tensor([2.0, 0.5]), 1j)).tolist(),
+    "float_power_ in place": lambda T: T.view_as_real(
+        T.tensor(_Z, dtype=T.complex128).float_power_(T.tensor(_W))).tolist(),
+    "gradients": _float_power_grads,
+}
+
+FLOAT_POWER_WANT = {'complex ** real': ('ok',
+                     [[-4.752295211729367, 0.6820030135374247], [1.2411967672541269, 0.20141850719855617]]),
+ 'complex64 ** complex64': ('ok',
+                            [[-0.6345575454895798, 3.0124859354495865],
+                             [0.2752988056218552, 0.18614364580610435]]),
+ 'float_power_ in place': ('ok',
+                           [[-0.6345575580655278, 3.0124860832310585],
+                            [0.2752988056218552, 0.18614364580610435]]),
+ 'gradients': ('ok',
+               [[2.33899551879617, 12.530160783908132],
+                [[2.3230730929299748, 5.035109164225703], [1.1084404437617814, -1.6170911829512882]]]),
+ 'number ** complex': ('ok',
+                       [[5.307806546031027, -1.9563204415202995], [0.09172848737165086, 0.4915138702056219]]),
+ 'real ** complex': ('ok',
+                     [[5.307806546031027, -1.9563204415202995], [0.36691394948660344, -1.9660554808224875]]),
+ 'real ** complex number': ('ok',
+                            [[0.7692389013639721, 0.6389612763136348],
+                             [0.7692389013639721, -0.6389612763136348]])}
+
+
+(
+    test_float_power_keeps_a_complex_exponent,
+    test_float_power_keeps_a_complex_exponent_as_live_torch,
+) = stored_and_live(_FLOAT_POWER, FLOAT_POWER_WANT, rtol=1e-12)  # complex ** real: a last bit
