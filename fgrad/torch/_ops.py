@@ -744,6 +744,8 @@ def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: TensorOrS
 def copysign(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     a, b = binary_operands(input, other, "copysign")
     Rd = binary_result_dtype(a, b)
+    if _dtype_kind(Rd) == "c":  # PyTorch's kernel runs in the common dtype: none for complex
+        raise NotImplementedError(f"\"copysign_cpu\" not implemented for '{scalar_type_name(Rd)}'")
     if _dtype_kind(Rd) not in "fc":
         Rd = D.DEFAULT.float.np
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -1522,15 +1524,13 @@ def _vector_norm_fn(ord_, axes, keepdim):
 
 def vector_norm(input: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = False, *,
                 dtype: DType | None = None, out: Tensor | None = None) -> Tensor:  # noqa: A002
-    x = input
-    if dtype is not None:
-        x = x.to(dtype)
-    b = x._buf
-    if _dtype_kind(b.dtype) not in "fc":
+    if _dtype_kind(input._buf.dtype) not in "fc":  # the input's own dtype, whatever ``dtype`` says
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{scalar_type_name(b.dtype)}"
+            f"{scalar_type_name(input._buf.dtype)}"
         )
+    x = input if dtype is None else input.to(dtype)
+    b = x._buf
     axes = _dims(dim, b.ndim)
     ord_ = float(ord)
     res = apply_op(

@@ -421,3 +421,35 @@ FLOAT_POWER_WANT = {'complex ** real': ('ok',
     test_float_power_keeps_a_complex_exponent,
     test_float_power_keeps_a_complex_exponent_as_live_torch,
 ) = stored_and_live(_FLOAT_POWER, FLOAT_POWER_WANT, rtol=1e-12)  # complex ** real: a last bit
+
+
+# -- error types: copysign to a complex result, vector_norm of an integer input with dtype= ----
+
+_ERRORS = {
+    "copysign(float, complex)": lambda T: T.copysign(T.tensor([1.0]), T.tensor([1j])).tolist(),
+    "copysign(float64, complex number)": lambda T: T.copysign(T.tensor([1.0], dtype=T.float64), 1j).tolist(),
+    "norm of bool with dtype=complex128": lambda T: T.norm(T.tensor([True, False]), dim=0,
+                                                           dtype=T.complex128).tolist(),
+    "vector_norm of int64 with dtype=float64": lambda T: T.linalg.vector_norm(
+        T.tensor([1, 2]), dtype=T.float64).tolist(),
+    "vector_norm of float32 with dtype=float64": lambda T: T.linalg.vector_norm(
+        T.tensor([3.0, 4.0]), dtype=T.float64).tolist(),
+}
+
+ERRORS_WANT = {  # noqa: E501
+    'copysign(float, complex)': ('NotImplementedError', '"copysign_cpu" not implemented for \'ComplexFloat\''),
+ 'copysign(float64, complex number)': ('NotImplementedError',
+                                       '"copysign_cpu" not implemented for \'ComplexDouble\''),
+ 'norm of bool with dtype=complex128': ('RuntimeError',
+                                        'linalg.vector_norm: Expected a floating point or complex tensor as '
+                                        'input. Got Bool'),
+ 'vector_norm of float32 with dtype=float64': ('ok', 5.0),
+ 'vector_norm of int64 with dtype=float64': ('RuntimeError',
+                                             'linalg.vector_norm: Expected a floating point or complex '
+                                             'tensor as input. Got Long')}
+
+
+(
+    test_copysign_and_vector_norm_raise_pytorchs_errors,
+    test_copysign_and_vector_norm_raise_pytorchs_errors_as_live_torch,
+) = stored_and_live(_ERRORS, ERRORS_WANT)
