@@ -436,8 +436,9 @@ _ERRORS = {
         T.tensor([3.0, 4.0]), dtype=T.float64).tolist(),
 }
 
-ERRORS_WANT = {  # noqa: E501
-    'copysign(float, complex)': ('NotImplementedError', '"copysign_cpu" not implemented for \'ComplexFloat\''),
+ERRORS_WANT = {
+    'copysign(float, complex)': ('NotImplementedError',
+                                 '"copysign_cpu" not implemented for \'ComplexFloat\''),
  'copysign(float64, complex number)': ('NotImplementedError',
                                        '"copysign_cpu" not implemented for \'ComplexDouble\''),
  'norm of bool with dtype=complex128': ('RuntimeError',
