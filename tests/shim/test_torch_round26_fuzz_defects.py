@@ -454,3 +454,23 @@ ERRORS_WANT = {
     test_copysign_and_vector_norm_raise_pytorchs_errors,
     test_copysign_and_vector_norm_raise_pytorchs_errors_as_live_torch,
 ) = stored_and_live(_ERRORS, ERRORS_WANT)
+
+
+# -- cumprod_ runs in self's dtype (a bool tensor: PyTorch's NotImplementedError, not a cast error)
+
+_CUMPROD_INPLACE = {
+    "cumprod_ of bool": lambda T: T.tensor(_BOOL).cumprod_(0).tolist(),
+    "cumprod_ of int8 wraps": lambda T: T.tensor([100, 3, 2], dtype=T.int8).cumprod_(0).tolist(),
+    "cumprod_ of float32": lambda T: T.tensor([1.5, 2.0, -1.0]).cumprod_(0).tolist(),
+}
+
+CUMPROD_INPLACE_WANT = {
+    'cumprod_ of bool': ('NotImplementedError', '"cumprod_out_cpu" not implemented for \'Bool\''),
+ 'cumprod_ of float32': ('ok', [1.5, 3.0, -3.0]),
+ 'cumprod_ of int8 wraps': ('ok', [100, 44, 88])}
+
+
+(
+    test_cumprod_inplace_runs_in_self_dtype,
+    test_cumprod_inplace_runs_in_self_dtype_as_live_torch,
+) = stored_and_live(_CUMPROD_INPLACE, CUMPROD_INPLACE_WANT)
