@@ -433,7 +433,8 @@ def div(input: TensorOrScalar, other: TensorOrScalar, *, rounding_mode: str | No
             return ew.add(q, ew.convert_element_type(ew.logical_and(inexact, across), Rd))
 
         if _dtype_kind(Rd) in "biu" and type(getattr(bb, "_buf", bb)) is _nd:
-            check_int_divisor("div", np.zeros((), Rd), getattr(bb, "_buf", bb))
+            dividend = np.zeros((0,) if getattr(a._buf, "size", 1) == 0 else (), Rd)  # (dtype, emptiness)
+            check_int_divisor("div", dividend, getattr(bb, "_buf", bb))
         res = apply_op("DivBackward2", ("div_trunc", Rd), fn, (a, bb), edges=(0, 1))
         return res if out is None else write_out(out, res, "div")
     raise RuntimeError(

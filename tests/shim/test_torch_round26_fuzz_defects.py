@@ -474,3 +474,37 @@ CUMPROD_INPLACE_WANT = {
     test_cumprod_inplace_runs_in_self_dtype,
     test_cumprod_inplace_runs_in_self_dtype_as_live_torch,
 ) = stored_and_live(_CUMPROD_INPLACE, CUMPROD_INPLACE_WANT)
+
+
+# -- integer division of an empty tensor by a zero divides nothing ----------------------------
+# (fgrad raised its ZeroDivisionError RuntimeError from the broadcast divisor)
+
+_EMPTY_DIVISION = {
+    "fmod of an empty int32 by bools": lambda T: T.fmod(
+        T.zeros(2, 0, dtype=T.int32), T.tensor([[False], [True]])).tolist(),
+    "remainder of empty by 0": lambda T: T.remainder(T.zeros(0, dtype=T.int64), 0).tolist(),
+    "div trunc of empty by a zero tensor": lambda T: T.div(
+        T.zeros(0, dtype=T.int64), T.zeros(1, dtype=T.int64), rounding_mode="trunc").tolist(),
+    "fmod of non-empty by 0 still raises": lambda T: _error_type(
+        lambda: T.fmod(T.tensor([1, 2]), T.tensor([0, 1]))),
+}
+
+
+def _error_type(call):
+    """The type name of the exception ``call`` raises (the words differ: fgrad's name the fix)."""
+    try:
+        call()
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        return type(e).__name__
+    return None
+
+EMPTY_DIVISION_WANT = {'div trunc of empty by a zero tensor': ('ok', []),
+ 'fmod of an empty int32 by bools': ('ok', [[], []]),
+ 'fmod of non-empty by 0 still raises': ('ok', 'RuntimeError'),
+ 'remainder of empty by 0': ('ok', [])}
+
+
+(
+    test_integer_division_of_an_empty_tensor,
+    test_integer_division_of_an_empty_tensor_as_live_torch,
+) = stored_and_live(_EMPTY_DIVISION, EMPTY_DIVISION_WANT)
