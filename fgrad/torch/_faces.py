@@ -301,7 +301,9 @@ def _scalar_or_tensor(x, name):
 
 def check_int_divisor(name: str, x, y) -> None:
     """PyTorch raises for an integer division (``//``, ``%``, ``fmod``, ``div(..., 'trunc')``)
-    by zero; NumPy would return 0 silently."""
+    by zero; NumPy would return 0 silently.  An empty result divides nothing (no error)."""
+    if getattr(x, "size", 1) == 0 or getattr(y, "size", 1) == 0:
+        return
     if _dtype_kind(x.dtype) in "iu" and bool((y == 0).any() if hasattr(y, "any") else y == 0):
         raise RuntimeError(
             f"ZeroDivisionError: {name}: integer division by zero (dtype {scalar_type_name(x.dtype)}). "

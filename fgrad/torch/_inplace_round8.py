@@ -130,6 +130,11 @@ def _dtype_name(dt) -> str:
     }.get(str(dt).replace("torch.", ""), str(dt))
 
 
+# in-place twins whose op takes ``dtype=`` and runs in self's dtype (PyTorch's kernel for the
+# dtype, so ``cumprod_`` of a bool tensor raises its NotImplementedError, not a cast error)
+_IN_SELF_DTYPE = frozenset({"cumprod_"})
+
+
 def derive_inplace(name: str, op):
     """The in-place twin ``name`` of the out-of-place method ``op`` (``self`` first).
 
@@ -146,6 +151,8 @@ def derive_inplace(name: str, op):
             raise TypeError(
                 f"{name}(): argument 'input' (position 1) must be Tensor, not {type(self).__name__}"
             )
+        if name in _IN_SELF_DTYPE and kwargs.get("dtype") is None:  # computed in self's dtype
+            kwargs = {**kwargs, "dtype": self.dtype}
         src = self
         if torch.is_grad_enabled() and any(
             isinstance(a, Tensor) and tracks_grad(a) for a in (self, *args, *kwargs.values())

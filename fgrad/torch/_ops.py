@@ -433,7 +433,8 @@ def div(input: TensorOrScalar, other: TensorOrScalar, *, rounding_mode: str | No
             return ew.add(q, ew.convert_element_type(ew.logical_and(inexact, across), Rd))
 
         if _dtype_kind(Rd) in "biu" and type(getattr(bb, "_buf", bb)) is _nd:
-            check_int_divisor("div", np.zeros((), Rd), getattr(bb, "_buf", bb))
+            dividend = np.zeros((0,) if getattr(a._buf, "size", 1) == 0 else (), Rd)  # (dtype, emptiness)
+            check_int_divisor("div", dividend, getattr(bb, "_buf", bb))
         res = apply_op("DivBackward2", ("div_trunc", Rd), fn, (a, bb), edges=(0, 1))
         return res if out is None else write_out(out, res, "div")
     raise RuntimeError(
@@ -521,10 +522,15 @@ def _rpow(x, base, out=None):
 
 
 def float_power(input: TensorOrScalar, exponent: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
+    # both in double precision, complex128 if either is complex (a complex exponent cast to
+    # float64 lost its imaginary part)
+    complex_ = builtins.any(v.is_complex() if isinstance(v, Tensor) else isinstance(v, builtins.complex)
+                           for v in (input, exponent))
+    dt = D.complex128 if complex_ else D.float64
     if isinstance(input, Tensor):
-        input = input.to(D.float64) if not input.is_complex() else input.to(D.complex128)
-    if isinstance(exponent, Tensor):
-        exponent = exponent.to(D.float64)
+        input = input.to(dt)
+    if isinstance(exponent, Tensor):  # a real exponent stays real (PyTorch's complex ** real bits)
+        exponent = exponent.to(D.complex128 if exponent.is_complex() else D.float64)
     return pow(input, exponent, out=out)
 
 
@@ -739,6 +745,8 @@ def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: TensorOrS
 def copysign(input: Tensor, other: TensorOrScalar, *, out: Tensor | None = None) -> Tensor:
     a, b = binary_operands(input, other, "copysign")
     Rd = binary_result_dtype(a, b)
+    if _dtype_kind(Rd) == "c":  # PyTorch's kernel runs in the common dtype: none for complex
+        raise NotImplementedError(f"\"copysign_cpu\" not implemented for '{scalar_type_name(Rd)}'")
     if _dtype_kind(Rd) not in "fc":
         Rd = D.DEFAULT.float.np
     bb = b if isinstance(b, Tensor) else np.asarray(b, Rd)
@@ -1517,15 +1525,13 @@ def _vector_norm_fn(ord_, axes, keepdim):
 
 def vector_norm(input: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = False, *,
                 dtype: DType | None = None, out: Tensor | None = None) -> Tensor:  # noqa: A002
-    x = input
-    if dtype is not None:
-        x = x.to(dtype)
-    b = x._buf
-    if _dtype_kind(b.dtype) not in "fc":
+    if _dtype_kind(input._buf.dtype) not in "fc":  # the input's own dtype, whatever ``dtype`` says
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{scalar_type_name(b.dtype)}"
+            f"{scalar_type_name(input._buf.dtype)}"
         )
+    x = input if dtype is None else input.to(dtype)
+    b = x._buf
     axes = _dims(dim, b.ndim)
     ord_ = float(ord)
     res = apply_op(
@@ -1972,8 +1978,10 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False, *,
     if dim is None:
         flat = b.reshape(-1)
         n = flat.size
-        if n == 0:
-            return result_tensor(np.asarray(np.nan, b.dtype))
+        if n == 0:  # NaN in the dtype (an integer gets C's conversion of NaN, as PyTorch's kernel)
+            with np.errstate(invalid="ignore"):
+                empty = result_tensor(np.asarray(np.nan).astype(b.dtype))
+            return _select_flat(input, empty) if _dtype_kind(b.dtype) in "fc" else empty
         order = _sort_idx(flat, 0, False)
         if _dtype_kind(b.dtype) == "f" and np.isnan(flat).any():
             v = np.asarray(np.nan, b.dtype)
@@ -2084,8 +2092,19 @@ def _cumulative_wide(op, x, d):
     return ew.convert_element_type(op(ew.convert_element_type(x, wide), axis=d), x.dtype)
 
 
+def _check_cumulative_kernel(name: str, input: Tensor, dtype: DType | None, out: Tensor | None) -> None:
+    """PyTorch's CPU ``cumsum``/``cumprod`` kernels have no bool version: a bool result (``dtype``
+    or ``out``) of a non-empty tensor with dims raises ``NotImplementedError``, before autograd's
+    checks (a bool input's default result is int64)."""
+    b = input._buf
+    res = out.dtype if out is not None and dtype is None else dtype
+    if res is not None and D.to_np(res) == np.bool_ and b.ndim and b.size:
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
+
+
 def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
+    _check_cumulative_kernel("cumsum", input, dtype, out)
     odt = _accumulate_dtype(input, dtype)
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
 
@@ -2104,6 +2123,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor |
 
 def cumprod(input: Tensor, dim: int, *, dtype: DType | None = None, out: Tensor | None = None) -> Tensor:
     b = input._buf
+    _check_cumulative_kernel("cumprod", input, dtype, out)
     odt = _accumulate_dtype(input, dtype)
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
 
@@ -2124,6 +2144,10 @@ def _cum_extreme(name, gname, input, dim, better):
     b = input._buf
     if b.ndim == 0 and dim not in (0, -1):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    if b.size == 0 and b.ndim:  # PyTorch checks no dim of an empty tensor: the result is as empty
+        idx = _cst(np.zeros(b.shape, _i64), b)
+        vals = _select_along(name, gname, input, idx, 0, True)
+        return return_type(name)(vals, result_tensor(idx.copy()))
     d = _wrap_dim(dim, b.ndim)  # a 0-d tensor: dims in [-1, 0], as PyTorch
     if b.ndim == 0:
         return return_type(name)(input.clone(), result_tensor(_cst(np.zeros((), _i64), b).copy()))

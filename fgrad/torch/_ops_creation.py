@@ -696,9 +696,10 @@ def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
 
     cd = np.result_type(real._buf.dtype, np.complex64)
 
-    def fn(r, i):
+    part = np.finfo(cd).dtype  # the parts' float dtype
 
-        return ew.add(ew.convert_element_type(r, cd), ew.mul(ew.convert_element_type(i, cd), 1j))
+    def fn(r, i):  # the parts set, not ``r + 1j * i`` (whose real part is NaN where i is infinite or NaN)
+        return ew.complex_p.bind(ew.convert_element_type(r, part), ew.convert_element_type(i, part))
 
     return apply_op(
         "ComplexBackward0", ("complex", cd), fn, (real, imag)

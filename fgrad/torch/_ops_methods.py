@@ -253,7 +253,8 @@ def where_method(self: Tensor, condition: Tensor, y: TensorOrScalar) -> Tensor:
 def _cumsum_(self: Tensor, dim: int, *, dtype: DType | None = None) -> Tensor:
     if tracks_grad(self):
         return _no_inplace("cumsum_")
-    return tensor_ops.copy_(self, tensor_ops.cumsum(self, dim, dtype=dtype))
+    # in place the sum is taken in self's dtype (a bool tensor: PyTorch's NotImplementedError)
+    return tensor_ops.copy_(self, tensor_ops.cumsum(self, dim, dtype=self.dtype if dtype is None else dtype))
 
 
 def _ravel(self: Tensor) -> Tensor:

@@ -661,8 +661,11 @@ def modified_bessel_i1(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     return _not_differentiable(_i1_definition, input, out)
 
 
-def _check_tensors(op: str, input, other) -> None:
-    for pos, (name, v) in enumerate((("input", input), ("other", other)), 1):
+def _check_tensors(op: str, input, other, method: bool = False) -> None:
+    """PyTorch's ``TypeError`` for a non-Tensor operand of ``op`` (a method counts ``other`` as
+    position 1)."""
+    operands = (("other", other),) if method else (("input", input), ("other", other))
+    for pos, (name, v) in enumerate(operands, 1):
         if not isinstance(v, Tensor):
             raise TypeError(f"{op}(): argument '{name}' (position {pos}) must be Tensor, not "
                             f"{type(v).__name__}")
@@ -711,11 +714,7 @@ def gammainc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tens
         >>> torch.special.gammainc(torch.tensor([1.0]), torch.tensor([0.0]))
         tensor([0.])
     """
-    _check_tensors("special_gammainc", input, other)
-    a, x = _pair(input, other, "gammainc")
-    result = _with_undefined_derivative("IgammaBackward0", ("igamma",), _igamma_definition, a, x,
-                                        "the derivative for 'igamma: input' is not implemented.")
-    return _finish("igamma", result, out)
+    return _incomplete_gamma("igamma", "special_gammainc", input, other, out)
 
 
 def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -727,11 +726,50 @@ def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Ten
         >>> torch.special.gammaincc(torch.tensor([1.0]), torch.tensor([0.0]))
         tensor([1.])
     """
-    _check_tensors("special_gammaincc", input, other)
-    a, x = _pair(input, other, "gammaincc")
-    result = _with_undefined_derivative("IgammacBackward0", ("igammac",), _igammac_definition, a, x,
-                                        "the derivative for 'igammac: input' is not implemented.")
-    return _finish("igammac", result, out)
+    return _incomplete_gamma("igammac", "special_gammaincc", input, other, out)
+
+
+def _incomplete_gamma(kind: str, op: str, input, other, out, method: bool = False) -> Tensor:
+    """``igamma``/``igammac`` (``kind``) called as ``op`` (the name PyTorch's errors give:
+    ``special_gammainc``, ``igamma``, the method ``igamma``)."""
+    _check_tensors(op, input, other, method)
+    a, x = _pair(input, other, {"igamma": "gammainc", "igammac": "gammaincc"}[kind])
+    definition = _igamma_definition if kind == "igamma" else _igammac_definition
+    result = _with_undefined_derivative(f"{kind.capitalize()}Backward0", (kind,), definition, a, x,
+                                        f"the derivative for '{kind}: input' is not implemented.")
+    return _finish(kind, result, out)
+
+
+def _igamma(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``torch.igamma``: `gammainc` under PyTorch's name (its errors say ``igamma()``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.igamma(torch.tensor([1.0]), torch.tensor([2.0]))
+        tensor([0.8647])
+    """
+    return _incomplete_gamma("igamma", "igamma", input, other, out)
+
+
+def _igammac(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """``torch.igammac``: `gammaincc` under PyTorch's name (its errors say ``igammac()``).
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.igammac(torch.tensor([1.0]), torch.tensor([2.0]))
+        tensor([0.1353])
+    """
+    return _incomplete_gamma("igammac", "igammac", input, other, out)
+
+
+def _igamma_method(self: Tensor, other: Tensor) -> Tensor:
+    return _incomplete_gamma("igamma", "igamma", self, other, None, method=True)
+
+
+def _igammac_method(self: Tensor, other: Tensor) -> Tensor:
+    return _incomplete_gamma("igammac", "igammac", self, other, None, method=True)
 
 
 def _zeta_definition(s, q):
@@ -778,13 +816,13 @@ def export_top_level(namespace: dict) -> None:
         False
     """
     functions = {
-        "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": gammainc, "igammac": gammaincc,
+        "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": _igamma, "igammac": _igammac,
         "polygamma": polygamma, "mvlgamma": _mvlgamma,
     }
     for name, fn in functions.items():
         namespace.setdefault(name, fn)
     methods = {
-        "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": gammainc, "igammac": gammaincc,
+        "lgamma": gammaln, "digamma": digamma, "i0": i0, "igamma": _igamma_method, "igammac": _igammac_method,
         "polygamma": _polygamma_method, "mvlgamma": _mvlgamma_method,
     }
     for name, fn in methods.items():

@@ -142,7 +142,7 @@ def _gather(flat: Tensor, idx: list, sizes: tuple, out_shape: tuple) -> tuple:
     for i, s in zip(idx, sizes):
         ok = (i >= 0) & (i <= s - 1)
         valid = ok if valid is None else valid & ok
-        ic = i.clamp(0, s - 1).long()
+        ic = torch.where(ok, i, 0.0).long()  # out of bounds, infinite or NaN: read at 0, masked
         lin = ic if lin is None else lin * s + ic
     lin = lin.reshape(n, 1, -1).expand(n, c, -1)
     vals = flat.gather(2, lin).view(n, c, *out_shape)
@@ -214,7 +214,11 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
     coords = [_pad_coord(c, s, padding_mode, align_corners) for c, s in zip(raw, sizes)]
     if mode == "nearest":
         vals, valid = _gather(flat, [c.round().detach() for c in coords], sizes, out_shape)
-        return torch.where(valid, vals, 0.0)
+        # the grid's gradient is 0, as PyTorch's (not missing: autograd.grad(out, grid) works);
+        # the 0 outside the image is a select of the grid that never picks it
+        never = torch.zeros_like(valid)
+        zero = torch.where(never, grid.sum(-1).unsqueeze(1), 0.0)
+        return torch.where(valid, vals, zero)
     lo = [c.floor().detach() for c in coords]
     if nd == 2:  # PyTorch's vectorised 2-D kernel: e = 1 - (x - x0), weight = w_y * w_x
         hi_w = [c - f for c, f in zip(coords, lo)]
