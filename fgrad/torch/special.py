@@ -765,10 +765,26 @@ def _igammac(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tens
 
 
 def _igamma_method(self: Tensor, other: Tensor) -> Tensor:
+    """``Tensor.igamma``: the regularized lower incomplete gamma function of ``self`` and ``other``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.tensor([1.0]).igamma(torch.tensor([2.0]))
+        tensor([0.8647])
+    """
     return _incomplete_gamma("igamma", "igamma", self, other, None, method=True)
 
 
 def _igammac_method(self: Tensor, other: Tensor) -> Tensor:
+    """``Tensor.igammac``: the regularized upper incomplete gamma function of ``self`` and ``other``.
+
+    Example::
+
+        >>> import fgrad.torch as torch
+        >>> torch.tensor([1.0]).igammac(torch.tensor([2.0]))
+        tensor([0.1353])
+    """
     return _incomplete_gamma("igammac", "igammac", self, other, None, method=True)
 
 
